@@ -1,0 +1,360 @@
+"""Kernels of Box sampling and membership.
+
+``Box.sample`` in Gymnasium 1.4.0 makes four Generator calls, each over its own
+coordinates in C order: ``normal`` for unbounded ones, ``exponential`` (+low)
+for lower-bounded, ``-exponential`` (+high) for upper-bounded and ``uniform``
+for bounded ones, then floors, clips and casts for integer dtypes. The kernel
+below performs the same draws through numpy's C routines and writes the cast
+result of every coordinate straight into the output array.
+"""
+
+cimport numpy as cnp
+from libc.math cimport floor, isfinite, isnan, signbit
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from numpy cimport npy_bool, npy_intp
+from numpy.random cimport bitgen_t
+
+from gymspaces._distributions cimport (
+    npy_double_to_half, npy_half, random_exponential, random_normal, random_uniform,
+)
+from gymspaces._rng cimport RNGHandle, rng_handle
+
+import numpy as np
+
+from gymspaces.error import Error
+
+cnp.import_array()
+
+DEF NOGIL_THRESHOLD = 4096
+
+# float16 and bool share their C width with uint16/uint8; distinct struct types
+# let one fused kernel tell them apart at compile time.
+ctypedef struct half_t:
+    npy_half bits
+
+ctypedef struct bool_t:
+    npy_bool value
+
+ctypedef fused box_t:
+    double
+    float
+    half_t
+    int8_t
+    int16_t
+    int32_t
+    int64_t
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+    bool_t
+
+cdef extern from "numpy/halffloat.h" nogil:
+    double npy_half_to_double(npy_half h)
+
+cdef extern from "numpy/ndarraytypes.h":
+    enum: NPY_HALF
+
+cdef enum RangeCheck:
+    RANGE_OK = 0
+    RANGE_NOT_FINITE = 1
+    RANGE_NEGATIVE = 2
+
+
+cdef inline double low_as_double(box_t value) noexcept nogil:
+    if box_t is half_t:
+        return npy_half_to_double(value.bits)
+    elif box_t is bool_t:
+        return <double> value.value
+    else:
+        return <double> value
+
+
+cdef inline double high_as_double(box_t value) noexcept nogil:
+    """The sampling upper bound: ``high`` for floats, ``int64(high) + 1`` otherwise."""
+    if box_t is half_t:
+        return npy_half_to_double(value.bits)
+    elif box_t is double or box_t is float:
+        return <double> value
+    elif box_t is bool_t:
+        return <double> (<int64_t> value.value + 1)
+    else:
+        # astype(int64) wraps uint64 above 2**63 and +1 wraps int64 max (quirk Q8).
+        return <double> <int64_t> (<uint64_t> <int64_t> value + 1)
+
+
+cdef inline void store(box_t *out, npy_intp i, double x, double clip_lo, double clip_hi,
+                       const box_t *low, const box_t *high) noexcept nogil:
+    """``x`` floored, clipped and cast to the Box dtype, as Gymnasium post-processes."""
+    if box_t is double:
+        out[i] = x
+    elif box_t is float:
+        out[i] = <float> x
+    elif box_t is half_t:
+        # Straight from double: rounding through float32 would differ.
+        out[i].bits = npy_double_to_half(x)
+    elif box_t is bool_t:
+        out[i].value = floor(x) != 0
+    else:
+        x = floor(x)
+        if x < clip_lo:
+            x = clip_lo
+        if x > clip_hi:
+            x = clip_hi
+        out[i] = <box_t> x
+        if box_t is int64_t:
+            if out[i] < low[i]:
+                out[i] = low[i]
+            if out[i] > high[i]:
+                out[i] = high[i]
+
+
+cdef RangeCheck box_fill(bitgen_t *bitgen, box_t *out, const box_t *low, const box_t *high,
+                         const npy_bool *below, const npy_bool *above, npy_intp size,
+                         double clip_lo, double clip_hi) noexcept nogil:
+    """Draw every coordinate in Gymnasium's pass order; stop before the uniform pass
+    if a bounded range is invalid (the earlier passes have then drawn, quirk Q10)."""
+    cdef npy_intp i
+    cdef double lo, r
+    for i in range(size):
+        if not below[i] and not above[i]:
+            store(out, i, random_normal(bitgen, 0.0, 1.0), clip_lo, clip_hi, low, high)
+    for i in range(size):
+        if below[i] and not above[i]:
+            store(out, i, random_exponential(bitgen, 1.0) + low_as_double(low[i]),
+                  clip_lo, clip_hi, low, high)
+    for i in range(size):
+        if above[i] and not below[i]:
+            store(out, i, -random_exponential(bitgen, 1.0) + high_as_double(high[i]),
+                  clip_lo, clip_hi, low, high)
+    # numpy.uniform checks every range for finiteness, then for sign.
+    for i in range(size):
+        if below[i] and above[i]:
+            if not isfinite(high_as_double(high[i]) - low_as_double(low[i])):
+                return RANGE_NOT_FINITE
+    for i in range(size):
+        if below[i] and above[i]:
+            r = high_as_double(high[i]) - low_as_double(low[i])
+            if signbit(r) and not isnan(r):
+                return RANGE_NEGATIVE
+    for i in range(size):
+        if below[i] and above[i]:
+            lo = low_as_double(low[i])
+            store(out, i, random_uniform(bitgen, lo, high_as_double(high[i]) - lo),
+                  clip_lo, clip_hi, low, high)
+    return RANGE_OK
+
+
+cdef RangeCheck dispatch_fill(bitgen_t *bitgen, cnp.ndarray out, cnp.ndarray low,
+                              cnp.ndarray high, const npy_bool *below, const npy_bool *above,
+                              npy_intp size, int type_num, double clip_lo,
+                              double clip_hi) noexcept nogil:
+    cdef void *o = cnp.PyArray_DATA(out)
+    cdef void *lo = cnp.PyArray_DATA(low)
+    cdef void *hi = cnp.PyArray_DATA(high)
+    if type_num == cnp.NPY_FLOAT:
+        return box_fill(bitgen, <float *> o, <float *> lo, <float *> hi, below, above, size, clip_lo, clip_hi)
+    if type_num == cnp.NPY_DOUBLE:
+        return box_fill(bitgen, <double *> o, <double *> lo, <double *> hi, below, above, size, clip_lo, clip_hi)
+    if type_num == NPY_HALF:
+        return box_fill(bitgen, <half_t *> o, <half_t *> lo, <half_t *> hi, below, above, size, clip_lo, clip_hi)
+    if type_num == cnp.NPY_BOOL:
+        return box_fill(bitgen, <bool_t *> o, <bool_t *> lo, <bool_t *> hi, below, above, size, clip_lo, clip_hi)
+    if type_num == cnp.NPY_INT8:
+        return box_fill(bitgen, <int8_t *> o, <int8_t *> lo, <int8_t *> hi, below, above, size, clip_lo, clip_hi)
+    if type_num == cnp.NPY_INT16:
+        return box_fill(bitgen, <int16_t *> o, <int16_t *> lo, <int16_t *> hi, below, above, size, clip_lo, clip_hi)
+    if type_num == cnp.NPY_INT32:
+        return box_fill(bitgen, <int32_t *> o, <int32_t *> lo, <int32_t *> hi, below, above, size, clip_lo, clip_hi)
+    if type_num == cnp.NPY_INT64:
+        return box_fill(bitgen, <int64_t *> o, <int64_t *> lo, <int64_t *> hi, below, above, size, clip_lo, clip_hi)
+    if type_num == cnp.NPY_UINT8:
+        return box_fill(bitgen, <uint8_t *> o, <uint8_t *> lo, <uint8_t *> hi, below, above, size, clip_lo, clip_hi)
+    if type_num == cnp.NPY_UINT16:
+        return box_fill(bitgen, <uint16_t *> o, <uint16_t *> lo, <uint16_t *> hi, below, above, size, clip_lo, clip_hi)
+    if type_num == cnp.NPY_UINT32:
+        return box_fill(bitgen, <uint32_t *> o, <uint32_t *> lo, <uint32_t *> hi, below, above, size, clip_lo, clip_hi)
+    return box_fill(bitgen, <uint64_t *> o, <uint64_t *> lo, <uint64_t *> hi, below, above, size, clip_lo, clip_hi)
+
+
+cdef int canonical_type(cnp.dtype descr) except -1:
+    """Fixed-width type number for the kernel (``long``/``longlong`` both map to int64)."""
+    cdef char kind = descr.kind
+    cdef int itemsize = descr.itemsize
+    if kind == b'f':
+        if itemsize == 2:
+            return NPY_HALF
+        if itemsize == 4:
+            return cnp.NPY_FLOAT
+        if itemsize == 8:
+            return cnp.NPY_DOUBLE
+        raise TypeError(f"Box sampling does not support dtype {descr}")
+    if kind == b'b':
+        return cnp.NPY_BOOL
+    if kind == b'i':
+        return (cnp.NPY_INT8, cnp.NPY_INT16, 0, cnp.NPY_INT32, 0, 0, 0, cnp.NPY_INT64)[itemsize - 1]
+    if kind == b'u':
+        return (cnp.NPY_UINT8, cnp.NPY_UINT16, 0, cnp.NPY_UINT32, 0, 0, 0, cnp.NPY_UINT64)[itemsize - 1]
+    raise TypeError(f"Box sampling does not support dtype {descr}")
+
+
+cdef inline cnp.ndarray as_c_array(object values, int type_num):
+    """``values`` as a C-contiguous native array of ``type_num``, without copying if it is one."""
+    if (cnp.PyArray_Check(values) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> values)
+            and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> values)
+            and cnp.PyArray_TYPE(<cnp.ndarray> values) == type_num):
+        return <cnp.ndarray> values
+    return np.ascontiguousarray(values, dtype=cnp.PyArray_DescrFromType(type_num))
+
+
+cdef dict CLIP_BOUNDS = {}
+
+
+cdef tuple clip_bounds(int type_num):
+    """Float64 clip range applied before the integer cast (int64 keeps a margin of 2)."""
+    bounds = CLIP_BOUNDS.get(type_num)
+    if bounds is None:
+        descr = cnp.PyArray_DescrFromType(type_num)
+        if descr.kind in "iu":
+            info = np.iinfo(descr)
+            lo, hi = int(info.min), int(info.max)
+            if type_num == cnp.NPY_INT64:
+                lo, hi = lo + 2, hi - 2
+            bounds = (float(lo), float(hi))
+        else:
+            bounds = (0.0, 0.0)
+        CLIP_BOUNDS[type_num] = bounds
+    return bounds
+
+
+def box_sample(space, mask=None, probability=None):
+    """Sample of a :class:`~gymspaces.Box` (bound as ``Box.sample``).
+
+    Raises
+    ------
+    gymspaces.error.Error
+        If a mask or probability is given: a Box has no masked sampling.
+    OverflowError, ValueError
+        When a bounded coordinate's range is not finite or negative, exactly
+        where numpy's ``uniform`` raises them.
+    """
+    if mask is not None:
+        raise Error(f"Box.sample cannot be provided a mask, actual value: {mask}")
+    if probability is not None:
+        raise Error(f"Box.sample cannot be provided a probability mask, actual value: {probability}")
+    cdef RNGHandle handle = rng_handle(space)
+    cdef cnp.dtype descr = <cnp.dtype?> space.dtype
+    cdef int type_num = canonical_type(descr)
+    cdef cnp.ndarray low = as_c_array(space.low, type_num)
+    cdef cnp.ndarray high = as_c_array(space.high, type_num)
+    cdef cnp.ndarray below = as_c_array(space.bounded_below, cnp.NPY_BOOL)
+    cdef cnp.ndarray above = as_c_array(space.bounded_above, cnp.NPY_BOOL)
+    cdef npy_intp size = cnp.PyArray_SIZE(low)
+    if (cnp.PyArray_SIZE(high) != size or cnp.PyArray_SIZE(below) != size
+            or cnp.PyArray_SIZE(above) != size):
+        raise IndexError(
+            "Box low, high, bounded_below and bounded_above must have the same number of "
+            f"elements, actual sizes: {size}, {high.size}, {below.size}, {above.size}")
+    cdef double clip_lo = 0.0, clip_hi = 0.0
+    if descr.kind == b'i' or descr.kind == b'u':
+        clip_lo, clip_hi = clip_bounds(type_num)
+    cdef cnp.ndarray out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(low), cnp.PyArray_DIMS(low), type_num, 0)
+    cdef const npy_bool *below_p = <const npy_bool *> cnp.PyArray_DATA(below)
+    cdef const npy_bool *above_p = <const npy_bool *> cnp.PyArray_DATA(above)
+    cdef RangeCheck check
+    if size > NOGIL_THRESHOLD:
+        with handle.lock, nogil:
+            check = dispatch_fill(handle.bitgen, out, low, high, below_p, above_p, size,
+                                  type_num, clip_lo, clip_hi)
+    else:
+        with handle.lock:
+            check = dispatch_fill(handle.bitgen, out, low, high, below_p, above_p, size,
+                                  type_num, clip_lo, clip_hi)
+    if check == RANGE_NOT_FINITE:
+        raise OverflowError("Range exceeds valid bounds")
+    if check == RANGE_NEGATIVE:
+        raise ValueError("high - low < 0")
+    if not cnp.PyArray_ISNBO(descr.byteorder):
+        return out.astype(descr)
+    return out
+
+
+# ----------------------------------------------------------------------------
+# contains
+# ----------------------------------------------------------------------------
+
+cdef bint within(const box_t *x, const box_t *low, const box_t *high, npy_intp size) noexcept nogil:
+    cdef npy_intp i
+    cdef double v
+    for i in range(size):
+        if box_t is half_t:
+            v = npy_half_to_double(x[i].bits)
+            if not (v >= npy_half_to_double(low[i].bits) and v <= npy_half_to_double(high[i].bits)):
+                return False
+        elif box_t is bool_t:
+            if not (x[i].value >= low[i].value and x[i].value <= high[i].value):
+                return False
+        else:
+            if not (x[i] >= low[i] and x[i] <= high[i]):
+                return False
+    return True
+
+
+cdef bint dispatch_within(cnp.ndarray x, cnp.ndarray low, cnp.ndarray high, int type_num) noexcept:
+    cdef void *p = cnp.PyArray_DATA(x)
+    cdef void *lo = cnp.PyArray_DATA(low)
+    cdef void *hi = cnp.PyArray_DATA(high)
+    cdef npy_intp n = cnp.PyArray_SIZE(x)
+    if type_num == cnp.NPY_FLOAT:
+        return within(<float *> p, <float *> lo, <float *> hi, n)
+    if type_num == cnp.NPY_DOUBLE:
+        return within(<double *> p, <double *> lo, <double *> hi, n)
+    if type_num == NPY_HALF:
+        return within(<half_t *> p, <half_t *> lo, <half_t *> hi, n)
+    if type_num == cnp.NPY_BOOL:
+        return within(<bool_t *> p, <bool_t *> lo, <bool_t *> hi, n)
+    if type_num == cnp.NPY_INT8:
+        return within(<int8_t *> p, <int8_t *> lo, <int8_t *> hi, n)
+    if type_num == cnp.NPY_INT16:
+        return within(<int16_t *> p, <int16_t *> lo, <int16_t *> hi, n)
+    if type_num == cnp.NPY_INT32:
+        return within(<int32_t *> p, <int32_t *> lo, <int32_t *> hi, n)
+    if type_num == cnp.NPY_INT64:
+        return within(<int64_t *> p, <int64_t *> lo, <int64_t *> hi, n)
+    if type_num == cnp.NPY_UINT8:
+        return within(<uint8_t *> p, <uint8_t *> lo, <uint8_t *> hi, n)
+    if type_num == cnp.NPY_UINT16:
+        return within(<uint16_t *> p, <uint16_t *> lo, <uint16_t *> hi, n)
+    if type_num == cnp.NPY_UINT32:
+        return within(<uint32_t *> p, <uint32_t *> lo, <uint32_t *> hi, n)
+    return within(<uint64_t *> p, <uint64_t *> lo, <uint64_t *> hi, n)
+
+
+cdef inline bint is_plain_array(object x, int type_num):
+    return (cnp.PyArray_Check(x) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> x)
+            and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> x)
+            and cnp.PyArray_TYPE(<cnp.ndarray> x) == type_num)
+
+
+def box_contains_same_dtype(space, x):
+    """Membership of an array already of the Box's dtype; ``None`` to defer to numpy.
+
+    Returns ``None`` unless ``x``, ``low`` and ``high`` are C-contiguous native
+    arrays of the Box's own dtype, the only case where the C comparison is the
+    same as numpy's (no promotion involved).
+    """
+    cdef cnp.dtype descr = <cnp.dtype?> space.dtype
+    cdef int type_num = descr.type_num
+    if not is_plain_array(x, type_num):
+        return None
+    low = space.low
+    high = space.high
+    if not (is_plain_array(low, type_num) and is_plain_array(high, type_num)):
+        return None
+    if x.shape != space.shape:
+        return False
+    if cnp.PyArray_SIZE(<cnp.ndarray> low) != cnp.PyArray_SIZE(<cnp.ndarray> x) or \
+            cnp.PyArray_SIZE(<cnp.ndarray> high) != cnp.PyArray_SIZE(<cnp.ndarray> x):
+        return None
+    return dispatch_within(<cnp.ndarray> x, <cnp.ndarray> low, <cnp.ndarray> high,
+                           canonical_type(descr))

@@ -1,0 +1,133 @@
+"""Categorical sampling exactly as ``Generator.choice(a, p=p)`` performs it.
+
+numpy validates ``p`` with a Kahan-compensated sum, builds ``cumsum(p)``
+divided by its last entry, draws one ``next_double`` per output and returns
+``searchsorted(cdf, u, side="right")``. Gymnasium additionally checks sums with
+``np.isclose(np.sum(p), 1)``, where ``np.sum`` is numpy's pairwise summation.
+Both sums are reproduced here bit for bit so that every accept/reject decision
+matches the reference.
+"""
+
+from libc.math cimport fabs, isnan, sqrt
+from numpy cimport npy_intp
+
+import numpy as np
+
+# numpy.sum's pairwise summation unrolls by 8 and recurses above 128 items.
+DEF PAIRWISE_BLOCK = 128
+# Generator.choice accepts sums within sqrt(float64 eps) of one.
+cdef double CHOICE_ATOL = sqrt(np.finfo(np.float64).eps)
+# np.isclose defaults: atol + rtol * |1|.
+cdef double ISCLOSE_TOLERANCE = 1e-08 + 1e-05 * 1.0
+
+
+cdef double _pairwise_block(const double *a, npy_intp n) noexcept nogil:
+    cdef double res, r0, r1, r2, r3, r4, r5, r6, r7
+    cdef npy_intp i, n2
+    if n < 8:
+        res = -0.0
+        for i in range(n):
+            res += a[i]
+        return res
+    if n <= PAIRWISE_BLOCK:
+        r0 = a[0]; r1 = a[1]; r2 = a[2]; r3 = a[3]
+        r4 = a[4]; r5 = a[5]; r6 = a[6]; r7 = a[7]
+        i = 8
+        while i < n - (n % 8):
+            r0 += a[i]; r1 += a[i + 1]; r2 += a[i + 2]; r3 += a[i + 3]
+            r4 += a[i + 4]; r5 += a[i + 5]; r6 += a[i + 6]; r7 += a[i + 7]
+            i += 8
+        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        while i < n:
+            res += a[i]
+            i += 1
+        return res
+    n2 = n // 2
+    n2 -= n2 % 8
+    return _pairwise_block(a, n2) + _pairwise_block(a + n2, n - n2)
+
+
+cdef double pairwise_sum(const double *a, npy_intp n) noexcept nogil:
+    """``np.sum`` of a contiguous float64 vector, bit for bit."""
+    return _pairwise_block(a, n)
+
+
+cdef bint isclose_to_one(double value) noexcept nogil:
+    """``np.isclose(value, 1)`` (NaN and infinities are not close)."""
+    return fabs(value - 1.0) <= ISCLOSE_TOLERANCE
+
+
+cdef double _kahan_sum(const double *a, npy_intp n) noexcept nogil:
+    cdef double total = a[0]
+    cdef double compensation = 0.0
+    cdef double y, t
+    cdef npy_intp i
+    for i in range(1, n):
+        y = a[i] - compensation
+        t = total + y
+        compensation = (t - total) - y
+        total = t
+    return total
+
+
+cdef ChoiceCheck check_choice_probabilities(const double *p, npy_intp n) noexcept nogil:
+    """The checks ``Generator.choice`` applies to ``p`` (``n`` must be >= 1)."""
+    cdef double total = _kahan_sum(p, n)
+    cdef npy_intp i
+    if isnan(total):
+        return CHOICE_NAN
+    for i in range(n):
+        if p[i] < 0:
+            return CHOICE_NEGATIVE
+    if fabs(total - 1.0) > CHOICE_ATOL:
+        return CHOICE_NOT_NORMALISED
+    return CHOICE_OK
+
+
+cdef void normalised_cdf(const double *p, npy_intp n, double *cdf) noexcept nogil:
+    """``cdf = cumsum(p); cdf /= cdf[-1]`` with numpy's sequential cumsum."""
+    cdef double running = 0.0
+    cdef double last
+    cdef npy_intp i
+    for i in range(n):
+        running = running + p[i] if i else p[0]
+        cdf[i] = running
+    last = cdf[n - 1]
+    for i in range(n):
+        cdf[i] = cdf[i] / last
+
+
+cdef npy_intp search_right(const double *cdf, npy_intp n, double u) noexcept nogil:
+    """Number of entries of the non-decreasing ``cdf`` that are <= ``u``."""
+    cdef npy_intp lo = 0
+    cdef npy_intp hi = n
+    cdef npy_intp mid
+    while lo < hi:
+        mid = lo + ((hi - lo) >> 1)
+        if cdf[mid] <= u:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+cdef object choice_error(ChoiceCheck code):
+    if code == CHOICE_NAN:
+        return ValueError("Probabilities contain NaN")
+    if code == CHOICE_NEGATIVE:
+        return ValueError("Probabilities are not non-negative")
+    return ValueError(
+        "Probabilities do not sum to 1. See Notes section of docstring for more information."
+    )
+
+
+# Test hooks: Python access to the exact-sum routines.
+def np_sum(double[::1] values):
+    """Pairwise sum identical to ``np.sum`` (test hook)."""
+    return pairwise_sum(&values[0], values.shape[0]) if values.shape[0] else 0.0
+
+
+def choice_check(double[::1] p):
+    """Return the error ``Generator.choice`` would raise for ``p``, or ``None`` (test hook)."""
+    cdef ChoiceCheck code = check_choice_probabilities(&p[0], p.shape[0])
+    return None if code == CHOICE_OK else choice_error(code)

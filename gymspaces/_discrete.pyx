@@ -1,0 +1,437 @@
+"""Kernels of Discrete and MultiDiscrete sampling.
+
+Each function reproduces the Generator calls Gymnasium 1.4.0 makes:
+
+* ``Discrete`` plain: ``integers(n, dtype=dtype)`` -> numpy's bounded fill of the
+  dtype's width (8/16-bit fills use a buffer local to the call).
+* ``Discrete``/``MultiDiscrete`` mask: ``choice(valid_indices)`` -> one bounded
+  int64 draw over the number of valid entries (none when there is one).
+* probability: ``choice(a, p=p)`` -> one ``next_double`` mapped through the cdf.
+* ``MultiDiscrete`` plain: ``trunc(random(shape) * nvec) + start``.
+"""
+
+import sys
+import warnings
+
+cimport numpy as cnp
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from numpy cimport npy_intp
+from numpy.random cimport bitgen_t
+
+from gymspaces._categorical cimport (
+    CHOICE_OK, ChoiceCheck, check_choice_probabilities, choice_error, isclose_to_one,
+    normalised_cdf, pairwise_sum, search_right,
+)
+from gymspaces._distributions cimport (
+    random_bounded_uint8_fill, random_bounded_uint16_fill, random_bounded_uint32_fill,
+    random_bounded_uint64_fill, random_standard_uniform,
+)
+from gymspaces._rng cimport RNGHandle, rng_handle
+from gymspaces._scalars cimport add_overflows, int_bits, make_scalar, native_integer_descr
+
+import numpy as np
+
+cnp.import_array()
+
+# Gymnasium validates masks with ``assert``; mirror ``python -O`` skipping them.
+cdef bint ASSERTS = not sys.flags.optimize
+# Above this many elements a fill releases the GIL.
+DEF NOGIL_THRESHOLD = 4096
+DEF STACK_CDF = 64
+
+ctypedef fused integral:
+    int8_t
+    int16_t
+    int32_t
+    int64_t
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+
+# ----------------------------------------------------------------------------
+# Draw primitives (caller holds the bit generator's lock)
+# ----------------------------------------------------------------------------
+
+cdef inline uint64_t bounded_draw(bitgen_t *bitgen, uint64_t rng, int itemsize) noexcept nogil:
+    """One ``integers(0, rng + 1)`` draw with the routine of the given width."""
+    cdef uint8_t v8
+    cdef uint16_t v16
+    cdef uint32_t v32
+    cdef uint64_t v64
+    if itemsize == 1:
+        random_bounded_uint8_fill(bitgen, 0, <uint8_t> rng, 1, False, &v8)
+        return v8
+    if itemsize == 2:
+        random_bounded_uint16_fill(bitgen, 0, <uint16_t> rng, 1, False, &v16)
+        return v16
+    if itemsize == 4:
+        random_bounded_uint32_fill(bitgen, 0, <uint32_t> rng, 1, False, &v32)
+        return v32
+    random_bounded_uint64_fill(bitgen, 0, rng, 1, False, &v64)
+    return v64
+
+
+cdef inline uint64_t draw_index(RNGHandle handle, uint64_t count):
+    """``choice`` over ``count`` items without ``p``: one bounded int64 draw."""
+    cdef uint64_t value
+    with handle.lock:
+        random_bounded_uint64_fill(handle.bitgen, 0, count - 1, 1, False, &value)
+    return value
+
+
+cdef object add_start(cnp.dtype descr, uint64_t start, uint64_t value):
+    """``start + dtype(value)`` with numpy scalar semantics (wrap plus RuntimeWarning)."""
+    if add_overflows(start, value, descr.kind == b'i', descr.itemsize):
+        warnings.warn("overflow encountered in scalar add", RuntimeWarning, stacklevel=3)
+    return make_scalar(descr, start + value)
+
+
+cdef npy_intp count_ones(cnp.ndarray mask, bint *only_binary) noexcept:
+    """Count entries equal to 1 of a 1-D int8 array; flag any value outside {0, 1}."""
+    cdef char *data = <char *> cnp.PyArray_DATA(mask)
+    cdef npy_intp stride = cnp.PyArray_STRIDE(mask, 0)
+    cdef npy_intp length = cnp.PyArray_DIM(mask, 0)
+    cdef npy_intp i, ones = 0
+    cdef int8_t v
+    only_binary[0] = True
+    for i in range(length):
+        v = (<int8_t *> (data + i * stride))[0]
+        if v == 1:
+            ones += 1
+        elif v != 0:
+            only_binary[0] = False
+    return ones
+
+
+cdef npy_intp nth_one(cnp.ndarray mask, npy_intp rank) noexcept:
+    """Position of the ``rank``-th (0-based) entry equal to 1 of a 1-D int8 array."""
+    cdef char *data = <char *> cnp.PyArray_DATA(mask)
+    cdef npy_intp stride = cnp.PyArray_STRIDE(mask, 0)
+    cdef npy_intp length = cnp.PyArray_DIM(mask, 0)
+    cdef npy_intp i
+    for i in range(length):
+        if (<int8_t *> (data + i * stride))[0] == 1:
+            if rank == 0:
+                return i
+            rank -= 1
+    return -1
+
+
+cdef inline bint is_1d_int8(object x):
+    return (cnp.PyArray_Check(x) and cnp.PyArray_NDIM(<cnp.ndarray> x) == 1
+            and cnp.PyArray_TYPE(<cnp.ndarray> x) == cnp.NPY_INT8)
+
+
+cdef inline bint is_native_float64(object x):
+    return (cnp.PyArray_Check(x) and cnp.PyArray_TYPE(<cnp.ndarray> x) == cnp.NPY_DOUBLE
+            and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> x))
+
+
+cdef object masked_choice(RNGHandle handle, object mask):
+    """Index chosen uniformly among the entries of ``mask`` equal to 1, or ``None``.
+
+    Mirrors ``choice(np.where(mask == 1)[0])``; masks that are not 1-D int8
+    arrays (reachable only with assertions disabled) take numpy's route.
+    """
+    cdef bint only_binary
+    cdef npy_intp ones
+    if is_1d_int8(mask):
+        ones = count_ones(<cnp.ndarray> mask, &only_binary)
+        if ones == 0:
+            return None
+        return nth_one(<cnp.ndarray> mask, <npy_intp> draw_index(handle, ones))
+    valid = np.where(mask == 1)[0]
+    if valid.shape[0] == 0:
+        return None
+    return int(valid[draw_index(handle, valid.shape[0])])
+
+
+cdef npy_intp probability_choice(RNGHandle handle, object probability,
+                                 npy_intp expected=-1) except -1:
+    """``choice(a, p=p)`` over ``expected`` items (``-1``: as many as ``p`` has).
+
+    numpy's validation of ``p`` in numpy's order, its cdf, one double.
+    """
+    cdef cnp.ndarray p
+    cdef npy_intp n, index
+    cdef double stack_cdf[STACK_CDF]
+    cdef double *cdf
+    cdef double u
+    cdef ChoiceCheck code
+    p = cnp.PyArray_FROMANY(probability, cnp.NPY_DOUBLE, 0, 0,
+                            cnp.NPY_ARRAY_ALIGNED | cnp.NPY_ARRAY_C_CONTIGUOUS)
+    if cnp.PyArray_NDIM(p) != 1:
+        raise ValueError("p must be 1-dimensional")
+    n = cnp.PyArray_DIM(p, 0)
+    if expected >= 0 and n != expected:
+        raise ValueError("a and p must have same size")
+    if n == 0:
+        raise ValueError("a cannot be empty unless no samples are taken")
+    code = check_choice_probabilities(<double *> cnp.PyArray_DATA(p), n)
+    if code != CHOICE_OK:
+        raise choice_error(code)
+    if n <= STACK_CDF:
+        cdf = stack_cdf
+    else:
+        cdf = <double *> PyMem_Malloc(n * sizeof(double))
+        if cdf == NULL:
+            raise MemoryError()
+    try:
+        normalised_cdf(<double *> cnp.PyArray_DATA(p), n, cdf)
+        with handle.lock:
+            u = random_standard_uniform(handle.bitgen)
+        index = search_right(cdf, n, u)
+    finally:
+        if cdf != stack_cdf:
+            PyMem_Free(cdf)
+    return index
+
+
+cdef double probability_sum(object probability):
+    """``np.sum(p)`` of a validated float64 array, bit for bit."""
+    cdef cnp.ndarray p = np.ascontiguousarray(probability)
+    return pairwise_sum(<double *> cnp.PyArray_DATA(p), cnp.PyArray_SIZE(p))
+
+
+cdef bint all_in_unit_interval(object probability):
+    cdef cnp.ndarray p = np.ascontiguousarray(probability)
+    cdef double *data = <double *> cnp.PyArray_DATA(p)
+    cdef npy_intp i
+    for i in range(cnp.PyArray_SIZE(p)):
+        if not (0.0 <= data[i] <= 1.0):
+            return False
+    return True
+
+
+# ----------------------------------------------------------------------------
+# Discrete
+# ----------------------------------------------------------------------------
+
+def discrete_sample(space, mask=None, probability=None):
+    """Sample of a :class:`~gymspaces.Discrete` space (bound as ``Discrete.sample``).
+
+    Parameters
+    ----------
+    mask : numpy.ndarray of int8, shape (n,), optional
+        1 marks an allowed action; with no allowed action ``start`` is returned.
+    probability : numpy.ndarray of float64, shape (n,), optional
+        Weight of each action; must sum to one.
+
+    Returns
+    -------
+    numpy.integer
+        A scalar of the space's dtype.
+    """
+    cdef RNGHandle handle
+    cdef cnp.dtype descr
+    cdef uint64_t n, start, value
+    if mask is None and probability is None:
+        handle = rng_handle(space)
+        descr = native_integer_descr(space.dtype)
+        n = int_bits(space.n)
+        start = int_bits(space.start)
+        if n == 0 or (descr.kind == b'i' and <int64_t> n < 0):
+            raise ValueError("high <= 0")
+        with handle.lock:
+            value = bounded_draw(handle.bitgen, n - 1, descr.itemsize)
+        return add_start(descr, start, value)
+    if mask is not None and probability is not None:
+        raise ValueError(
+            "Only one of `mask` or `probability` can be provided, actual values: "
+            f"mask={mask}, probability={probability}"
+        )
+    if mask is not None:
+        return _discrete_masked(space, mask)
+    return _discrete_weighted(space, probability)
+
+
+cdef object _discrete_masked(space, mask):
+    cdef bint only_binary
+    if ASSERTS:
+        if not cnp.PyArray_Check(mask):
+            raise AssertionError(
+                f"The expected type of the sample mask is np.ndarray, actual type: {type(mask)}")
+        if cnp.PyArray_TYPE(<cnp.ndarray> mask) != cnp.NPY_INT8:
+            raise AssertionError(
+                f"The expected dtype of the sample mask is np.int8, actual dtype: {mask.dtype}")
+        if mask.shape != (space.n,):
+            raise AssertionError(
+                f"The expected shape of the sample mask is {(int(space.n),)}, "
+                f"actual shape: {mask.shape}")
+        count_ones(<cnp.ndarray> mask, &only_binary)
+        if not only_binary:
+            raise AssertionError(
+                f"All values of the sample mask should be 0 or 1, actual values: {mask}")
+    handle = rng_handle(space)
+    index = masked_choice(handle, mask)
+    start = space.start
+    if index is None:
+        return start
+    descr = native_integer_descr(space.dtype)
+    return add_start(descr, int_bits(start), <uint64_t> <int64_t> index)
+
+
+cdef object _discrete_weighted(space, probability):
+    cdef npy_intp index
+    if ASSERTS:
+        if not cnp.PyArray_Check(probability):
+            raise AssertionError(
+                "The expected type of the sample probability is np.ndarray, "
+                f"actual type: {type(probability)}")
+        if not is_native_float64(probability):
+            raise AssertionError(
+                "The expected dtype of the sample probability is np.float64, "
+                f"actual dtype: {probability.dtype}")
+        if probability.shape != (space.n,):
+            raise AssertionError(
+                f"The expected shape of the sample probability is {(int(space.n),)}, "
+                f"actual shape: {probability.shape}")
+        if not all_in_unit_interval(probability):
+            raise AssertionError(
+                "All values of the sample probability should be between 0 and 1, "
+                f"actual values: {probability}")
+        if not isclose_to_one(probability_sum(probability)):
+            raise AssertionError(
+                "The sum of the sample probability should be equal to 1, "
+                f"actual sum: {np.sum(probability)}")
+    handle = rng_handle(space)
+    index = probability_choice(handle, probability, <npy_intp> int(space.n))
+    descr = native_integer_descr(space.dtype)
+    return add_start(descr, int_bits(space.start), <uint64_t> index)
+
+
+# ----------------------------------------------------------------------------
+# MultiDiscrete
+# ----------------------------------------------------------------------------
+
+cdef void _multi_discrete_fill(bitgen_t *bitgen, integral *out, const integral *nvec,
+                               const integral *start, npy_intp size) noexcept nogil:
+    cdef npy_intp i
+    cdef integral drawn
+    for i in range(size):
+        drawn = <integral> (random_standard_uniform(bitgen) * <double> nvec[i])
+        # numpy array addition wraps silently; unsigned arithmetic keeps that defined.
+        out[i] = <integral> (<uint64_t> drawn + <uint64_t> start[i])
+
+
+cdef void _dispatch_fill(bitgen_t *bitgen, cnp.ndarray out, cnp.ndarray nvec,
+                         cnp.ndarray start, npy_intp size, char kind, int itemsize) noexcept nogil:
+    cdef void *o = cnp.PyArray_DATA(out)
+    cdef void *n = cnp.PyArray_DATA(nvec)
+    cdef void *s = cnp.PyArray_DATA(start)
+    if kind == b'i':
+        if itemsize == 1:
+            _multi_discrete_fill(bitgen, <int8_t *> o, <int8_t *> n, <int8_t *> s, size)
+        elif itemsize == 2:
+            _multi_discrete_fill(bitgen, <int16_t *> o, <int16_t *> n, <int16_t *> s, size)
+        elif itemsize == 4:
+            _multi_discrete_fill(bitgen, <int32_t *> o, <int32_t *> n, <int32_t *> s, size)
+        else:
+            _multi_discrete_fill(bitgen, <int64_t *> o, <int64_t *> n, <int64_t *> s, size)
+    else:
+        if itemsize == 1:
+            _multi_discrete_fill(bitgen, <uint8_t *> o, <uint8_t *> n, <uint8_t *> s, size)
+        elif itemsize == 2:
+            _multi_discrete_fill(bitgen, <uint16_t *> o, <uint16_t *> n, <uint16_t *> s, size)
+        elif itemsize == 4:
+            _multi_discrete_fill(bitgen, <uint32_t *> o, <uint32_t *> n, <uint32_t *> s, size)
+        else:
+            _multi_discrete_fill(bitgen, <uint64_t *> o, <uint64_t *> n, <uint64_t *> s, size)
+
+
+cdef inline cnp.ndarray as_c_array(object values, cnp.dtype descr):
+    if (cnp.PyArray_Check(values) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> values)
+            and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> values)
+            and cnp.PyArray_TYPE(<cnp.ndarray> values) == descr.type_num):
+        return <cnp.ndarray> values
+    return np.ascontiguousarray(values, dtype=descr)
+
+
+def multi_discrete_sample(space):
+    """Unmasked sample of a :class:`~gymspaces.MultiDiscrete` space.
+
+    ``trunc(u * nvec) + start`` with one ``next_double`` per entry in C order;
+    a 0-d ``nvec`` yields a numpy scalar, as numpy's 0-d arithmetic does.
+    """
+    cdef RNGHandle handle = rng_handle(space)
+    cdef cnp.dtype descr = native_integer_descr(space.dtype)
+    cdef cnp.ndarray nvec = as_c_array(space.nvec, descr)
+    cdef cnp.ndarray start = as_c_array(space.start, descr)
+    cdef npy_intp size = cnp.PyArray_SIZE(nvec)
+    cdef char kind = descr.kind
+    cdef int itemsize = descr.itemsize
+    if cnp.PyArray_SIZE(start) != size:
+        raise ValueError(
+            f"operands could not be broadcast together with shapes {(<object> nvec).shape} {(<object> start).shape}")
+    cdef cnp.ndarray out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(nvec), cnp.PyArray_DIMS(nvec),
+                                             descr.type_num, 0)
+    if size > NOGIL_THRESHOLD:
+        with handle.lock, nogil:
+            _dispatch_fill(handle.bitgen, out, nvec, start, size, kind, itemsize)
+    else:
+        with handle.lock:
+            _dispatch_fill(handle.bitgen, out, nvec, start, size, kind, itemsize)
+    if cnp.PyArray_NDIM(out) == 0:
+        return out[()]
+    return out
+
+
+def multi_discrete_leaf(space, sub_mask, sub_nvec, sub_start, bint weighted):
+    """Sample one scalar entry of a MultiDiscrete under a mask or probability leaf.
+
+    Performs Gymnasium's per-leaf checks in its order, then the draw, and
+    returns ``sub_start`` (nothing allowed) or ``np.int64(index) + sub_start``.
+    """
+    cdef bint only_binary
+    if ASSERTS:
+        if not np.issubdtype(type(sub_nvec), np.integer):
+            raise AssertionError(
+                f"Expects the sub_nvec to be an action, actually: {sub_nvec}, {type(sub_nvec)}")
+        if not cnp.PyArray_Check(sub_mask):
+            raise AssertionError(
+                f"Expects the sub mask to be np.ndarray, actual type: {type(sub_mask)}")
+        if len(sub_mask) != sub_nvec:
+            raise AssertionError(
+                "Expects the mask length to be equal to the number of actions, "
+                f"mask length: {len(sub_mask)}, action: {sub_nvec}")
+    handle = rng_handle(space)
+    if not weighted:
+        if ASSERTS:
+            if cnp.PyArray_TYPE(<cnp.ndarray> sub_mask) != cnp.NPY_INT8:
+                raise AssertionError(
+                    f"Expects the mask dtype to be np.int8, actual dtype: {sub_mask.dtype}")
+            if is_1d_int8(sub_mask):
+                count_ones(<cnp.ndarray> sub_mask, &only_binary)
+            else:
+                only_binary = bool(np.all((sub_mask == 0) | (sub_mask == 1)))
+            if not only_binary:
+                raise AssertionError(
+                    f"Expects all masks values to 0 or 1, actual values: {sub_mask}")
+        index = masked_choice(handle, sub_mask)
+        if index is None:
+            return sub_start
+        return np.int64(index) + sub_start
+
+    if ASSERTS:
+        if not is_native_float64(sub_mask):
+            raise AssertionError(
+                f"Expects the mask dtype to be np.float64, actual dtype: {sub_mask.dtype}")
+        if not all_in_unit_interval(sub_mask):
+            raise AssertionError(
+                f"Expects all masks values to be between 0 and 1, actual values: {sub_mask}")
+        if not isclose_to_one(probability_sum(sub_mask)):
+            raise AssertionError(
+                f"Expects the sum of all mask values to be 1, actual sum: {np.sum(sub_mask)}")
+    if is_native_float64(sub_mask) and cnp.PyArray_NDIM(<cnp.ndarray> sub_mask) == 1:
+        p = np.ascontiguousarray(sub_mask)
+        valid = np.flatnonzero((p > 0) & (p <= 1))
+        weights = (p / probability_sum(p))[valid]
+    else:
+        valid_mask = np.logical_and(sub_mask > 0, sub_mask <= 1)
+        valid = np.where(valid_mask)[0]
+        weights = (sub_mask / np.sum(sub_mask))[valid_mask]
+    index = valid[probability_choice(handle, weights)]
+    return index + sub_start

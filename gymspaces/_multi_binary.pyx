@@ -1,0 +1,133 @@
+"""Kernels of MultiBinary sampling.
+
+Plain and masked samples are ``integers(0, 2, size=n, dtype=int8)``: numpy's
+8-bit bounded fill, which for a range of one takes bit 7 of successive bytes of
+``next_uint32`` words. Probability samples are ``random(n) <= p``.
+"""
+
+import sys
+
+cimport numpy as cnp
+from libc.stdint cimport int8_t, uint8_t
+from numpy cimport npy_intp
+
+from gymspaces._distributions cimport random_bounded_uint8_fill, random_standard_uniform
+from gymspaces._rng cimport RNGHandle, rng_handle
+
+import numpy as np
+
+cnp.import_array()
+
+cdef bint ASSERTS = not sys.flags.optimize
+DEF NOGIL_THRESHOLD = 4096
+
+
+cdef cnp.ndarray empty_int8(object n):
+    """An int8 array shaped like ``integers(..., size=n)`` would be."""
+    cdef npy_intp dim
+    if type(n) is int:
+        dim = n
+        return cnp.PyArray_EMPTY(1, &dim, cnp.NPY_INT8, 0)
+    return np.empty(n, dtype=np.int8)
+
+
+cdef void fill_bits(RNGHandle handle, cnp.ndarray out):
+    cdef npy_intp size = cnp.PyArray_SIZE(out)
+    cdef uint8_t *data = <uint8_t *> cnp.PyArray_DATA(out)
+    if size > NOGIL_THRESHOLD:
+        with handle.lock, nogil:
+            random_bounded_uint8_fill(handle.bitgen, 0, 1, size, False, data)
+    else:
+        with handle.lock:
+            random_bounded_uint8_fill(handle.bitgen, 0, 1, size, False, data)
+
+
+cdef inline bint is_native_float64(object x):
+    return (cnp.PyArray_Check(x) and cnp.PyArray_TYPE(<cnp.ndarray> x) == cnp.NPY_DOUBLE
+            and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> x))
+
+
+def multi_binary_sample(space, mask=None, probability=None):
+    """Sample of a :class:`~gymspaces.MultiBinary` space (bound as ``MultiBinary.sample``).
+
+    Parameters
+    ----------
+    mask : numpy.ndarray of int8, optional
+        Same shape as the space: 0 or 1 fixes the entry, 2 leaves it random.
+    probability : numpy.ndarray of float64, optional
+        Same shape as the space: probability of each entry being 1.
+    """
+    cdef RNGHandle handle
+    cdef cnp.ndarray out, drawn, m, u, p
+    cdef npy_intp i, size
+    cdef int8_t *o
+    cdef const int8_t *mv
+    cdef double *uv
+    cdef const double *pv
+    if mask is None and probability is None:
+        handle = rng_handle(space)
+        out = empty_int8(space.n)
+        fill_bits(handle, out)
+        return out
+    if mask is not None and probability is not None:
+        raise ValueError(
+            "Only one of `mask` or `probability` can be provided, actual values: "
+            f"mask={mask}, probability={probability}")
+    if mask is not None:
+        if ASSERTS:
+            if not cnp.PyArray_Check(mask):
+                raise AssertionError(
+                    f"The expected type of the mask is np.ndarray, actual type: {type(mask)}")
+            if cnp.PyArray_TYPE(<cnp.ndarray> mask) != cnp.NPY_INT8:
+                raise AssertionError(
+                    f"The expected dtype of the mask is np.int8, actual dtype: {mask.dtype}")
+            if mask.shape != space.shape:
+                raise AssertionError(
+                    f"The expected shape of the mask is {space.shape}, actual shape: {mask.shape}")
+            if not np.all((mask == 0) | (mask == 1) | (mask == 2)):
+                raise AssertionError(
+                    f"All values of a mask should be 0, 1 or 2, actual values: {mask}")
+        handle = rng_handle(space)
+        drawn = empty_int8(space.n)
+        fill_bits(handle, drawn)
+        if not (cnp.PyArray_Check(mask) and cnp.PyArray_TYPE(<cnp.ndarray> mask) == cnp.NPY_INT8
+                and mask.shape == (<object> drawn).shape):
+            # Only reachable with assertions off: let numpy broadcast (or raise) as it would.
+            return np.where(mask == 2, drawn, mask.astype(np.int8))
+        m = np.ascontiguousarray(mask)
+        mv = <const int8_t *> cnp.PyArray_DATA(m)
+        o = <int8_t *> cnp.PyArray_DATA(drawn)
+        for i in range(cnp.PyArray_SIZE(drawn)):
+            if mv[i] != 2:
+                o[i] = mv[i]
+        return drawn
+    if ASSERTS:
+        if not cnp.PyArray_Check(probability):
+            raise AssertionError(
+                f"The expected type of the probability is np.ndarray, actual type: {type(probability)}")
+        if not is_native_float64(probability):
+            raise AssertionError(
+                f"The expected dtype of the probability is np.float64, actual dtype: {probability.dtype}")
+        if probability.shape != space.shape:
+            raise AssertionError(
+                f"The expected shape of the probability is {space.shape}, actual shape: {probability}")
+        if not np.all(np.logical_and(probability >= 0, probability <= 1)):
+            raise AssertionError(
+                "All values of the sample probability should be between 0 and 1, "
+                f"actual values: {probability}")
+    handle = rng_handle(space)
+    u = np.empty(space.shape, dtype=np.float64)
+    size = cnp.PyArray_SIZE(u)
+    uv = <double *> cnp.PyArray_DATA(u)
+    with handle.lock:
+        for i in range(size):
+            uv[i] = random_standard_uniform(handle.bitgen)
+    if not (is_native_float64(probability) and probability.shape == (<object> u).shape):
+        return (u <= probability).astype(np.int8)
+    p = np.ascontiguousarray(probability)
+    pv = <const double *> cnp.PyArray_DATA(p)
+    out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(u), cnp.PyArray_DIMS(u), cnp.NPY_INT8, 0)
+    o = <int8_t *> cnp.PyArray_DATA(out)
+    for i in range(size):
+        o[i] = uv[i] <= pv[i]
+    return out

@@ -1,0 +1,116 @@
+# Integer scalars in a dtype's own width: reading numpy/Python integers as raw
+# 64-bit patterns and building numpy scalars with numpy's wrap-around semantics.
+
+from libc.stdint cimport INT64_MAX, INT64_MIN, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from cpython.long cimport PyLong_AsUnsignedLongLongMask
+cimport numpy as cnp
+
+cnp.import_array()
+
+cdef extern from *:
+    """
+    static int gymspaces_is_numpy_integer(PyObject *o) { return PyArray_IsScalar(o, Integer); }
+    """
+    bint is_numpy_integer "gymspaces_is_numpy_integer" (object value)
+
+cdef extern from "numpy/arrayobject.h":
+    object PyArray_Scalar(void *data, cnp.dtype descr, object base)
+
+
+cdef inline uint64_t int_bits(object value) except? 0xFFFFFFFFFFFFFFFFULL:
+    """Two's-complement bit pattern of an integer (numpy scalar or Python int)."""
+    cdef cnp.dtype descr
+    cdef int8_t i8
+    cdef int16_t i16
+    cdef int32_t i32
+    cdef int64_t i64
+    cdef uint8_t u8
+    cdef uint16_t u16
+    cdef uint32_t u32
+    cdef uint64_t u64
+    cdef int itemsize
+    if is_numpy_integer(value):
+        descr = cnp.PyArray_DescrFromScalar(value)
+        itemsize = <int> descr.itemsize
+        if descr.kind == b'u':
+            if itemsize == 1:
+                cnp.PyArray_ScalarAsCtype(value, &u8)
+                return u8
+            if itemsize == 2:
+                cnp.PyArray_ScalarAsCtype(value, &u16)
+                return u16
+            if itemsize == 4:
+                cnp.PyArray_ScalarAsCtype(value, &u32)
+                return u32
+            cnp.PyArray_ScalarAsCtype(value, &u64)
+            return u64
+        if itemsize == 1:
+            cnp.PyArray_ScalarAsCtype(value, &i8)
+            return <uint64_t> <int64_t> i8
+        if itemsize == 2:
+            cnp.PyArray_ScalarAsCtype(value, &i16)
+            return <uint64_t> <int64_t> i16
+        if itemsize == 4:
+            cnp.PyArray_ScalarAsCtype(value, &i32)
+            return <uint64_t> <int64_t> i32
+        cnp.PyArray_ScalarAsCtype(value, &i64)
+        return <uint64_t> i64
+    return PyLong_AsUnsignedLongLongMask(value.__index__())
+
+
+cdef inline bint add_overflows(uint64_t a, uint64_t b, bint is_signed, int itemsize) noexcept nogil:
+    """Whether ``a + b`` (values of the given integer type) leaves the type's range."""
+    cdef int64_t sa, sb, ssum
+    cdef uint64_t usum
+    if is_signed:
+        sa = <int64_t> a
+        sb = <int64_t> b
+        if itemsize == 8:
+            if sb > 0:
+                return sa > INT64_MAX - sb
+            return sa < INT64_MIN - sb
+        ssum = sa + sb
+        return ssum != truncate_signed(<uint64_t> ssum, itemsize)
+    usum = a + b
+    if itemsize == 8:
+        return usum < a
+    return usum >> (8 * itemsize) != 0
+
+
+cdef inline int64_t truncate_signed(uint64_t bits, int itemsize) noexcept nogil:
+    if itemsize == 1:
+        return <int8_t> bits
+    if itemsize == 2:
+        return <int16_t> bits
+    if itemsize == 4:
+        return <int32_t> bits
+    return <int64_t> bits
+
+
+cdef inline object make_scalar(cnp.dtype descr, uint64_t bits):
+    """numpy scalar of ``descr`` (native byte order) holding ``bits`` truncated to its width."""
+    cdef int8_t i8
+    cdef int16_t i16
+    cdef int32_t i32
+    cdef int64_t i64
+    cdef int itemsize = <int> descr.itemsize
+    if itemsize == 1:
+        i8 = <int8_t> bits
+        return PyArray_Scalar(&i8, descr, None)
+    if itemsize == 2:
+        i16 = <int16_t> bits
+        return PyArray_Scalar(&i16, descr, None)
+    if itemsize == 4:
+        i32 = <int32_t> bits
+        return PyArray_Scalar(&i32, descr, None)
+    i64 = <int64_t> bits
+    return PyArray_Scalar(&i64, descr, None)
+
+
+cdef inline cnp.dtype native_integer_descr(object dtype):
+    """The native-byte-order descr of an integer dtype (results are always native)."""
+    cdef cnp.dtype descr = <cnp.dtype?> dtype
+    if descr.byteorder == b'>' or descr.byteorder == b'<':
+        if not cnp.PyArray_ISNBO(descr.byteorder):
+            return cnp.PyArray_DescrFromType(descr.type_num)
+    return descr

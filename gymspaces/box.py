@@ -1,0 +1,289 @@
+"""The :class:`Box` space: arrays within per-coordinate bounds."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal, TypeVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from gymspaces import _box
+from gymspaces._warnings import warn
+from gymspaces.space import Space
+
+__all__ = ["Box"]
+
+ScalarT = TypeVar("ScalarT", bound=np.generic, covariant=True)
+
+
+def _short_repr(array: NDArray[Any]) -> str:
+    """A constant non-empty array prints as its value, anything else in full."""
+    if array.size != 0 and np.min(array) == np.max(array):
+        return str(np.min(array))
+    return str(array)
+
+
+def _is_real_scalar(value: object) -> bool:
+    """Python/numpy ints and floats, but not bools."""
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+
+
+class Box(Space[NDArray[ScalarT]]):
+    r"""A (possibly unbounded) box in :math:`\mathbb{R}^n` or :math:`\mathbb{Z}^n`.
+
+    Parameters
+    ----------
+    low, high : scalar or numpy.ndarray
+        Lower and upper bounds; scalars are broadcast to ``shape``. ``-inf`` /
+        ``inf`` make a coordinate unbounded (signed integer boxes store the
+        dtype's limits instead).
+    shape : sequence of int, optional
+        Required when both bounds are scalars and the shape is not ``(1,)``.
+    dtype : float, integer or bool dtype
+        dtype of samples (default ``float32``).
+    seed : int, numpy.random.Generator or None
+        Seed of the space's generator.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import Box
+    >>> Box(-1.0, 2.0, (3, 4))
+    Box(-1.0, 2.0, (3, 4), float32)
+    >>> Box(0, 255, (2,), np.uint8, seed=0).sample().dtype
+    dtype('uint8')
+    """
+
+    dtype: np.dtype
+    low: NDArray[Any]
+    high: NDArray[Any]
+    bounded_below: NDArray[np.bool_]
+    bounded_above: NDArray[np.bool_]
+    low_repr: str | None
+    high_repr: str | None
+
+    def __init__(
+        self,
+        low: Any,
+        high: Any,
+        shape: Sequence[int] | None = None,
+        dtype: Any = np.float32,
+        seed: int | np.random.Generator | None = None,
+    ) -> None:
+        if dtype is None:
+            raise ValueError("Box dtype must be explicitly provided, cannot be None.")
+        self.dtype = np.dtype(dtype)
+        if self.dtype.kind not in ("i", "u", "f", "b"):
+            raise ValueError(
+                f"Invalid Box dtype ({self.dtype}), must be an integer, floating, or bool dtype"
+            )
+        self._shape = self._resolve_shape(low, high, shape)
+
+        if self.dtype.kind == "b":
+            dtype_min, dtype_max = 0, 1
+        elif self.dtype.kind == "f":
+            finfo = np.finfo(self.dtype)
+            dtype_min, dtype_max = float(finfo.min), float(finfo.max)
+        else:
+            iinfo = np.iinfo(self.dtype)
+            dtype_min, dtype_max = int(iinfo.min), int(iinfo.max)
+
+        self.low, self.bounded_below = self._cast_bound(low, dtype_min, "low")
+        self.high, self.bounded_above = self._cast_bound(high, dtype_max, "high")
+
+        if self.low.shape != self._shape:
+            raise ValueError(
+                f"Box low.shape doesn't match provided shape, low.shape={self.low.shape}, "
+                f"shape={self._shape}"
+            )
+        if self.high.shape != self._shape:
+            raise ValueError(
+                f"Box high.shape doesn't match provided shape, high.shape={self.high.shape}, "
+                f"shape={self._shape}"
+            )
+        if np.any(self.low > self.high):
+            raise ValueError(
+                "Box all low values must be less than or equal to high (some values break this), "
+                f"low={self.low}, high={self.high}"
+            )
+        self.low_repr = None
+        self.high_repr = None
+        super().__init__(self._shape, self.dtype, seed)
+
+    @staticmethod
+    def _resolve_shape(low: Any, high: Any, shape: Any) -> tuple[int, ...]:
+        if shape is not None:
+            if not isinstance(shape, Iterable):
+                raise TypeError(f"Expected Box shape to be an iterable, actual type={type(shape)}")
+            if not all(isinstance(dim, (int, np.integer)) for dim in shape):
+                raise TypeError(
+                    "Expected all Box shape elements to be integer, "
+                    f"actual type={tuple(type(dim) for dim in shape)}"
+                )
+            return tuple(int(dim) for dim in shape)
+        if isinstance(low, np.ndarray) and isinstance(high, np.ndarray):
+            if low.shape != high.shape:
+                raise ValueError(
+                    "Box low.shape and high.shape don't match, "
+                    f"low.shape={low.shape}, high.shape={high.shape}"
+                )
+            return low.shape
+        if isinstance(low, np.ndarray):
+            return low.shape
+        if isinstance(high, np.ndarray):
+            return high.shape
+        if _is_real_scalar(low) and _is_real_scalar(high):
+            return (1,)
+        raise ValueError(
+            "Box shape is not specified, therefore inferred from low and high. Expected low and "
+            f"high to be np.ndarray, integer, or float.Actual types low={type(low)}, "
+            f"high={type(high)}"
+        )
+
+    def _cast_bound(
+        self, bound: Any, dtype_limit: float, side: Literal["low", "high"]
+    ) -> tuple[NDArray[Any], NDArray[np.bool_]]:
+        """Validate one bound and return it as an array of the Box dtype with its boundedness.
+
+        ``side`` selects the infinity that means "unbounded" (``-inf`` for low,
+        ``inf`` for high) and the direction of the dtype-range check.
+        """
+        is_low = side == "low"
+        infinity = -np.inf if is_low else np.inf
+        if _is_real_scalar(bound):
+            bounded = np.full(self._shape, bound > -np.inf if is_low else bound < np.inf)
+            if np.isnan(bound):
+                raise ValueError(f"No {side} value can be equal to `np.nan`, {side}={bound}")
+            if bound == infinity:
+                if self.dtype.kind == "i":
+                    bound = dtype_limit
+                elif self.dtype.kind in {"u", "b"}:
+                    raise ValueError(
+                        f"Box unsigned int dtype don't support `{'-' if is_low else ''}np.inf`, "
+                        f"{side}={bound}"
+                    )
+            elif bound < dtype_limit if is_low else bound > dtype_limit:
+                kind = "min" if is_low else "max"
+                raise ValueError(
+                    f"Box {side} is out of bounds of the dtype range, {side}={bound}, "
+                    f"{kind} dtype={dtype_limit}"
+                )
+            return np.full(self._shape, bound, dtype=self.dtype), bounded
+
+        if not isinstance(bound, np.ndarray):
+            raise ValueError(
+                f"Box {side} must be a np.ndarray, integer, or float, actual type={type(bound)}"
+            )
+        if bound.dtype.kind not in ("f", "i", "u", "b"):
+            kinds = "floating, integer, or bool" if is_low else "floating or integer"
+            raise ValueError(f"Box {side} must be a {kinds} dtype, actual dtype={bound.dtype}")
+        if np.any(np.isnan(bound)):
+            raise ValueError(f"No {side} value can be equal to `np.nan`, {side}={bound}")
+        bounded = -np.inf < bound if is_low else bound < np.inf
+        infinite = np.isneginf(bound) if is_low else np.isposinf(bound)
+        if np.any(infinite):
+            if self.dtype.kind == "i":
+                # Gymnasium writes the dtype limit into the caller's array (quirk Q11).
+                bound[infinite] = dtype_limit
+            elif self.dtype.kind in {"u", "b"}:
+                raise ValueError(
+                    f"Box unsigned int dtype don't support `{'-' if is_low else ''}np.inf`, "
+                    f"{side}={bound}"
+                )
+        elif bound.dtype != self.dtype and np.any(
+            bound < dtype_limit if is_low else dtype_limit < bound
+        ):
+            kind = "min" if is_low else "max"
+            raise ValueError(
+                f"Box {side} is out of bounds of the dtype range, {side}={bound}, "
+                f"{kind} dtype={dtype_limit}"
+            )
+        if bound.dtype.kind == "f" and self.dtype.kind == "f":
+            if np.finfo(self.dtype).precision < np.finfo(bound.dtype).precision:
+                warn(
+                    f"Box {side}'s precision lowered by casting to {self.dtype}, "
+                    f"current {side}.dtype={bound.dtype}"
+                )
+        return bound.astype(self.dtype), bounded
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """Shape of the Box's elements."""
+        return self._shape
+
+    @property
+    def is_np_flattenable(self) -> Literal[True]:
+        """A Box flattens to a 1-D Box."""
+        return True
+
+    def is_bounded(self, manner: Literal["both", "below", "above"] = "both") -> bool:
+        """Whether every coordinate is bounded ``"below"``, ``"above"`` or on ``"both"`` sides."""
+        below = bool(np.all(self.bounded_below))
+        above = bool(np.all(self.bounded_above))
+        if manner == "both":
+            return below and above
+        if manner == "below":
+            return below
+        if manner == "above":
+            return above
+        raise ValueError(f"manner is not in {{'below', 'above', 'both'}}, actual value: {manner}")
+
+    # Compiled: normal / exponential / uniform passes exactly as Gymnasium draws them.
+    sample = _box.box_sample
+
+    def contains(self, x: Any) -> bool:
+        """Whether ``x`` has the Box's shape, a dtype castable to it, and lies within bounds.
+
+        Non-arrays are converted to the Box's dtype first (with a warning), so a
+        list of floats may belong to an integer Box while a float64 array does
+        not belong to a float32 Box.
+        """
+        verdict = _box.box_contains_same_dtype(self, x)
+        if verdict is not None:
+            return verdict
+        if not isinstance(x, np.ndarray):
+            warn("Casting input x to numpy array.")
+            try:
+                x = np.asarray(x, dtype=self.dtype)
+            except (ValueError, TypeError, OverflowError):
+                return False
+        return bool(
+            np.can_cast(x.dtype, self.dtype)
+            and x.shape == self.shape
+            and np.all(x >= self.low)
+            and np.all(x <= self.high)
+        )
+
+    def to_jsonable(self, sample_n: Iterable[NDArray[Any]]) -> list[Any]:
+        """Samples as nested lists."""
+        return [sample.tolist() for sample in sample_n]
+
+    def from_jsonable(self, sample_n: Iterable[Any]) -> list[NDArray[Any]]:
+        """Nested lists back to arrays of the Box's dtype."""
+        return [np.asarray(sample, dtype=self.dtype) for sample in sample_n]
+
+    def __repr__(self) -> str:
+        # Computed once and kept, as Gymnasium does (stale after in-place edits, quirk Q14).
+        if self.low_repr is None:
+            self.low_repr = _short_repr(self.low)
+        if self.high_repr is None:
+            self.high_repr = _short_repr(self.high)
+        return f"Box({self.low_repr}, {self.high_repr}, {self.shape}, {self.dtype})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Box)
+            and self.shape == other.shape
+            and self.dtype == other.dtype
+            and np.allclose(self.low, other.low)
+            and np.allclose(self.high, other.high)
+        )
+
+    def __setstate__(self, state: Iterable[tuple[str, Any]] | Mapping[str, Any]) -> None:
+        super().__setstate__(state)
+        # Pickles from before the repr cache existed.
+        if not hasattr(self, "low_repr"):
+            self.low_repr = _short_repr(self.low)
+        if not hasattr(self, "high_repr"):
+            self.high_repr = _short_repr(self.high)

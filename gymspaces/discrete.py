@@ -1,0 +1,126 @@
+"""The :class:`Discrete` space: integers ``start, ..., start + n - 1``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, Generic, Literal, TypeVar
+
+import numpy as np
+
+from gymspaces import _discrete
+from gymspaces.space import MaskNDArray, Space
+
+__all__ = ["Discrete"]
+
+IntegerT = TypeVar("IntegerT", bound=np.integer, covariant=True)
+
+
+class Discrete(Space[IntegerT], Generic[IntegerT]):
+    """A finite set of consecutive integers.
+
+    Parameters
+    ----------
+    n : int or numpy.integer
+        Number of elements (positive).
+    seed : int, numpy.random.Generator or None
+        Seed of the space's generator.
+    start : int or numpy.integer
+        Smallest element.
+    dtype : integer dtype
+        dtype of samples (numpy scalars of this type).
+
+    Examples
+    --------
+    >>> from gymspaces import Discrete
+    >>> space = Discrete(3, start=-1, seed=0)
+    >>> int(space.sample()) in (-1, 0, 1)
+    True
+    >>> space
+    Discrete(3, start=-1)
+    """
+
+    dtype: np.dtype
+    n: Any
+    start: Any
+
+    def __init__(
+        self,
+        n: int | np.integer,
+        seed: int | np.random.Generator | None = None,
+        start: int | np.integer = 0,
+        dtype: Any = np.int64,
+    ) -> None:
+        if not np.issubdtype(type(n), np.integer):
+            raise TypeError(f"Expects `n` to be an integer, actual dtype: {type(n)}")
+        if n <= 0:
+            raise ValueError(f"n (counts) have to be positive, actual value: {n}")
+        if not np.issubdtype(type(start), np.integer):
+            raise TypeError(f"Expects `start` to be an integer, actual type: {type(start)}")
+        if dtype is None:
+            raise TypeError(f"Invalid Discrete dtype, cannot be {dtype}.")
+        self.dtype = np.dtype(dtype)
+        if not np.issubdtype(self.dtype, np.integer):
+            raise TypeError(f"Invalid Discrete dtype ({self.dtype}), must be an integer dtype")
+        self.n = self.dtype.type(n)
+        self.start = self.dtype.type(start)
+        super().__init__((), self.dtype, seed)
+
+    @property
+    def is_np_flattenable(self) -> Literal[True]:
+        """Discrete spaces flatten to one-hot vectors."""
+        return True
+
+    # Compiled: plain sampling is the hottest call of the library.
+    sample = _discrete.discrete_sample
+
+    def contains(self, x: Any) -> bool:
+        """Whether ``x`` is an integer in range whose dtype casts safely to the space's.
+
+        Python ints (and bools) are accepted when they fit the dtype; numpy
+        integer scalars and 0-d integer arrays must be safely castable.
+        """
+        if isinstance(x, int):
+            info = np.iinfo(self.dtype)
+            if not info.min <= x <= info.max:
+                return False
+            value = self.dtype.type(x)
+        elif isinstance(x, (np.generic, np.ndarray)) and (
+            np.issubdtype(x.dtype, np.integer) and x.shape == ()
+        ):
+            value = x
+        else:
+            return False
+        start = int(self.start)
+        return bool(start <= int(value) < start + int(self.n)) and bool(
+            np.can_cast(value.dtype, self.dtype)
+        )
+
+    def __repr__(self) -> str:
+        parts = [str(self.n)]
+        if self.start != 0:
+            parts.append(f"start={self.start}")
+        if self.dtype != np.int64:
+            parts.append(f"dtype={self.dtype}")
+        return f"Discrete({', '.join(parts)})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Discrete)
+            and self.n == other.n
+            and self.start == other.start
+            and self.dtype == other.dtype
+        )
+
+    def __setstate__(self, state: Iterable[tuple[str, Any]] | Mapping[str, Any]) -> None:
+        state = dict(state)
+        # Pickles from before ``start`` existed.
+        state.setdefault("start", np.int64(0))
+        super().__setstate__(state)
+
+    def to_jsonable(self, sample_n: Iterable[Any]) -> list[int]:
+        """Samples as Python ints."""
+        return [int(x) for x in sample_n]
+
+    def from_jsonable(self, sample_n: list[int]) -> list[Any]:
+        """Python ints back to scalars of the space's dtype."""
+        return [self.dtype.type(x) for x in sample_n]

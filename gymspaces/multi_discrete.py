@@ -1,0 +1,190 @@
+"""The :class:`MultiDiscrete` space: arrays of independent discrete choices."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Generic, Literal, TypeVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from gymspaces import _discrete
+from gymspaces._warnings import warn
+from gymspaces.discrete import Discrete
+from gymspaces.space import MaskNDArray, Space
+
+__all__ = ["MultiDiscrete"]
+
+IntegerT = TypeVar("IntegerT", bound=np.integer, covariant=True)
+
+
+class MultiDiscrete(Space[NDArray[IntegerT]], Generic[IntegerT]):
+    """Arrays whose entry ``i`` lies in ``start[i], ..., start[i] + nvec[i] - 1``.
+
+    Parameters
+    ----------
+    nvec : array_like of int
+        Number of choices per entry (any shape, all positive).
+    dtype : integer dtype
+        dtype of samples.
+    seed : int, numpy.random.Generator or None
+        Seed of the space's generator.
+    start : array_like of int, optional
+        Smallest value per entry (zeros by default).
+
+    Examples
+    --------
+    >>> from gymspaces import MultiDiscrete
+    >>> MultiDiscrete([5, 2, 2])
+    MultiDiscrete([5 2 2])
+    >>> MultiDiscrete([[2, 3], [4, 5]], seed=0).sample().shape
+    (2, 2)
+    """
+
+    dtype: np.dtype
+    nvec: NDArray[Any]
+    start: NDArray[Any]
+
+    def __init__(
+        self,
+        nvec: NDArray[np.integer] | list[int],
+        dtype: Any = np.int64,
+        seed: int | np.random.Generator | None = None,
+        start: NDArray[np.integer] | list[int] | None = None,
+    ) -> None:
+        if dtype is None:
+            raise ValueError("MultiDiscrete dtype must be explicitly provided, cannot be None.")
+        self.dtype = np.dtype(dtype)
+        if not np.issubdtype(self.dtype, np.integer):
+            raise ValueError(f"Invalid MultiDiscrete dtype ({self.dtype}), must be an integer dtype")
+        self.nvec = np.array(nvec, dtype=dtype, copy=True)
+        if start is not None:
+            self.start = np.array(start, dtype=dtype, copy=True)
+        else:
+            self.start = np.zeros(self.nvec.shape, dtype=dtype)
+        if self.start.shape != self.nvec.shape:
+            raise ValueError(
+                "start and nvec (counts) should have the same shape, "
+                f"got {self.start.shape} and {self.nvec.shape}"
+            )
+        if not (self.nvec > 0).all():
+            raise ValueError("nvec (counts) have to be positive")
+        super().__init__(self.nvec.shape, self.dtype, seed)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """Shape of the space's elements (that of ``nvec``)."""
+        return self._shape  # type: ignore[return-value]
+
+    @property
+    def is_np_flattenable(self) -> Literal[True]:
+        """MultiDiscrete spaces flatten to concatenated one-hot vectors."""
+        return True
+
+    def sample(
+        self,
+        mask: tuple[MaskNDArray, ...] | None = None,
+        probability: tuple[NDArray[np.float64], ...] | None = None,
+    ) -> NDArray[Any]:
+        """Draw an element, optionally under per-entry masks or probabilities.
+
+        Parameters
+        ----------
+        mask : nested tuple of int8 arrays, optional
+            Mirrors ``nvec``'s leading axes; each leaf has one 0/1 entry per
+            choice. An entry with nothing allowed takes its ``start`` value.
+        probability : nested tuple of float64 arrays, optional
+            Same structure; each leaf sums to one.
+
+        Returns
+        -------
+        numpy.ndarray
+            Of the space's shape and dtype (a numpy scalar for a 0-d ``nvec``).
+        """
+        if mask is not None and probability is not None:
+            raise ValueError(
+                "Only one of `mask` or `probability` can be provided, actual values: "
+                f"mask={mask}, probability={probability}"
+            )
+        if mask is not None:
+            return np.array(self._sample_leaves(mask, self.nvec, self.start, False), dtype=self.dtype)
+        if probability is not None:
+            return np.array(
+                self._sample_leaves(probability, self.nvec, self.start, True), dtype=self.dtype
+            )
+        return _discrete.multi_discrete_sample(self)
+
+    def _sample_leaves(self, sub_mask: Any, sub_nvec: Any, sub_start: Any, weighted: bool) -> Any:
+        """Walk the mask tree alongside ``nvec``; leaves are drawn depth-first (C order)."""
+        if isinstance(sub_nvec, np.ndarray):
+            assert isinstance(sub_mask, tuple), (
+                f"Expects the mask to be a tuple for sub_nvec ({sub_nvec}), "
+                f"actual type: {type(sub_mask)}"
+            )
+            assert len(sub_mask) == len(sub_nvec), (
+                "Expects the mask length to be equal to the number of actions, "
+                f"mask length: {len(sub_mask)}, nvec length: {len(sub_nvec)}"
+            )
+            assert isinstance(sub_start, np.ndarray)
+            return [
+                self._sample_leaves(leaf_mask, leaf_nvec, leaf_start, weighted)
+                for leaf_mask, leaf_nvec, leaf_start in zip(sub_mask, sub_nvec, sub_start, strict=True)
+            ]
+        return _discrete.multi_discrete_leaf(self, sub_mask, sub_nvec, sub_start, weighted)
+
+    def contains(self, x: Any) -> bool:
+        """Whether ``x`` has the shape, a safely castable dtype and every entry in range."""
+        if isinstance(x, Sequence):
+            x = np.array(x)
+        return bool(
+            isinstance(x, np.ndarray)
+            and x.shape == self.shape
+            and np.can_cast(x.dtype, self.dtype)
+            and np.all(self.start <= x)
+            and np.all(x <= self.start + (self.nvec - 1))
+        )
+
+    def to_jsonable(self, sample_n: Iterable[NDArray[Any]]) -> list[Any]:
+        """Samples as nested lists."""
+        return [sample.tolist() for sample in sample_n]
+
+    def from_jsonable(self, sample_n: list[Any]) -> list[NDArray[Any]]:
+        """Nested lists back to arrays of the space's dtype."""
+        return [np.array(sample, dtype=self.dtype) for sample in sample_n]
+
+    def __repr__(self) -> str:
+        if np.any(self.start != 0):
+            return f"MultiDiscrete({self.nvec}, start={self.start})"
+        return f"MultiDiscrete({self.nvec})"
+
+    def __getitem__(self, index: int | tuple[int, ...]) -> Discrete | MultiDiscrete:
+        """The sub-space at ``index``; it continues this space's random stream (quirk Q28)."""
+        nvec = self.nvec[index]
+        start = self.start[index]
+        if nvec.ndim == 0:
+            subspace: Discrete | MultiDiscrete = Discrete(nvec, start=start, dtype=self.dtype)
+        else:
+            subspace = MultiDiscrete(nvec, start=start, dtype=self.dtype)
+        subspace.np_random.bit_generator.state = self.np_random.bit_generator.state
+        return subspace
+
+    def __len__(self) -> int:
+        if self.nvec.ndim >= 2:
+            warn("Getting the length of a multi-dimensional MultiDiscrete space.")
+        return len(self.nvec)
+
+    def __eq__(self, other: object) -> bool:
+        return bool(
+            isinstance(other, MultiDiscrete)
+            and self.dtype == other.dtype
+            and self.shape == other.shape
+            and np.all(self.nvec == other.nvec)
+            and np.all(self.start == other.start)
+        )
+
+    def __setstate__(self, state: Iterable[tuple[str, Any]] | Mapping[str, Any]) -> None:
+        state = dict(state)
+        # Pickles from before ``start`` existed.
+        if "start" not in state:
+            state["start"] = np.zeros(state["_shape"], dtype=state["dtype"])
+        super().__setstate__(state)

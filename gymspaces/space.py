@@ -1,0 +1,121 @@
+"""The :class:`Space` base class: shape, dtype, a lazily created RNG and seeding."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from gymspaces import seeding
+
+__all__ = ["Space", "MaskNDArray"]
+
+T_cov = TypeVar("T_cov", covariant=True)
+MaskNDArray = npt.NDArray[np.int8]
+
+# Instance attribute where kernels cache the C view (``bitgen_t*``) of ``_np_random``.
+# It is rebuilt whenever ``_np_random`` is replaced and never pickled or copied.
+RNG_HANDLE_ATTR = "_rng_handle"
+
+
+class Space(Generic[T_cov]):
+    """Base class of every observation and action space.
+
+    Parameters
+    ----------
+    shape : sequence of int, optional
+        Shape of array-valued elements.
+    dtype : dtype-like, optional
+        dtype of array-valued elements.
+    seed : int, numpy.random.Generator or None
+        An ``int`` seeds the space's own generator through :meth:`seed`; a
+        ``Generator`` is used as is (and may be shared); ``None`` defers seeding
+        until the first use of :attr:`np_random`.
+
+    Notes
+    -----
+    Subclasses implement :meth:`sample`, :meth:`contains` and
+    :attr:`is_np_flattenable`. The attribute names ``_shape``, ``dtype`` and
+    ``_np_random`` are part of the public contract (Gymnasium code reads them).
+    """
+
+    dtype: np.dtype | None
+    _shape: tuple[int, ...] | None
+    _np_random: np.random.Generator | None
+
+    def __init__(
+        self,
+        shape: Sequence[int] | None = None,
+        dtype: npt.DTypeLike | None = None,
+        seed: int | np.random.Generator | None = None,
+    ):
+        self._shape = None if shape is None else tuple(shape)
+        self.dtype = None if dtype is None else np.dtype(dtype)
+        self._np_random = None
+        if seed is not None:
+            if isinstance(seed, np.random.Generator):
+                self._np_random = seed
+            else:
+                self.seed(seed)
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The space's generator, seeded from OS entropy on first use if unset."""
+        if self._np_random is None:
+            self.seed()
+        # Composite spaces may leave their own generator unset in seed(None).
+        if self._np_random is None:
+            self._np_random, _ = seeding.np_random()
+        return self._np_random
+
+    @property
+    def shape(self) -> tuple[int, ...] | None:
+        """Shape of the space's elements (``None`` for non-array spaces)."""
+        return self._shape
+
+    @property
+    def is_np_flattenable(self) -> bool:
+        """Whether the space flattens to a single :class:`~gymspaces.Box`."""
+        raise NotImplementedError
+
+    def sample(self, mask: Any | None = None, probability: Any | None = None) -> T_cov:
+        """Draw a random element, optionally restricted by a mask or weighted by probabilities."""
+        raise NotImplementedError
+
+    def seed(self, seed: int | None = None) -> int | Any:
+        """Replace the space's generator with one seeded from ``seed``; return the seed used."""
+        self._np_random, entropy = seeding.np_random(seed)
+        return entropy
+
+    def contains(self, x: Any) -> bool:
+        """Whether ``x`` is an element of the space."""
+        raise NotImplementedError
+
+    def __contains__(self, x: Any) -> bool:
+        return self.contains(x)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state.pop(RNG_HANDLE_ATTR, None)
+        return state
+
+    def __setstate__(self, state: Iterable[tuple[str, Any]] | Mapping[str, Any]) -> None:
+        """Restore a pickled space, accepting states written by older Gym versions."""
+        state = dict(state)
+        # Gym renamed these attributes; old pickles still carry the old names.
+        if "shape" in state:
+            state["_shape"] = state.pop("shape")
+        if "np_random" in state:
+            state["_np_random"] = state.pop("np_random")
+        state.pop(RNG_HANDLE_ATTR, None)
+        self.__dict__.update(state)
+
+    def to_jsonable(self, sample_n: Iterable[T_cov]) -> list[Any] | Any:
+        """Convert a batch of samples to JSON-serialisable data (identity by default)."""
+        return list(sample_n)
+
+    def from_jsonable(self, sample_n: list[Any]) -> list[T_cov]:
+        """Inverse of :meth:`to_jsonable` (identity by default)."""
+        return sample_n

@@ -1,0 +1,66 @@
+"""Build the Cython kernels against numpy's C random API.
+
+Kernels that draw random numbers link numpy's static ``npyrandom`` (found in
+``numpy/random/lib``) and ``npymath`` (``numpy/_core/lib``), as numpy documents
+for third-party users of ``numpy.random.c_distributions``.
+
+Set ``GYMSPACES_DEBUG_BUILD=1`` to compile with bounds and wraparound checks on.
+"""
+
+import os
+from pathlib import Path
+
+import numpy as np
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("GYMSPACES_DEBUG_BUILD", "0") not in ("", "0")
+
+NUMPY_INCLUDE = np.get_include()
+NUMPY_ROOT = Path(np.__file__).resolve().parent
+NPYRANDOM_DIR = NUMPY_ROOT / "random" / "lib"
+NPYMATH_DIR = NUMPY_ROOT / "_core" / "lib"
+if not NPYMATH_DIR.exists():  # numpy 1.x layout
+    NPYMATH_DIR = NUMPY_ROOT / "core" / "lib"
+
+DIRECTIVES = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": True,
+    "nonecheck": False,
+    "binding": True,
+    "embedsignature": True,
+}
+
+# Kernels mirror numpy's arithmetic exactly: no FMA contraction, no fast-math.
+COMPILE_ARGS = ["-O2", "-ffp-contract=off", "-fno-fast-math"]
+if DEBUG:
+    COMPILE_ARGS = ["-O0", "-g", "-ffp-contract=off"]
+
+MACROS = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+
+# Modules that call numpy's C distributions link the static random library.
+RANDOM_KERNELS = ["_rng", "_categorical", "_discrete", "_box", "_multi_binary", "_text"]
+
+
+def kernel(name: str) -> Extension:
+    return Extension(
+        f"gymspaces.{name}",
+        [f"gymspaces/{name}.pyx"],
+        include_dirs=[NUMPY_INCLUDE],
+        library_dirs=[str(NPYRANDOM_DIR), str(NPYMATH_DIR)],
+        libraries=["npyrandom", "npymath", "m"],
+        define_macros=MACROS,
+        extra_compile_args=COMPILE_ARGS,
+    )
+
+
+setup(
+    ext_modules=cythonize(
+        [kernel(name) for name in RANDOM_KERNELS],
+        compiler_directives=DIRECTIVES,
+        include_path=["."],
+    ),
+)
