@@ -35,7 +35,7 @@ DIRECTIVES = {
 }
 
 # Kernels mirror numpy's arithmetic exactly: no FMA contraction, no fast-math.
-COMPILE_ARGS = ["-O2", "-ffp-contract=off", "-fno-fast-math"]
+COMPILE_ARGS = ["-O3", "-ffp-contract=off", "-fno-fast-math"]
 if DEBUG:
     COMPILE_ARGS = ["-O0", "-g", "-ffp-contract=off"]
 

@@ -15,3 +15,8 @@ from gymspaces.text import Text
 __version__ = "0.1.0"
 
 __all__ = ["Space", "Box", "Discrete", "Text", "MultiDiscrete", "MultiBinary"]
+
+from gymspaces._selfcheck import verify_kernels as _verify_kernels
+
+_verify_kernels()
+del _verify_kernels

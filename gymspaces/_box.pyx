@@ -15,7 +15,7 @@ from numpy cimport npy_bool, npy_intp
 from numpy.random cimport bitgen_t
 
 from gymspaces._distributions cimport (
-    npy_double_to_half, npy_half, random_exponential, random_normal, random_uniform,
+    npy_double_to_half, npy_half, random_exponential, random_normal,
 )
 from gymspaces._rng cimport RNGHandle, rng_handle
 
@@ -114,34 +114,59 @@ cdef RangeCheck box_fill(bitgen_t *bitgen, box_t *out, const box_t *low, const b
                          double clip_lo, double clip_hi) noexcept nogil:
     """Draw every coordinate in Gymnasium's pass order; stop before the uniform pass
     if a bounded range is invalid (the earlier passes have then drawn, quirk Q10)."""
-    cdef npy_intp i
+    cdef npy_intp i, n_below = 0, n_above = 0, n_both = 0
     cdef double lo, r
+    cdef bint not_finite = False, negative = False
     for i in range(size):
-        if not below[i] and not above[i]:
-            store(out, i, random_normal(bitgen, 0.0, 1.0), clip_lo, clip_hi, low, high)
-    for i in range(size):
-        if below[i] and not above[i]:
-            store(out, i, random_exponential(bitgen, 1.0) + low_as_double(low[i]),
-                  clip_lo, clip_hi, low, high)
-    for i in range(size):
-        if above[i] and not below[i]:
-            store(out, i, -random_exponential(bitgen, 1.0) + high_as_double(high[i]),
-                  clip_lo, clip_hi, low, high)
-    # numpy.uniform checks every range for finiteness, then for sign.
-    for i in range(size):
-        if below[i] and above[i]:
-            if not isfinite(high_as_double(high[i]) - low_as_double(low[i])):
-                return RANGE_NOT_FINITE
-    for i in range(size):
-        if below[i] and above[i]:
+        n_below += below[i] != 0
+        n_above += above[i] != 0
+        n_both += (below[i] != 0) & (above[i] != 0)
+    if n_below + n_above - n_both < size:  # some coordinate is unbounded
+        for i in range(size):
+            if not below[i] and not above[i]:
+                store(out, i, random_normal(bitgen, 0.0, 1.0), clip_lo, clip_hi, low, high)
+    if n_below > n_both:
+        for i in range(size):
+            if below[i] and not above[i]:
+                store(out, i, random_exponential(bitgen, 1.0) + low_as_double(low[i]),
+                      clip_lo, clip_hi, low, high)
+    if n_above > n_both:
+        for i in range(size):
+            if above[i] and not below[i]:
+                store(out, i, -random_exponential(bitgen, 1.0) + high_as_double(high[i]),
+                      clip_lo, clip_hi, low, high)
+    if n_both == 0:
+        return RANGE_OK
+    # numpy.uniform rejects any non-finite range first, then any negative one.
+    if n_both == size:
+        for i in range(size):
             r = high_as_double(high[i]) - low_as_double(low[i])
-            if signbit(r) and not isnan(r):
-                return RANGE_NEGATIVE
-    for i in range(size):
-        if below[i] and above[i]:
+            not_finite |= not isfinite(r)
+            negative |= signbit(r) and not isnan(r)
+    else:
+        for i in range(size):
+            if below[i] and above[i]:
+                r = high_as_double(high[i]) - low_as_double(low[i])
+                not_finite |= not isfinite(r)
+                negative |= signbit(r) and not isnan(r)
+    if not_finite:
+        return RANGE_NOT_FINITE
+    if negative:
+        return RANGE_NEGATIVE
+    # random_uniform(lo, r) is lo + r * next_double(); written out to skip a call
+    # per element (built with -ffp-contract=off, so no FMA changes the rounding).
+    if n_both == size:
+        for i in range(size):
             lo = low_as_double(low[i])
-            store(out, i, random_uniform(bitgen, lo, high_as_double(high[i]) - lo),
-                  clip_lo, clip_hi, low, high)
+            r = high_as_double(high[i]) - lo
+            store(out, i, lo + r * bitgen.next_double(bitgen.state), clip_lo, clip_hi, low, high)
+    else:
+        for i in range(size):
+            if below[i] and above[i]:
+                lo = low_as_double(low[i])
+                r = high_as_double(high[i]) - lo
+                store(out, i, lo + r * bitgen.next_double(bitgen.state),
+                      clip_lo, clip_hi, low, high)
     return RANGE_OK
 
 
@@ -262,14 +287,15 @@ def box_sample(space, mask=None, probability=None):
     cdef const npy_bool *below_p = <const npy_bool *> cnp.PyArray_DATA(below)
     cdef const npy_bool *above_p = <const npy_bool *> cnp.PyArray_DATA(above)
     cdef RangeCheck check
+    handle.acquire()
     if size > NOGIL_THRESHOLD:
-        with handle.lock, nogil:
+        with nogil:
             check = dispatch_fill(handle.bitgen, out, low, high, below_p, above_p, size,
                                   type_num, clip_lo, clip_hi)
     else:
-        with handle.lock:
-            check = dispatch_fill(handle.bitgen, out, low, high, below_p, above_p, size,
-                                  type_num, clip_lo, clip_hi)
+        check = dispatch_fill(handle.bitgen, out, low, high, below_p, above_p, size,
+                              type_num, clip_lo, clip_hi)
+    handle.release()
     if check == RANGE_NOT_FINITE:
         raise OverflowError("Range exceeds valid bounds")
     if check == RANGE_NEGATIVE:

@@ -27,7 +27,8 @@ from gymspaces._distributions cimport (
     random_bounded_uint8_fill, random_bounded_uint16_fill, random_bounded_uint32_fill,
     random_bounded_uint64_fill, random_standard_uniform,
 )
-from gymspaces._rng cimport RNGHandle, rng_handle
+from gymspaces._attrs cimport attr, instance_dict
+from gymspaces._rng cimport RNGHandle, rng_handle, rng_handle_from
 from gymspaces._scalars cimport add_overflows, int_bits, make_scalar, native_integer_descr
 
 import numpy as np
@@ -77,8 +78,9 @@ cdef inline uint64_t bounded_draw(bitgen_t *bitgen, uint64_t rng, int itemsize) 
 cdef inline uint64_t draw_index(RNGHandle handle, uint64_t count):
     """``choice`` over ``count`` items without ``p``: one bounded int64 draw."""
     cdef uint64_t value
-    with handle.lock:
-        random_bounded_uint64_fill(handle.bitgen, 0, count - 1, 1, False, &value)
+    handle.acquire()
+    random_bounded_uint64_fill(handle.bitgen, 0, count - 1, 1, False, &value)
+    handle.release()
     return value
 
 
@@ -229,15 +231,19 @@ def discrete_sample(space, mask=None, probability=None):
     cdef cnp.dtype descr
     cdef uint64_t n, start, value
     if mask is None and probability is None:
-        handle = rng_handle(space)
-        descr = native_integer_descr(space.dtype)
-        n = int_bits(space.n)
-        start = int_bits(space.start)
-        if n == 0 or (descr.kind == b'i' and <int64_t> n < 0):
-            raise ValueError("high <= 0")
-        with handle.lock:
-            value = bounded_draw(handle.bitgen, n - 1, descr.itemsize)
-        return add_start(descr, start, value)
+        namespace = instance_dict(space)
+        handle = rng_handle_from(namespace, space)
+        n_obj = attr(namespace, space, "n")
+        start_obj = attr(namespace, space, "start")
+        dtype = attr(namespace, space, "dtype")
+        # n, start and dtype are immutable objects: identity means unchanged.
+        if handle.key_a is not n_obj or handle.key_b is not start_obj or handle.key_c is not dtype:
+            _cache_discrete_params(handle, n_obj, start_obj, dtype)
+        descr = handle.descr
+        handle.acquire()
+        value = bounded_draw(handle.bitgen, handle.value_a - 1, <int> descr.itemsize)
+        handle.release()
+        return add_start(descr, handle.value_b, value)
     if mask is not None and probability is not None:
         raise ValueError(
             "Only one of `mask` or `probability` can be provided, actual values: "
@@ -246,6 +252,20 @@ def discrete_sample(space, mask=None, probability=None):
     if mask is not None:
         return _discrete_masked(space, mask)
     return _discrete_weighted(space, probability)
+
+
+cdef int _cache_discrete_params(RNGHandle handle, n_obj, start_obj, dtype) except -1:
+    cdef cnp.dtype descr = native_integer_descr(dtype)
+    cdef uint64_t n = int_bits(n_obj)
+    if n == 0 or (descr.kind == b'i' and <int64_t> n < 0):
+        raise ValueError("high <= 0")
+    handle.value_a = n
+    handle.value_b = int_bits(start_obj)
+    handle.descr = descr
+    handle.key_a = n_obj
+    handle.key_b = start_obj
+    handle.key_c = dtype
+    return 0
 
 
 cdef object _discrete_masked(space, mask):
@@ -368,12 +388,13 @@ def multi_discrete_sample(space):
             f"operands could not be broadcast together with shapes {(<object> nvec).shape} {(<object> start).shape}")
     cdef cnp.ndarray out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(nvec), cnp.PyArray_DIMS(nvec),
                                              descr.type_num, 0)
+    handle.acquire()
     if size > NOGIL_THRESHOLD:
-        with handle.lock, nogil:
+        with nogil:
             _dispatch_fill(handle.bitgen, out, nvec, start, size, kind, itemsize)
     else:
-        with handle.lock:
-            _dispatch_fill(handle.bitgen, out, nvec, start, size, kind, itemsize)
+        _dispatch_fill(handle.bitgen, out, nvec, start, size, kind, itemsize)
+    handle.release()
     if cnp.PyArray_NDIM(out) == 0:
         return out[()]
     return out

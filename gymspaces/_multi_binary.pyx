@@ -31,15 +31,17 @@ cdef cnp.ndarray empty_int8(object n):
     return np.empty(n, dtype=np.int8)
 
 
-cdef void fill_bits(RNGHandle handle, cnp.ndarray out):
+cdef int fill_bits(RNGHandle handle, cnp.ndarray out) except -1:
     cdef npy_intp size = cnp.PyArray_SIZE(out)
     cdef uint8_t *data = <uint8_t *> cnp.PyArray_DATA(out)
+    handle.acquire()
     if size > NOGIL_THRESHOLD:
-        with handle.lock, nogil:
+        with nogil:
             random_bounded_uint8_fill(handle.bitgen, 0, 1, size, False, data)
     else:
-        with handle.lock:
-            random_bounded_uint8_fill(handle.bitgen, 0, 1, size, False, data)
+        random_bounded_uint8_fill(handle.bitgen, 0, 1, size, False, data)
+    handle.release()
+    return 0
 
 
 cdef inline bint is_native_float64(object x):

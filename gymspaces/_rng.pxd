@@ -1,13 +1,37 @@
+cimport numpy as cnp
+from libc.stdint cimport uint64_t
 from numpy.random cimport bitgen_t
 
 
 cdef class RNGHandle:
-    """C view of one ``numpy.random.Generator``: its ``bitgen_t*`` and lock."""
+    """C view of a space's ``numpy.random.Generator``: its ``bitgen_t*`` and lock.
+
+    One handle is cached per space. Besides the generator view it keeps a few
+    slots in which a kernel may cache parameters it derived from the space's
+    attributes, keyed by the identity of the (immutable) attribute objects.
+    """
     cdef readonly object generator
     cdef object bit_generator  # keeps the bitgen_t's memory alive
     cdef readonly object lock
+    cdef object _acquire
+    cdef object _release
     cdef bitgen_t *bitgen
+    # Parameter cache for kernels (see discrete_sample).
+    cdef object key_a
+    cdef object key_b
+    cdef object key_c
+    cdef uint64_t value_a
+    cdef uint64_t value_b
+    cdef cnp.dtype descr
+
+    cdef inline int acquire(self) except -1:
+        self._acquire()
+        return 0
+
+    cdef inline int release(self) except -1:
+        self._release()
+        return 0
 
 
 cdef RNGHandle rng_handle(object space)
-cdef RNGHandle handle_for_generator(object generator)
+cdef RNGHandle rng_handle_from(dict namespace, object space)

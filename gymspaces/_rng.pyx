@@ -8,6 +8,8 @@ kernel draws interleave exactly as they would with numpy's own methods.
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from numpy.random cimport bitgen_t
 
+from gymspaces._attrs cimport attr, attr_or_none, instance_dict
+
 import numpy as np
 
 cdef const char *CAPSULE_NAME = "BitGenerator"
@@ -30,6 +32,9 @@ cdef class RNGHandle:
         self.generator = generator
         self.bit_generator = bit_generator
         self.lock = bit_generator.lock
+        # Bound methods are cached: calling them is cheaper than ``with lock:``.
+        self._acquire = self.lock.acquire
+        self._release = self.lock.release
         self.bitgen = <bitgen_t *> PyCapsule_GetPointer(capsule, CAPSULE_NAME)
 
     def __reduce__(self):
@@ -37,21 +42,21 @@ cdef class RNGHandle:
         return (RNGHandle, (self.generator,))
 
 
-cdef RNGHandle handle_for_generator(object generator):
-    return RNGHandle(generator)
-
-
 cdef RNGHandle rng_handle(object space):
+    return rng_handle_from(instance_dict(space), space)
+
+
+cdef RNGHandle rng_handle_from(dict namespace, object space):
     """Return the handle for ``space.np_random``, rebuilding it when stale.
 
     The handle is cached on the space and keyed by the identity of
     ``space._np_random``: seeding, assignment and unpickling all replace that
     object, which invalidates the cache without any hook.
     """
-    generator = space._np_random
+    generator = attr(namespace, space, "_np_random")
     if generator is None:
         generator = space.np_random  # lazy seeding, as Gymnasium does
-    cached = getattr(space, HANDLE_ATTR, None)
+    cached = attr_or_none(namespace, space, HANDLE_ATTR)
     if type(cached) is RNGHandle and (<RNGHandle> cached).generator is generator:
         return <RNGHandle> cached
     handle = RNGHandle(generator)

@@ -82,9 +82,10 @@ def text_sample(space, length=None, weights=None):
     cdef const unsigned int *points
     cdef unsigned int *chars_out
     if length is None:
-        with handle.lock:
-            random_bounded_uint64_fill(handle.bitgen, <uint64_t> min_length,
-                                       <uint64_t> (max_length - min_length), 1, False, &drawn)
+        handle.acquire()
+        random_bounded_uint64_fill(handle.bitgen, <uint64_t> min_length,
+                                   <uint64_t> (max_length - min_length), 1, False, &drawn)
+        handle.release()
         count = <int64_t> drawn
     else:
         count = length
@@ -114,9 +115,10 @@ def text_sample(space, length=None, weights=None):
     c = <const double *> cnp.PyArray_DATA(cdf)
     points = <const unsigned int *> cnp.PyArray_DATA(table.code_points)
     chars_out = <unsigned int *> cnp.PyArray_DATA(out)
-    with handle.lock:
-        for i in range(count):
-            chars_out[i] = points[search_right(c, k, random_standard_uniform(handle.bitgen))]
+    handle.acquire()
+    for i in range(count):
+        chars_out[i] = points[search_right(c, k, random_standard_uniform(handle.bitgen))]
+    handle.release()
     return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, chars_out, count)
 
 

@@ -1,0 +1,38 @@
+# Fast reads of a space's instance attributes.
+#
+# Kernels read the space's attributes on every call (Gymnasium reads them
+# live, so in-place edits and reassignment must take effect). Looking a key up
+# in the instance ``__dict__`` skips the type-attribute search that getattr()
+# does first; anything not found there (a property, a slot) goes through
+# getattr(), so semantics are those of plain attribute access.
+
+from cpython.dict cimport PyDict_GetItem
+from cpython.object cimport PyObject
+
+cdef extern from "Python.h":
+    object PyObject_GenericGetDict(object obj, void *context)
+
+
+cdef inline dict instance_dict(object obj):
+    try:
+        return PyObject_GenericGetDict(obj, NULL)
+    except AttributeError:
+        return None
+
+
+cdef inline object attr(dict namespace, object obj, str name):
+    cdef PyObject *found
+    if namespace is not None:
+        found = PyDict_GetItem(namespace, name)
+        if found != NULL:
+            return <object> found
+    return getattr(obj, name)
+
+
+cdef inline object attr_or_none(dict namespace, object obj, str name):
+    cdef PyObject *found
+    if namespace is not None:
+        found = PyDict_GetItem(namespace, name)
+        if found != NULL:
+            return <object> found
+    return getattr(obj, name, None)

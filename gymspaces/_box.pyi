@@ -1,0 +1,6 @@
+from typing import Any
+
+from numpy.typing import NDArray
+
+def box_sample(space: Any, mask: None = None, probability: None = None) -> NDArray[Any]: ...
+def box_contains_same_dtype(space: Any, x: Any) -> bool | None: ...

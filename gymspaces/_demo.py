@@ -1,0 +1,127 @@
+"""``python -m gymspaces``: sample every space and, with Gymnasium, compare speed."""
+
+from __future__ import annotations
+
+import importlib
+import statistics
+import timeit
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+import gymspaces
+
+SEED = 42
+
+
+@dataclass(frozen=True)
+class Case:
+    """One operation, built against either library (``lib`` is a spaces module)."""
+
+    label: str
+    build: Callable[[Any], Any]
+    call: Callable[[Any], Callable[[], Any]]
+
+
+def _plain(space: Any) -> Callable[[], Any]:
+    return space.sample
+
+
+def _masked(mask: np.ndarray) -> Callable[[Any], Callable[[], Any]]:
+    return lambda space: lambda: space.sample(mask=mask)
+
+
+CASES = [
+    Case("Discrete(10).sample()", lambda lib: lib.Discrete(10, seed=SEED), _plain),
+    Case(
+        "Discrete(10).sample(mask)",
+        lambda lib: lib.Discrete(10, seed=SEED),
+        _masked(np.array([1, 0, 1, 1, 0, 0, 1, 0, 1, 0], dtype=np.int8)),
+    ),
+    Case("Box(-1,1,(3,)).sample()", lambda lib: lib.Box(-1, 1, (3,), seed=SEED), _plain),
+    Case(
+        "Box(0,255,(84,84,3),uint8).sample()",
+        lambda lib: lib.Box(0, 255, (84, 84, 3), np.uint8, seed=SEED),
+        _plain,
+    ),
+    Case("Box(-inf,inf,(64,)).sample()", lambda lib: lib.Box(-np.inf, np.inf, (64,), seed=SEED), _plain),
+    Case("MultiBinary(10).sample()", lambda lib: lib.MultiBinary(10, seed=SEED), _plain),
+    Case("MultiDiscrete([5,2,2]).sample()", lambda lib: lib.MultiDiscrete([5, 2, 2], seed=SEED), _plain),
+    Case("Text(10).sample()", lambda lib: lib.Text(10, seed=SEED), _plain),
+]
+
+
+def median_seconds(func: Callable[[], Any], budget: float = 0.05, repeats: int = 7) -> float:
+    """Median time of one call, from ``repeats`` batches sized to about ``budget`` seconds."""
+    number, elapsed = 1, 0.0
+    while elapsed < budget / 5:
+        number *= 4
+        elapsed = timeit.timeit(func, number=number)
+    number = max(1, int(number * (budget / repeats) / max(elapsed, 1e-9)))
+    return statistics.median(t / number for t in timeit.repeat(func, number=number, repeat=repeats))
+
+
+def _reference() -> ModuleType | None:
+    try:
+        return importlib.import_module("gymnasium.spaces")
+    except ImportError:
+        return None
+
+
+def _format_sample(value: Any, width: int = 28) -> str:
+    text = np.array2string(value, threshold=6, edgeitems=2) if isinstance(value, np.ndarray) else repr(value)
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _us(seconds: float) -> str:
+    return f"{seconds * 1e6:9.3f}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    reference = _reference()
+    print(f"gymspaces {gymspaces.__version__}  (numpy {np.__version__})")
+    if reference is None:
+        print("Gymnasium not installed: timing gymspaces alone.")
+    else:
+        import gymnasium
+
+        print(f"compared with Gymnasium {gymnasium.__version__} in the same process (medians)")
+    print()
+    header = f"{'operation':38} {'sample':28} {'gymspaces us':>12}"
+    if reference is not None:
+        header += f" {'gymnasium us':>12} {'speedup':>8} {'same':>5}"
+    print(header)
+    print("-" * len(header))
+    for case in CASES:
+        ours = case.build(gymspaces)
+        sample = case.call(ours)()
+        if reference is None:
+            line = f"{case.label:38} {_format_sample(sample):28} {_us(median_seconds(case.call(ours))):>12}"
+        else:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                theirs = case.build(reference)
+                same = _same(sample, case.call(theirs)())
+                ours_time = median_seconds(case.call(ours))
+                reference_time = median_seconds(case.call(theirs))
+            line = (
+                f"{case.label:38} {_format_sample(sample):28} {_us(ours_time):>12} "
+                f"{_us(reference_time):>12} {reference_time / ours_time:7.1f}x "
+                f"{'yes' if same else 'NO':>5}"
+            )
+        print(line)
+    return 0
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Exact equality of two first samples drawn from the same seed (value, type, dtype)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (np.ndarray, np.generic)):
+        return a.dtype == b.dtype and np.array_equal(a, b)
+    return bool(a == b)

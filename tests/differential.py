@@ -1,0 +1,161 @@
+"""Helpers for differential tests: run the same call against gymspaces and Gymnasium.
+
+``GS`` and ``GYM`` are the two libraries' spaces modules; both expose the same
+class names, so a recipe ``lambda lib: lib.Box(...)`` builds either one.
+Comparisons here are exact: same Python type, same dtype (byte order
+included), same shape and the same bytes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium.error
+import gymnasium.spaces
+import numpy as np
+
+import gymspaces
+import gymspaces.error
+
+GS = gymspaces
+GYM = gymnasium.spaces
+LIBS = (GS, GYM)
+
+# Gymnasium's and gymspaces' ``Error`` are distinct classes with one contract.
+_ERROR_CLASSES = {gymspaces.error.Error: "Error", gymnasium.error.Error: "Error"}
+
+
+def error_kind(exc: BaseException) -> Any:
+    """The exception's class, with the two libraries' ``Error`` classes identified."""
+    return _ERROR_CLASSES.get(type(exc), type(exc))
+
+
+@dataclasses.dataclass
+class Outcome:
+    """What one call did: its value or exception, and the warnings it emitted."""
+
+    value: Any = None
+    error: BaseException | None = None
+    warnings: list[tuple[type, str]] = dataclasses.field(default_factory=list)
+
+    @property
+    def raised(self) -> bool:
+        return self.error is not None
+
+    def describe(self) -> str:
+        if self.error is not None:
+            return f"raised {type(self.error).__name__}: {self.error}"
+        return f"returned {self.value!r}"
+
+
+def outcome(call: Callable[[], Any]) -> Outcome:
+    """Run ``call`` recording every warning; capture its result or its exception."""
+    result = Outcome()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result.value = call()
+        except Exception as exc:  # noqa: BLE001 - any exception is data here
+            result.error = exc
+    result.warnings = [(w.category, str(w.message)) for w in caught]
+    return result
+
+
+def assert_same_value(actual: Any, expected: Any, context: str = "") -> None:
+    """Exact equality: same type, dtype (incl. byte order), shape and bytes."""
+    where = f" ({context})" if context else ""
+    assert type(actual) is type(expected), (
+        f"type mismatch{where}: gymspaces {type(actual)!r} vs gymnasium {type(expected)!r}"
+    )
+    if isinstance(actual, (np.ndarray, np.generic)):
+        assert actual.dtype.str == expected.dtype.str, (
+            f"dtype mismatch{where}: {actual.dtype.str} vs {expected.dtype.str}"
+        )
+        assert actual.shape == expected.shape, (
+            f"shape mismatch{where}: {actual.shape} vs {expected.shape}"
+        )
+        equal_nan = actual.dtype.kind in "fc"
+        assert np.array_equal(actual, expected, equal_nan=equal_nan), (
+            f"value mismatch{where}:\n gymspaces {actual!r}\n gymnasium {expected!r}"
+        )
+        if not (equal_nan and np.isnan(np.asarray(expected)).any()):
+            # Bit-level equality also tells -0.0 from 0.0.
+            assert np.asarray(actual).tobytes() == np.asarray(expected).tobytes(), (
+                f"bit mismatch{where}:\n gymspaces {actual!r}\n gymnasium {expected!r}"
+            )
+    elif isinstance(actual, (tuple, list)):
+        assert len(actual) == len(expected), f"length mismatch{where}"
+        for i, (a, b) in enumerate(zip(actual, expected)):
+            assert_same_value(a, b, f"{context}[{i}]")
+    elif isinstance(actual, dict):
+        assert list(actual) == list(expected), f"keys mismatch{where}"
+        for key in actual:
+            assert_same_value(actual[key], expected[key], f"{context}[{key!r}]")
+    else:
+        assert actual == expected, f"value mismatch{where}: {actual!r} vs {expected!r}"
+
+
+def assert_same_outcome(
+    actual: Outcome,
+    expected: Outcome,
+    context: str = "",
+    *,
+    same_message: bool = False,
+    same_warnings: bool = True,
+) -> None:
+    """Both returned the same value, or both raised the same exception type."""
+    where = f" ({context})" if context else ""
+    if expected.raised or actual.raised:
+        assert expected.raised and actual.raised, (
+            f"only one library raised{where}: gymspaces {actual.describe()}; "
+            f"gymnasium {expected.describe()}"
+        )
+        assert error_kind(actual.error) == error_kind(expected.error), (
+            f"exception type mismatch{where}: gymspaces {actual.describe()}; "
+            f"gymnasium {expected.describe()}"
+        )
+        if same_message:
+            assert str(actual.error) == str(expected.error), (
+                f"exception message mismatch{where}:\n gymspaces {actual.error}\n "
+                f"gymnasium {expected.error}"
+            )
+    else:
+        assert_same_value(actual.value, expected.value, context)
+    if same_warnings:
+        assert actual.warnings == expected.warnings, (
+            f"warnings mismatch{where}: gymspaces {actual.warnings} vs gymnasium {expected.warnings}"
+        )
+
+
+def both(call: Callable[[Any], Any]) -> tuple[Outcome, Outcome]:
+    """``(outcome(call(gymspaces)), outcome(call(gymnasium)))``."""
+    return outcome(lambda: call(GS)), outcome(lambda: call(GYM))
+
+
+def assert_same_state(gs_space: Any, gym_space: Any, context: str = "") -> None:
+    """The two spaces' bit generators are in the same state (32-bit buffer included)."""
+    actual = gs_space.np_random.bit_generator.state
+    expected = gym_space.np_random.bit_generator.state
+    assert actual == expected, f"RNG state mismatch ({context}):\n {actual}\n {expected}"
+
+
+def assert_same_stream(
+    gs_space: Any, gym_space: Any, draws: int, context: str = "", **sample_kwargs: Any
+) -> None:
+    """``draws`` successive samples (or exceptions) agree, and so do the final states."""
+    for i in range(draws):
+        actual = outcome(lambda: gs_space.sample(**sample_kwargs))
+        expected = outcome(lambda: gym_space.sample(**sample_kwargs))
+        assert_same_outcome(actual, expected, f"{context} draw {i}")
+    assert_same_state(gs_space, gym_space, context)
+
+
+def seeded_pair(build: Callable[..., Any], seed: int) -> tuple[Any, Any]:
+    """Build a space in both libraries and seed both with ``seed``; seed() returns agree."""
+    gs_space, gym_space = build(GS), build(GYM)
+    gs_seed, gym_seed = gs_space.seed(seed), gym_space.seed(seed)
+    assert type(gs_seed) is type(gym_seed) and gs_seed == gym_seed
+    return gs_space, gym_space
