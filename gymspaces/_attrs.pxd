@@ -6,11 +6,13 @@
 # does first; anything not found there (a property, a slot) goes through
 # getattr(), so semantics are those of plain attribute access.
 
-from cpython.dict cimport PyDict_GetItem
 from cpython.object cimport PyObject
 
 cdef extern from "Python.h":
     object PyObject_GenericGetDict(object obj, void *context)
+    # Borrowed reference or NULL; unlike PyDict_GetItem it does not save and
+    # restore the error state, which is most of a lookup's cost.
+    PyObject *PyDict_GetItemWithError(object namespace, object key) except? NULL
 
 
 cdef inline dict instance_dict(object obj):
@@ -23,7 +25,7 @@ cdef inline dict instance_dict(object obj):
 cdef inline object attr(dict namespace, object obj, str name):
     cdef PyObject *found
     if namespace is not None:
-        found = PyDict_GetItem(namespace, name)
+        found = PyDict_GetItemWithError(namespace, name)
         if found != NULL:
             return <object> found
     return getattr(obj, name)
@@ -32,7 +34,7 @@ cdef inline object attr(dict namespace, object obj, str name):
 cdef inline object attr_or_none(dict namespace, object obj, str name):
     cdef PyObject *found
     if namespace is not None:
-        found = PyDict_GetItem(namespace, name)
+        found = PyDict_GetItemWithError(namespace, name)
         if found != NULL:
             return <object> found
     return getattr(obj, name, None)

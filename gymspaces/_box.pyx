@@ -9,15 +9,16 @@ result of every coordinate straight into the output array.
 """
 
 cimport numpy as cnp
-from libc.math cimport floor, isfinite, isnan, signbit
+from libc.math cimport fabs, isfinite, isnan, signbit
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from numpy cimport npy_bool, npy_intp
 from numpy.random cimport bitgen_t
 
 from gymspaces._distributions cimport (
-    npy_double_to_half, npy_half, random_exponential, random_normal,
+    npy_double_to_half, npy_half, random_exponential, random_normal, random_standard_uniform_fill,
 )
-from gymspaces._rng cimport RNGHandle, rng_handle
+from gymspaces._attrs cimport attr, instance_dict
+from gymspaces._rng cimport RNGHandle, rng_handle_from
 
 import numpy as np
 
@@ -26,6 +27,7 @@ from gymspaces.error import Error
 cnp.import_array()
 
 DEF NOGIL_THRESHOLD = 4096
+DEF UNIFORM_CHUNK = 512
 
 # float16 and bool share their C width with uint16/uint8; distinct struct types
 # let one fused kernel tell them apart at compile time.
@@ -83,6 +85,21 @@ cdef inline double high_as_double(box_t value) noexcept nogil:
         return <double> <int64_t> (<uint64_t> <int64_t> value + 1)
 
 
+cdef inline double floor_value(double x) noexcept nogil:
+    """``floor(x)`` up to the sign of zero, which integer and bool casts ignore.
+
+    Inlined because the portable x86-64 baseline has no floor instruction and
+    libm's is a call per element; doubles of magnitude >= 2**52 are integers.
+    """
+    cdef double t
+    if fabs(x) < 4503599627370496.0:
+        t = <double> <int64_t> x
+        if t > x:
+            t -= 1.0
+        return t
+    return x
+
+
 cdef inline void store(box_t *out, npy_intp i, double x, double clip_lo, double clip_hi,
                        const box_t *low, const box_t *high) noexcept nogil:
     """``x`` floored, clipped and cast to the Box dtype, as Gymnasium post-processes."""
@@ -94,9 +111,9 @@ cdef inline void store(box_t *out, npy_intp i, double x, double clip_lo, double 
         # Straight from double: rounding through float32 would differ.
         out[i].bits = npy_double_to_half(x)
     elif box_t is bool_t:
-        out[i].value = floor(x) != 0
+        out[i].value = floor_value(x) != 0
     else:
-        x = floor(x)
+        x = floor_value(x)
         if x < clip_lo:
             x = clip_lo
         if x > clip_hi:
@@ -114,8 +131,9 @@ cdef RangeCheck box_fill(bitgen_t *bitgen, box_t *out, const box_t *low, const b
                          double clip_lo, double clip_hi) noexcept nogil:
     """Draw every coordinate in Gymnasium's pass order; stop before the uniform pass
     if a bounded range is invalid (the earlier passes have then drawn, quirk Q10)."""
-    cdef npy_intp i, n_below = 0, n_above = 0, n_both = 0
+    cdef npy_intp i, start, stop, n_below = 0, n_above = 0, n_both = 0
     cdef double lo, r
+    cdef double chunk[UNIFORM_CHUNK]
     cdef bint not_finite = False, negative = False
     for i in range(size):
         n_below += below[i] != 0
@@ -153,13 +171,20 @@ cdef RangeCheck box_fill(bitgen_t *bitgen, box_t *out, const box_t *low, const b
         return RANGE_NOT_FINITE
     if negative:
         return RANGE_NEGATIVE
-    # random_uniform(lo, r) is lo + r * next_double(); written out to skip a call
-    # per element (built with -ffp-contract=off, so no FMA changes the rounding).
+    # random_uniform(lo, r) is lo + r * next_double(); written out (the build uses
+    # -ffp-contract=off, so no FMA changes the rounding). When every coordinate is
+    # bounded the doubles are drawn a chunk at a time with numpy's own fill loop,
+    # which keeps the generator's loop tight, then mapped to the bounds.
     if n_both == size:
-        for i in range(size):
-            lo = low_as_double(low[i])
-            r = high_as_double(high[i]) - lo
-            store(out, i, lo + r * bitgen.next_double(bitgen.state), clip_lo, clip_hi, low, high)
+        start = 0
+        while start < size:
+            stop = min(start + UNIFORM_CHUNK, size)
+            random_standard_uniform_fill(bitgen, stop - start, chunk)
+            for i in range(start, stop):
+                lo = low_as_double(low[i])
+                r = high_as_double(high[i]) - lo
+                store(out, i, lo + r * chunk[i - start], clip_lo, clip_hi, low, high)
+            start = stop
     else:
         for i in range(size):
             if below[i] and above[i]:
@@ -267,13 +292,14 @@ def box_sample(space, mask=None, probability=None):
         raise Error(f"Box.sample cannot be provided a mask, actual value: {mask}")
     if probability is not None:
         raise Error(f"Box.sample cannot be provided a probability mask, actual value: {probability}")
-    cdef RNGHandle handle = rng_handle(space)
-    cdef cnp.dtype descr = <cnp.dtype?> space.dtype
+    cdef dict namespace = instance_dict(space)
+    cdef RNGHandle handle = rng_handle_from(namespace, space)
+    cdef cnp.dtype descr = <cnp.dtype?> attr(namespace, space, "dtype")
     cdef int type_num = canonical_type(descr)
-    cdef cnp.ndarray low = as_c_array(space.low, type_num)
-    cdef cnp.ndarray high = as_c_array(space.high, type_num)
-    cdef cnp.ndarray below = as_c_array(space.bounded_below, cnp.NPY_BOOL)
-    cdef cnp.ndarray above = as_c_array(space.bounded_above, cnp.NPY_BOOL)
+    cdef cnp.ndarray low = as_c_array(attr(namespace, space, "low"), type_num)
+    cdef cnp.ndarray high = as_c_array(attr(namespace, space, "high"), type_num)
+    cdef cnp.ndarray below = as_c_array(attr(namespace, space, "bounded_below"), cnp.NPY_BOOL)
+    cdef cnp.ndarray above = as_c_array(attr(namespace, space, "bounded_above"), cnp.NPY_BOOL)
     cdef npy_intp size = cnp.PyArray_SIZE(low)
     if (cnp.PyArray_SIZE(high) != size or cnp.PyArray_SIZE(below) != size
             or cnp.PyArray_SIZE(above) != size):
@@ -297,12 +323,28 @@ def box_sample(space, mask=None, probability=None):
                               type_num, clip_lo, clip_hi)
     handle.release()
     if check == RANGE_NOT_FINITE:
+        _warn_like_numpy_subtract(space, descr)
         raise OverflowError("Range exceeds valid bounds")
     if check == RANGE_NEGATIVE:
         raise ValueError("high - low < 0")
     if not cnp.PyArray_ISNBO(descr.byteorder):
-        return out.astype(descr)
+        out = out.astype(descr)
+    if cnp.PyArray_NDIM(out) == 0 and descr.kind != b'f':
+        # Gymnasium's np.floor turns a 0-d integer/bool sample into a numpy scalar.
+        return out[()]
     return out
+
+
+cdef _warn_like_numpy_subtract(space, cnp.dtype descr):
+    """Emit the RuntimeWarnings numpy's ``uniform`` gives while computing ``high - low``.
+
+    Only called on the error path: redoing the subtraction with numpy is the
+    exact way to reproduce which overflow/invalid warnings Gymnasium shows.
+    """
+    bounded = np.logical_and(space.bounded_below, space.bounded_above)
+    high = space.high if descr.kind == b'f' else space.high.astype(np.int64) + 1
+    np.subtract(np.asarray(high[bounded], dtype=np.float64),
+                np.asarray(space.low[bounded], dtype=np.float64))
 
 
 # ----------------------------------------------------------------------------

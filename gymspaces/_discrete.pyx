@@ -40,6 +40,8 @@ cdef bint ASSERTS = not sys.flags.optimize
 # Above this many elements a fill releases the GIL.
 DEF NOGIL_THRESHOLD = 4096
 DEF STACK_CDF = 64
+# Discrete spaces up to this size keep a table of their possible results.
+DEF SCALAR_TABLE_MAX = 256
 
 ctypedef fused integral:
     int8_t
@@ -243,6 +245,8 @@ def discrete_sample(space, mask=None, probability=None):
         handle.acquire()
         value = bounded_draw(handle.bitgen, handle.value_a - 1, <int> descr.itemsize)
         handle.release()
+        if handle.results is not None:
+            return handle.results[value]
         return add_start(descr, handle.value_b, value)
     if mask is not None and probability is not None:
         raise ValueError(
@@ -259,9 +263,20 @@ cdef int _cache_discrete_params(RNGHandle handle, n_obj, start_obj, dtype) excep
     cdef uint64_t n = int_bits(n_obj)
     if n == 0 or (descr.kind == b'i' and <int64_t> n < 0):
         raise ValueError("high <= 0")
+    cdef uint64_t start = int_bits(start_obj)
+    cdef uint64_t value
     handle.value_a = n
-    handle.value_b = int_bits(start_obj)
+    handle.value_b = start
     handle.descr = descr
+    # numpy scalars are immutable, so small spaces hand out prebuilt results
+    # (unless some result would overflow: that path must warn on every call).
+    handle.results = None
+    if n <= SCALAR_TABLE_MAX:
+        for value in range(n):
+            if add_overflows(start, value, descr.kind == b'i', <int> descr.itemsize):
+                break
+        else:
+            handle.results = tuple([make_scalar(descr, start + value) for value in range(n)])
     handle.key_a = n_obj
     handle.key_b = start_obj
     handle.key_c = dtype
@@ -270,6 +285,8 @@ cdef int _cache_discrete_params(RNGHandle handle, n_obj, start_obj, dtype) excep
 
 cdef object _discrete_masked(space, mask):
     cdef bint only_binary
+    cdef dict namespace = instance_dict(space)
+    n_obj = attr(namespace, space, "n")
     if ASSERTS:
         if not cnp.PyArray_Check(mask):
             raise AssertionError(
@@ -277,20 +294,21 @@ cdef object _discrete_masked(space, mask):
         if cnp.PyArray_TYPE(<cnp.ndarray> mask) != cnp.NPY_INT8:
             raise AssertionError(
                 f"The expected dtype of the sample mask is np.int8, actual dtype: {mask.dtype}")
-        if mask.shape != (space.n,):
+        if (cnp.PyArray_NDIM(<cnp.ndarray> mask) != 1
+                or <uint64_t> cnp.PyArray_DIM(<cnp.ndarray> mask, 0) != int_bits(n_obj)):
             raise AssertionError(
-                f"The expected shape of the sample mask is {(int(space.n),)}, "
+                f"The expected shape of the sample mask is {(int(n_obj),)}, "
                 f"actual shape: {mask.shape}")
         count_ones(<cnp.ndarray> mask, &only_binary)
         if not only_binary:
             raise AssertionError(
                 f"All values of the sample mask should be 0 or 1, actual values: {mask}")
-    handle = rng_handle(space)
+    handle = rng_handle_from(namespace, space)
     index = masked_choice(handle, mask)
-    start = space.start
+    start = attr(namespace, space, "start")
     if index is None:
         return start
-    descr = native_integer_descr(space.dtype)
+    descr = native_integer_descr(attr(namespace, space, "dtype"))
     return add_start(descr, int_bits(start), <uint64_t> <int64_t> index)
 
 
@@ -376,10 +394,11 @@ def multi_discrete_sample(space):
     ``trunc(u * nvec) + start`` with one ``next_double`` per entry in C order;
     a 0-d ``nvec`` yields a numpy scalar, as numpy's 0-d arithmetic does.
     """
-    cdef RNGHandle handle = rng_handle(space)
-    cdef cnp.dtype descr = native_integer_descr(space.dtype)
-    cdef cnp.ndarray nvec = as_c_array(space.nvec, descr)
-    cdef cnp.ndarray start = as_c_array(space.start, descr)
+    cdef dict namespace = instance_dict(space)
+    cdef RNGHandle handle = rng_handle_from(namespace, space)
+    cdef cnp.dtype descr = native_integer_descr(attr(namespace, space, "dtype"))
+    cdef cnp.ndarray nvec = as_c_array(attr(namespace, space, "nvec"), descr)
+    cdef cnp.ndarray start = as_c_array(attr(namespace, space, "start"), descr)
     cdef npy_intp size = cnp.PyArray_SIZE(nvec)
     cdef char kind = descr.kind
     cdef int itemsize = descr.itemsize

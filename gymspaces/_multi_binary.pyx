@@ -12,7 +12,8 @@ from libc.stdint cimport int8_t, uint8_t
 from numpy cimport npy_intp
 
 from gymspaces._distributions cimport random_bounded_uint8_fill, random_standard_uniform
-from gymspaces._rng cimport RNGHandle, rng_handle
+from gymspaces._attrs cimport attr, instance_dict
+from gymspaces._rng cimport RNGHandle, rng_handle, rng_handle_from
 
 import numpy as np
 
@@ -66,9 +67,11 @@ def multi_binary_sample(space, mask=None, probability=None):
     cdef const int8_t *mv
     cdef double *uv
     cdef const double *pv
+    cdef dict namespace
     if mask is None and probability is None:
-        handle = rng_handle(space)
-        out = empty_int8(space.n)
+        namespace = instance_dict(space)
+        handle = rng_handle_from(namespace, space)
+        out = empty_int8(attr(namespace, space, "n"))
         fill_bits(handle, out)
         return out
     if mask is not None and probability is not None:

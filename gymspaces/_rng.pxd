@@ -23,6 +23,7 @@ cdef class RNGHandle:
     cdef uint64_t value_a
     cdef uint64_t value_b
     cdef cnp.dtype descr
+    cdef tuple results
 
     cdef inline int acquire(self) except -1:
         self._acquire()
