@@ -29,7 +29,7 @@ from gymspaces._distributions cimport (
 )
 from gymspaces._attrs cimport attr, instance_dict
 from gymspaces._rng cimport RNGHandle, rng_handle, rng_handle_from
-from gymspaces._scalars cimport add_overflows, int_bits, make_scalar, native_integer_descr
+from gymspaces._scalars cimport add_overflows, int_bits, is_numpy_integer, make_scalar, native_integer_descr
 
 import numpy as np
 
@@ -475,3 +475,44 @@ def multi_discrete_leaf(space, sub_mask, sub_nvec, sub_start, bint weighted):
         weights = (sub_mask / np.sum(sub_mask))[valid_mask]
     index = valid[probability_choice(handle, weights)]
     return index + sub_start
+
+
+# ----------------------------------------------------------------------------
+# Discrete membership
+# ----------------------------------------------------------------------------
+
+cdef extern from "numpy/arrayobject.h":
+    bint PyArray_CanCastTypeTo(cnp.dtype from_descr, cnp.dtype to_descr, int casting)
+    enum: NPY_SAFE_CASTING
+
+cdef inline bint in_range(uint64_t value, uint64_t start, uint64_t n, bint is_signed) noexcept:
+    """``start <= value < start + n`` for values of one integer type (as 64-bit patterns)."""
+    if is_signed:
+        if <int64_t> value < <int64_t> start:
+            return False
+    elif value < start:
+        return False
+    # value >= start, so the difference is exact in uint64 even past int64 max.
+    return value - start < n
+
+
+def discrete_contains_scalar(space, x):
+    """Membership of a numpy integer scalar in a Discrete space; ``None`` to defer.
+
+    Handles the common case -- ``x`` a numpy integer scalar, as samples are --
+    in C: safe-castable to the space's dtype (else ``False``) and in range.
+    Anything else returns ``None`` and the caller applies the general rules.
+    """
+    cdef dict namespace
+    cdef cnp.dtype descr, x_descr
+    if not is_numpy_integer(x):
+        return None
+    namespace = instance_dict(space)
+    descr = <cnp.dtype?> attr(namespace, space, "dtype")
+    x_descr = cnp.PyArray_DescrFromScalar(x)
+    if not PyArray_CanCastTypeTo(x_descr, descr, NPY_SAFE_CASTING):
+        return False
+    # Safe cast: x's value is representable in the space's dtype, so comparing
+    # bit patterns in the space's signedness is exact.
+    return in_range(int_bits(x), int_bits(attr(namespace, space, "start")),
+                    int_bits(attr(namespace, space, "n")), descr.kind == b'i')

@@ -79,6 +79,9 @@ class Discrete(Space[IntegerT], Generic[IntegerT]):
         Python ints (and bools) are accepted when they fit the dtype; numpy
         integer scalars and 0-d integer arrays must be safely castable.
         """
+        verdict = _discrete.discrete_contains_scalar(self, x)
+        if verdict is not None:
+            return verdict
         if isinstance(x, int):
             info = np.iinfo(self.dtype)
             if not info.min <= x <= info.max:

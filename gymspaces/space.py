@@ -15,9 +15,10 @@ __all__ = ["Space", "MaskNDArray"]
 T_cov = TypeVar("T_cov", covariant=True)
 MaskNDArray = npt.NDArray[np.int8]
 
-# Instance attribute where kernels cache the C view (``bitgen_t*``) of ``_np_random``.
-# It is rebuilt whenever ``_np_random`` is replaced and never pickled or copied.
-RNG_HANDLE_ATTR = "_rng_handle"
+# Instance attributes where kernels cache derived data: the C view (``bitgen_t*``)
+# of ``_np_random`` and per-space tables. They are rebuilt on demand (keyed by the
+# identity of what they were derived from) and never pickled or copied.
+KERNEL_CACHE_ATTRS = ("_rng_handle", "_kernel_cache")
 
 
 class Space(Generic[T_cov]):
@@ -98,7 +99,8 @@ class Space(Generic[T_cov]):
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        state.pop(RNG_HANDLE_ATTR, None)
+        for name in KERNEL_CACHE_ATTRS:
+            state.pop(name, None)
         return state
 
     def __setstate__(self, state: Iterable[tuple[str, Any]] | Mapping[str, Any]) -> None:
@@ -109,7 +111,8 @@ class Space(Generic[T_cov]):
             state["_shape"] = state.pop("shape")
         if "np_random" in state:
             state["_np_random"] = state.pop("np_random")
-        state.pop(RNG_HANDLE_ATTR, None)
+        for name in KERNEL_CACHE_ATTRS:
+            state.pop(name, None)
         self.__dict__.update(state)
 
     def to_jsonable(self, sample_n: Iterable[T_cov]) -> list[Any] | Any:
