@@ -257,6 +257,18 @@ cdef inline cnp.ndarray as_c_array(object values, int type_num):
     return np.ascontiguousarray(values, dtype=cnp.PyArray_DescrFromType(type_num))
 
 
+cdef cnp.dtype BOOL_DESCR = np.dtype(np.bool_)
+
+
+cdef inline bint same_dtype(object values, cnp.dtype descr):
+    """An ndarray whose dtype is ``descr``'s kind and width (byte order aside)."""
+    cdef cnp.dtype own
+    if not cnp.PyArray_Check(values):
+        return False
+    own = <cnp.dtype> cnp.PyArray_DESCR(<cnp.ndarray> values)
+    return own.kind == descr.kind and own.itemsize == descr.itemsize
+
+
 cdef dict CLIP_BOUNDS = {}
 
 
@@ -277,7 +289,7 @@ cdef tuple clip_bounds(int type_num):
     return bounds
 
 
-def box_sample(space, mask=None, probability=None):
+def box_sample(self, mask=None, probability=None):
     """Sample of a :class:`~gymspaces.Box` (bound as ``Box.sample``).
 
     Raises
@@ -292,14 +304,23 @@ def box_sample(space, mask=None, probability=None):
         raise Error(f"Box.sample cannot be provided a mask, actual value: {mask}")
     if probability is not None:
         raise Error(f"Box.sample cannot be provided a probability mask, actual value: {probability}")
-    cdef dict namespace = instance_dict(space)
-    cdef RNGHandle handle = rng_handle_from(namespace, space)
-    cdef cnp.dtype descr = <cnp.dtype?> attr(namespace, space, "dtype")
+    cdef dict namespace = instance_dict(self)
+    cdef cnp.dtype descr = <cnp.dtype?> attr(namespace, self, "dtype")
     cdef int type_num = canonical_type(descr)
-    cdef cnp.ndarray low = as_c_array(attr(namespace, space, "low"), type_num)
-    cdef cnp.ndarray high = as_c_array(attr(namespace, space, "high"), type_num)
-    cdef cnp.ndarray below = as_c_array(attr(namespace, space, "bounded_below"), cnp.NPY_BOOL)
-    cdef cnp.ndarray above = as_c_array(attr(namespace, space, "bounded_above"), cnp.NPY_BOOL)
+    low_obj = attr(namespace, self, "low")
+    high_obj = attr(namespace, self, "high")
+    below_obj = attr(namespace, self, "bounded_below")
+    above_obj = attr(namespace, self, "bounded_above")
+    if not (same_dtype(low_obj, descr) and same_dtype(high_obj, descr)
+            and same_dtype(below_obj, BOOL_DESCR) and same_dtype(above_obj, BOOL_DESCR)):
+        # Bounds reassigned with another dtype: numpy's promotions then decide the
+        # result, so replay Gymnasium's numpy calls on the space's generator.
+        return self._sample_with_numpy()
+    cdef RNGHandle handle = rng_handle_from(namespace, self)
+    cdef cnp.ndarray low = as_c_array(low_obj, type_num)
+    cdef cnp.ndarray high = as_c_array(high_obj, type_num)
+    cdef cnp.ndarray below = as_c_array(below_obj, cnp.NPY_BOOL)
+    cdef cnp.ndarray above = as_c_array(above_obj, cnp.NPY_BOOL)
     cdef npy_intp size = cnp.PyArray_SIZE(low)
     if (cnp.PyArray_SIZE(high) != size or cnp.PyArray_SIZE(below) != size
             or cnp.PyArray_SIZE(above) != size):
@@ -323,7 +344,7 @@ def box_sample(space, mask=None, probability=None):
                               type_num, clip_lo, clip_hi)
     handle.release()
     if check == RANGE_NOT_FINITE:
-        _warn_like_numpy_subtract(space, descr)
+        _warn_like_numpy_subtract(self, descr)
         raise OverflowError("Range exceeds valid bounds")
     if check == RANGE_NEGATIVE:
         raise ValueError("high - low < 0")

@@ -8,7 +8,9 @@ cdef enum ChoiceCheck:
 
 cdef double pairwise_sum(const double *a, npy_intp n) noexcept nogil
 cdef bint isclose_to_one(double value) noexcept nogil
-cdef ChoiceCheck check_choice_probabilities(const double *p, npy_intp n) noexcept nogil
+cdef ChoiceCheck check_choice_probabilities(const double *p, npy_intp n, double atol) noexcept nogil
+cdef double choice_tolerance(object p) except -1.0
+cdef double CHOICE_ATOL
 cdef void normalised_cdf(const double *p, npy_intp n, double *cdf) noexcept nogil
 cdef npy_intp search_right(const double *cdf, npy_intp n, double u) noexcept nogil
 cdef object choice_error(ChoiceCheck code)

@@ -15,8 +15,9 @@ import numpy as np
 
 # numpy.sum's pairwise summation unrolls by 8 and recurses above 128 items.
 DEF PAIRWISE_BLOCK = 128
-# Generator.choice accepts sums within sqrt(float64 eps) of one.
-cdef double CHOICE_ATOL = sqrt(np.finfo(np.float64).eps)
+# Generator.choice accepts sums within sqrt(float64 eps) of one (or more, for p
+# given in a lower float precision).
+CHOICE_ATOL = sqrt(np.finfo(np.float64).eps)
 # np.isclose defaults: atol + rtol * |1|.
 cdef double ISCLOSE_TOLERANCE = 1e-08 + 1e-05 * 1.0
 
@@ -48,8 +49,11 @@ cdef double _pairwise_block(const double *a, npy_intp n) noexcept nogil:
 
 
 cdef double pairwise_sum(const double *a, npy_intp n) noexcept nogil:
-    """``np.sum`` of a contiguous float64 vector, bit for bit."""
-    return _pairwise_block(a, n)
+    """``np.sum`` of a contiguous float64 vector, bit for bit.
+
+    The reduction starts from the identity +0.0, which turns a -0.0 total into +0.0.
+    """
+    return 0.0 + _pairwise_block(a, n)
 
 
 cdef bint isclose_to_one(double value) noexcept nogil:
@@ -70,7 +74,14 @@ cdef double _kahan_sum(const double *a, npy_intp n) noexcept nogil:
     return total
 
 
-cdef ChoiceCheck check_choice_probabilities(const double *p, npy_intp n) noexcept nogil:
+cdef double choice_tolerance(object p) except -1.0:
+    """Sum tolerance ``Generator.choice`` uses for ``p``: looser for float16/32 arrays."""
+    if isinstance(p, np.ndarray) and np.issubdtype(p.dtype, np.floating):
+        return max(CHOICE_ATOL, sqrt(np.finfo(p.dtype).eps))
+    return CHOICE_ATOL
+
+
+cdef ChoiceCheck check_choice_probabilities(const double *p, npy_intp n, double atol) noexcept nogil:
     """The checks ``Generator.choice`` applies to ``p`` (``n`` must be >= 1)."""
     cdef double total = _kahan_sum(p, n)
     cdef npy_intp i
@@ -79,7 +90,7 @@ cdef ChoiceCheck check_choice_probabilities(const double *p, npy_intp n) noexcep
     for i in range(n):
         if p[i] < 0:
             return CHOICE_NEGATIVE
-    if fabs(total - 1.0) > CHOICE_ATOL:
+    if fabs(total - 1.0) > atol:
         return CHOICE_NOT_NORMALISED
     return CHOICE_OK
 
@@ -129,5 +140,5 @@ def np_sum(double[::1] values):
 
 def choice_check(double[::1] p):
     """Return the error ``Generator.choice`` would raise for ``p``, or ``None`` (test hook)."""
-    cdef ChoiceCheck code = check_choice_probabilities(&p[0], p.shape[0])
+    cdef ChoiceCheck code = check_choice_probabilities(&p[0], p.shape[0], CHOICE_ATOL)
     return None if code == CHOICE_OK else choice_error(code)

@@ -20,7 +20,7 @@ from numpy cimport npy_intp
 from numpy.random cimport bitgen_t
 
 from gymspaces._categorical cimport (
-    CHOICE_OK, ChoiceCheck, check_choice_probabilities, choice_error, isclose_to_one,
+    CHOICE_OK, ChoiceCheck, check_choice_probabilities, choice_error, choice_tolerance, isclose_to_one,
     normalised_cdf, pairwise_sum, search_right,
 )
 from gymspaces._distributions cimport (
@@ -147,9 +147,10 @@ cdef object masked_choice(RNGHandle handle, object mask):
         if ones == 0:
             return None
         return nth_one(<cnp.ndarray> mask, <npy_intp> draw_index(handle, ones))
-    valid = np.where(mask == 1)[0]
-    if valid.shape[0] == 0:
+    allowed = mask == 1
+    if not np.any(allowed):
         return None
+    valid = np.where(allowed)[0]
     return int(valid[draw_index(handle, valid.shape[0])])
 
 
@@ -165,6 +166,7 @@ cdef npy_intp probability_choice(RNGHandle handle, object probability,
     cdef double *cdf
     cdef double u
     cdef ChoiceCheck code
+    cdef double atol = choice_tolerance(probability)
     p = cnp.PyArray_FROMANY(probability, cnp.NPY_DOUBLE, 0, 0,
                             cnp.NPY_ARRAY_ALIGNED | cnp.NPY_ARRAY_C_CONTIGUOUS)
     if cnp.PyArray_NDIM(p) != 1:
@@ -174,7 +176,7 @@ cdef npy_intp probability_choice(RNGHandle handle, object probability,
         raise ValueError("a and p must have same size")
     if n == 0:
         raise ValueError("a cannot be empty unless no samples are taken")
-    code = check_choice_probabilities(<double *> cnp.PyArray_DATA(p), n)
+    code = check_choice_probabilities(<double *> cnp.PyArray_DATA(p), n, atol)
     if code != CHOICE_OK:
         raise choice_error(code)
     if n <= STACK_CDF:
@@ -214,7 +216,7 @@ cdef bint all_in_unit_interval(object probability):
 # Discrete
 # ----------------------------------------------------------------------------
 
-def discrete_sample(space, mask=None, probability=None):
+def discrete_sample(self, mask=None, probability=None):
     """Sample of a :class:`~gymspaces.Discrete` space (bound as ``Discrete.sample``).
 
     Parameters
@@ -233,14 +235,16 @@ def discrete_sample(space, mask=None, probability=None):
     cdef cnp.dtype descr
     cdef uint64_t n, start, value
     if mask is None and probability is None:
-        namespace = instance_dict(space)
-        handle = rng_handle_from(namespace, space)
-        n_obj = attr(namespace, space, "n")
-        start_obj = attr(namespace, space, "start")
-        dtype = attr(namespace, space, "dtype")
+        namespace = instance_dict(self)
+        handle = rng_handle_from(namespace, self)
+        n_obj = attr(namespace, self, "n")
+        start_obj = attr(namespace, self, "start")
+        dtype = attr(namespace, self, "dtype")
         # n, start and dtype are immutable objects: identity means unchanged.
         if handle.key_a is not n_obj or handle.key_b is not start_obj or handle.key_c is not dtype:
-            _cache_discrete_params(handle, n_obj, start_obj, dtype)
+            if not _cache_discrete_params(handle, n_obj, start_obj, dtype):
+                # Reassigned with values of another type: numpy's own rules apply.
+                return start_obj + handle.generator.integers(n_obj, dtype=dtype.type)
         descr = handle.descr
         handle.acquire()
         value = bounded_draw(handle.bitgen, handle.value_a - 1, <int> descr.itemsize)
@@ -254,11 +258,17 @@ def discrete_sample(space, mask=None, probability=None):
             f"mask={mask}, probability={probability}"
         )
     if mask is not None:
-        return _discrete_masked(space, mask)
-    return _discrete_weighted(space, probability)
+        return _discrete_masked(self, mask)
+    return _discrete_weighted(self, probability)
 
 
-cdef int _cache_discrete_params(RNGHandle handle, n_obj, start_obj, dtype) except -1:
+cdef bint _cache_discrete_params(RNGHandle handle, n_obj, start_obj, dtype) except -1:
+    """Cache the C parameters of a Discrete space; ``False`` if they are not plain
+    scalars of the space's own dtype (then nothing is cached)."""
+    if type(dtype) is not type(np.dtype(np.int64)) and not isinstance(dtype, np.dtype):
+        return False
+    if type(n_obj) is not dtype.type or type(start_obj) is not dtype.type:
+        return False
     cdef cnp.dtype descr = native_integer_descr(dtype)
     cdef uint64_t n = int_bits(n_obj)
     if n == 0 or (descr.kind == b'i' and <int64_t> n < 0):
@@ -277,6 +287,7 @@ cdef int _cache_discrete_params(RNGHandle handle, n_obj, start_obj, dtype) excep
                 break
         else:
             handle.results = tuple([make_scalar(descr, start + value) for value in range(n)])
+    return True
     handle.key_a = n_obj
     handle.key_b = start_obj
     handle.key_c = dtype
@@ -388,6 +399,16 @@ cdef inline cnp.ndarray as_c_array(object values, cnp.dtype descr):
     return np.ascontiguousarray(values, dtype=descr)
 
 
+cdef inline bint same_integer_type(object values, object dtype):
+    """An ndarray whose dtype has ``dtype``'s kind and width."""
+    cdef cnp.dtype own, expected
+    if not cnp.PyArray_Check(values) or not isinstance(dtype, np.dtype):
+        return False
+    own = <cnp.dtype> cnp.PyArray_DESCR(<cnp.ndarray> values)
+    expected = <cnp.dtype> dtype
+    return own.kind == expected.kind and own.itemsize == expected.itemsize
+
+
 def multi_discrete_sample(space):
     """Unmasked sample of a :class:`~gymspaces.MultiDiscrete` space.
 
@@ -395,10 +416,16 @@ def multi_discrete_sample(space):
     a 0-d ``nvec`` yields a numpy scalar, as numpy's 0-d arithmetic does.
     """
     cdef dict namespace = instance_dict(space)
+    dtype = attr(namespace, space, "dtype")
+    nvec_obj = attr(namespace, space, "nvec")
+    start_obj = attr(namespace, space, "start")
+    if not (same_integer_type(nvec_obj, dtype) and same_integer_type(start_obj, dtype)):
+        # Reassigned with arrays of another dtype: numpy's promotions decide.
+        return (space.np_random.random(nvec_obj.shape) * nvec_obj).astype(dtype) + start_obj
     cdef RNGHandle handle = rng_handle_from(namespace, space)
-    cdef cnp.dtype descr = native_integer_descr(attr(namespace, space, "dtype"))
-    cdef cnp.ndarray nvec = as_c_array(attr(namespace, space, "nvec"), descr)
-    cdef cnp.ndarray start = as_c_array(attr(namespace, space, "start"), descr)
+    cdef cnp.dtype descr = native_integer_descr(dtype)
+    cdef cnp.ndarray nvec = as_c_array(nvec_obj, descr)
+    cdef cnp.ndarray start = as_c_array(start_obj, descr)
     cdef npy_intp size = cnp.PyArray_SIZE(nvec)
     cdef char kind = descr.kind
     cdef int itemsize = descr.itemsize

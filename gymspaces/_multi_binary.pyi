@@ -4,7 +4,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 def multi_binary_sample(
-    space: Any,
+    self: Any,
     mask: NDArray[np.int8] | None = None,
     probability: NDArray[np.float64] | None = None,
 ) -> NDArray[np.int8]: ...

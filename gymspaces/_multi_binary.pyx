@@ -50,7 +50,7 @@ cdef inline bint is_native_float64(object x):
             and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> x))
 
 
-def multi_binary_sample(space, mask=None, probability=None):
+def multi_binary_sample(self, mask=None, probability=None):
     """Sample of a :class:`~gymspaces.MultiBinary` space (bound as ``MultiBinary.sample``).
 
     Parameters
@@ -69,9 +69,9 @@ def multi_binary_sample(space, mask=None, probability=None):
     cdef const double *pv
     cdef dict namespace
     if mask is None and probability is None:
-        namespace = instance_dict(space)
-        handle = rng_handle_from(namespace, space)
-        out = empty_int8(attr(namespace, space, "n"))
+        namespace = instance_dict(self)
+        handle = rng_handle_from(namespace, self)
+        out = empty_int8(attr(namespace, self, "n"))
         fill_bits(handle, out)
         return out
     if mask is not None and probability is not None:
@@ -86,14 +86,14 @@ def multi_binary_sample(space, mask=None, probability=None):
             if cnp.PyArray_TYPE(<cnp.ndarray> mask) != cnp.NPY_INT8:
                 raise AssertionError(
                     f"The expected dtype of the mask is np.int8, actual dtype: {mask.dtype}")
-            if mask.shape != space.shape:
+            if mask.shape != self.shape:
                 raise AssertionError(
-                    f"The expected shape of the mask is {space.shape}, actual shape: {mask.shape}")
+                    f"The expected shape of the mask is {self.shape}, actual shape: {mask.shape}")
             if not np.all((mask == 0) | (mask == 1) | (mask == 2)):
                 raise AssertionError(
                     f"All values of a mask should be 0, 1 or 2, actual values: {mask}")
-        handle = rng_handle(space)
-        drawn = empty_int8(space.n)
+        handle = rng_handle(self)
+        drawn = empty_int8(self.n)
         fill_bits(handle, drawn)
         if not (cnp.PyArray_Check(mask) and cnp.PyArray_TYPE(<cnp.ndarray> mask) == cnp.NPY_INT8
                 and mask.shape == (<object> drawn).shape):
@@ -113,15 +113,15 @@ def multi_binary_sample(space, mask=None, probability=None):
         if not is_native_float64(probability):
             raise AssertionError(
                 f"The expected dtype of the probability is np.float64, actual dtype: {probability.dtype}")
-        if probability.shape != space.shape:
+        if probability.shape != self.shape:
             raise AssertionError(
-                f"The expected shape of the probability is {space.shape}, actual shape: {probability}")
+                f"The expected shape of the probability is {self.shape}, actual shape: {probability}")
         if not np.all(np.logical_and(probability >= 0, probability <= 1)):
             raise AssertionError(
                 "All values of the sample probability should be between 0 and 1, "
                 f"actual values: {probability}")
-    handle = rng_handle(space)
-    u = np.empty(space.shape, dtype=np.float64)
+    handle = rng_handle(self)
+    u = np.empty(self.shape, dtype=np.float64)
     size = cnp.PyArray_SIZE(u)
     uv = <double *> cnp.PyArray_DATA(u)
     with handle.lock:

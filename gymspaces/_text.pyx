@@ -12,7 +12,8 @@ from libc.stdint cimport int64_t, uint64_t
 from numpy cimport npy_intp
 
 from gymspaces._categorical cimport (
-    CHOICE_OK, ChoiceCheck, check_choice_probabilities, choice_error, normalised_cdf, search_right,
+    CHOICE_ATOL, CHOICE_OK, ChoiceCheck, check_choice_probabilities, choice_error, choice_tolerance,
+    normalised_cdf, search_right,
 )
 from gymspaces._distributions cimport random_bounded_uint64_fill, random_standard_uniform
 from gymspaces._rng cimport RNGHandle, rng_handle
@@ -40,7 +41,7 @@ cdef class CharTable:
         if k:
             uniform = np.ones(k) / k
             self.uniform_check = check_choice_probabilities(
-                <double *> cnp.PyArray_DATA(uniform), k)
+                <double *> cnp.PyArray_DATA(uniform), k, CHOICE_ATOL)
             normalised_cdf(<double *> cnp.PyArray_DATA(uniform), k,
                            <double *> cnp.PyArray_DATA(self.uniform_cdf))
 
@@ -78,6 +79,7 @@ def text_sample(space, length=None, weights=None):
     cdef npy_intp count, i
     cdef cnp.ndarray cdf, p, out
     cdef ChoiceCheck code
+    cdef double atol
     cdef const double *c
     cdef const unsigned int *points
     cdef unsigned int *chars_out
@@ -95,6 +97,7 @@ def text_sample(space, length=None, weights=None):
         code = table.uniform_check
         cdf = table.uniform_cdf
     else:
+        atol = choice_tolerance(weights)
         p = cnp.PyArray_FROMANY(weights, cnp.NPY_DOUBLE, 0, 0,
                                 cnp.NPY_ARRAY_ALIGNED | cnp.NPY_ARRAY_C_CONTIGUOUS)
         if not np.any(p != 0):
@@ -103,7 +106,7 @@ def text_sample(space, length=None, weights=None):
             raise ValueError("p must be 1-dimensional")
         if cnp.PyArray_DIM(p, 0) != k:
             raise ValueError("a and p must have same size")
-        code = check_choice_probabilities(<double *> cnp.PyArray_DATA(p), k)
+        code = check_choice_probabilities(<double *> cnp.PyArray_DATA(p), k, atol)
         cdf = np.empty(k, dtype=np.float64)
         if code == CHOICE_OK:
             normalised_cdf(<double *> cnp.PyArray_DATA(p), k, <double *> cnp.PyArray_DATA(cdf))
@@ -115,11 +118,18 @@ def text_sample(space, length=None, weights=None):
     c = <const double *> cnp.PyArray_DATA(cdf)
     points = <const unsigned int *> cnp.PyArray_DATA(table.code_points)
     chars_out = <unsigned int *> cnp.PyArray_DATA(out)
+    cdef npy_intp written = 0
+    cdef unsigned int point
     handle.acquire()
     for i in range(count):
-        chars_out[i] = points[search_right(c, k, random_standard_uniform(handle.bitgen))]
+        point = points[search_right(c, k, random_standard_uniform(handle.bitgen))]
+        # numpy's fixed-width strings drop trailing NULs, so Gymnasium's
+        # ''.join(choice(...)) never contains a NUL character.
+        if point != 0:
+            chars_out[written] = point
+            written += 1
     handle.release()
-    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, chars_out, count)
+    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, chars_out, written)
 
 
 cdef str _all_zero(int64_t min_length):

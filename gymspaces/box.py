@@ -232,6 +232,34 @@ class Box(Space[NDArray[ScalarT]]):
     # Compiled: normal / exponential / uniform passes exactly as Gymnasium draws them.
     sample = _box.box_sample
 
+    def _sample_with_numpy(self) -> NDArray[Any]:
+        """Sampling through numpy's Generator methods, for bounds of another dtype.
+
+        Only reached when ``low``/``high``/``bounded_*`` were reassigned with
+        arrays of other dtypes: numpy's type promotion then shapes the result,
+        so the same Generator calls and array operations are made in order.
+        """
+        generator = self.np_random
+        high = self.high if self.dtype.kind == "f" else self.high.astype("int64") + 1
+        out = np.empty(self.shape)
+        below, above = self.bounded_below, self.bounded_above
+        unbounded, lower_only = ~below & ~above, below & ~above
+        upper_only, both = ~below & above, below & above
+        out[unbounded] = generator.normal(size=unbounded[unbounded].shape)
+        out[lower_only] = generator.exponential(size=lower_only[lower_only].shape) + self.low[lower_only]
+        out[upper_only] = -generator.exponential(size=upper_only[upper_only].shape) + high[upper_only]
+        out[both] = generator.uniform(low=self.low[both], high=high[both], size=both[both].shape)
+        if self.dtype.kind in "iub":
+            out = np.floor(out)
+        if self.dtype.kind in "iu":
+            info = np.iinfo(self.dtype)
+            margin = 2 if self.dtype == np.int64 else 0
+            out = out.clip(min=info.min + margin, max=info.max - margin)
+        out = out.astype(self.dtype)
+        if self.dtype == np.int64:
+            out = out.clip(min=self.low, max=self.high)
+        return out
+
     def contains(self, x: Any) -> bool:
         """Whether ``x`` has the Box's shape, a dtype castable to it, and lies within bounds.
 
