@@ -18,6 +18,8 @@ from gymspaces._categorical cimport (
 from gymspaces._distributions cimport random_bounded_uint64_fill, random_standard_uniform
 from gymspaces._rng cimport RNGHandle, rng_handle
 
+import operator
+
 import numpy as np
 
 cnp.import_array()
@@ -76,7 +78,7 @@ def text_sample(space, length=None, weights=None):
     cdef int64_t max_length = space.max_length
     cdef uint64_t drawn
     cdef npy_intp k = cnp.PyArray_DIM(table.code_points, 0)
-    cdef npy_intp count, i
+    cdef npy_intp count = 0, i
     cdef cnp.ndarray cdf, p, out
     cdef ChoiceCheck code
     cdef double atol
@@ -89,8 +91,6 @@ def text_sample(space, length=None, weights=None):
                                    <uint64_t> (max_length - min_length), 1, False, &drawn)
         handle.release()
         count = <int64_t> drawn
-    else:
-        count = length
     if weights is None:
         if k == 0:
             return _all_zero(min_length)
@@ -112,6 +112,13 @@ def text_sample(space, length=None, weights=None):
             normalised_cdf(<double *> cnp.PyArray_DATA(p), k, <double *> cnp.PyArray_DATA(cdf))
     if code != CHOICE_OK:
         raise choice_error(code)
+    if length is not None:
+        # numpy converts ``size`` only when it draws, after validating ``p``.
+        try:
+            count = operator.index(length)
+        except TypeError:
+            raise TypeError(
+                f"expected a sequence of integers or a single integer, got '{length}'") from None
     if count < 0:
         raise ValueError("negative dimensions are not allowed")
     out = cnp.PyArray_EMPTY(1, &count, cnp.NPY_UINT32, 0)

@@ -1,22 +1,30 @@
 """Shared pytest configuration for the gymspaces suite.
 
-Hypothesis runs without an example database so that the suite never writes
-outside ``tests/`` and every run is independent of earlier ones.
+Hypothesis runs without an example database, and keeps its caches in a
+temporary directory, so that the suite never writes into the checkout and
+every run is independent of earlier ones.
 """
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import gymnasium.spaces
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
 import gymspaces
 
+set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "gymspaces-tests-hypothesis")
 settings.register_profile(
     "gymspaces",
     database=None,
+    derandomize=True,  # the same examples on every run: no flaky failures
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.generate, Phase.shrink],
 )
 settings.load_profile("gymspaces")
 
