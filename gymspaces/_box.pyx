@@ -113,7 +113,10 @@ cdef inline void store(box_t *out, npy_intp i, double x, double clip_lo, double 
     elif box_t is bool_t:
         out[i].value = floor_value(x) != 0
     else:
-        x = floor_value(x)
+        # Unsigned boxes only ever produce x >= 0 (their bounds are >= 0), where the
+        # truncating cast below already is floor; signed ones need the real floor.
+        if box_t is int8_t or box_t is int16_t or box_t is int32_t or box_t is int64_t:
+            x = floor_value(x)
         if x < clip_lo:
             x = clip_lo
         if x > clip_hi:
