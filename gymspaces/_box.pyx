@@ -337,15 +337,18 @@ def box_sample(self, mask=None, probability=None):
     cdef const npy_bool *below_p = <const npy_bool *> cnp.PyArray_DATA(below)
     cdef const npy_bool *above_p = <const npy_bool *> cnp.PyArray_DATA(above)
     cdef RangeCheck check
-    handle.acquire()
+    cdef bint locked
     if size > NOGIL_THRESHOLD:
+        handle.acquire()
         with nogil:
             check = dispatch_fill(handle.bitgen, out, low, high, below_p, above_p, size,
                                   type_num, clip_lo, clip_hi)
+        handle.release()
     else:
+        locked = handle.acquire_shared()
         check = dispatch_fill(handle.bitgen, out, low, high, below_p, above_p, size,
                               type_num, clip_lo, clip_hi)
-    handle.release()
+        handle.release_shared(locked)
     if check == RANGE_NOT_FINITE:
         _warn_like_numpy_subtract(self, descr)
         raise OverflowError("Range exceeds valid bounds")

@@ -80,9 +80,9 @@ cdef inline uint64_t bounded_draw(bitgen_t *bitgen, uint64_t rng, int itemsize) 
 cdef inline uint64_t draw_index(RNGHandle handle, uint64_t count):
     """``choice`` over ``count`` items without ``p``: one bounded int64 draw."""
     cdef uint64_t value
-    handle.acquire()
+    cdef bint locked = handle.acquire_shared()
     random_bounded_uint64_fill(handle.bitgen, 0, count - 1, 1, False, &value)
-    handle.release()
+    handle.release_shared(locked)
     return value
 
 
@@ -234,6 +234,7 @@ def discrete_sample(self, mask=None, probability=None):
     cdef RNGHandle handle
     cdef cnp.dtype descr
     cdef uint64_t n, start, value
+    cdef bint locked
     if mask is None and probability is None:
         namespace = instance_dict(self)
         handle = rng_handle_from(namespace, self)
@@ -246,9 +247,9 @@ def discrete_sample(self, mask=None, probability=None):
                 # Reassigned with values of another type: numpy's own rules apply.
                 return start_obj + handle.generator.integers(n_obj, dtype=dtype.type)
         descr = handle.descr
-        handle.acquire()
+        locked = handle.acquire_shared()
         value = bounded_draw(handle.bitgen, handle.value_a - 1, <int> descr.itemsize)
-        handle.release()
+        handle.release_shared(locked)
         if handle.results is not None:
             return handle.results[value]
         return add_start(descr, handle.value_b, value)
@@ -265,7 +266,7 @@ def discrete_sample(self, mask=None, probability=None):
 cdef bint _cache_discrete_params(RNGHandle handle, n_obj, start_obj, dtype) except -1:
     """Cache the C parameters of a Discrete space; ``False`` if they are not plain
     scalars of the space's own dtype (then nothing is cached)."""
-    if type(dtype) is not type(np.dtype(np.int64)) and not isinstance(dtype, np.dtype):
+    if not isinstance(dtype, np.dtype):
         return False
     if type(n_obj) is not dtype.type or type(start_obj) is not dtype.type:
         return False
@@ -287,11 +288,10 @@ cdef bint _cache_discrete_params(RNGHandle handle, n_obj, start_obj, dtype) exce
                 break
         else:
             handle.results = tuple([make_scalar(descr, start + value) for value in range(n)])
-    return True
     handle.key_a = n_obj
     handle.key_b = start_obj
     handle.key_c = dtype
-    return 0
+    return True
 
 
 cdef object _discrete_masked(space, mask):
@@ -434,13 +434,16 @@ def multi_discrete_sample(space):
             f"operands could not be broadcast together with shapes {(<object> nvec).shape} {(<object> start).shape}")
     cdef cnp.ndarray out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(nvec), cnp.PyArray_DIMS(nvec),
                                              descr.type_num, 0)
-    handle.acquire()
+    cdef bint locked
     if size > NOGIL_THRESHOLD:
+        handle.acquire()
         with nogil:
             _dispatch_fill(handle.bitgen, out, nvec, start, size, kind, itemsize)
+        handle.release()
     else:
+        locked = handle.acquire_shared()
         _dispatch_fill(handle.bitgen, out, nvec, start, size, kind, itemsize)
-    handle.release()
+        handle.release_shared(locked)
     if cnp.PyArray_NDIM(out) == 0:
         return out[()]
     return out

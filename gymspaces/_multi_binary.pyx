@@ -35,13 +35,16 @@ cdef cnp.ndarray empty_int8(object n):
 cdef int fill_bits(RNGHandle handle, cnp.ndarray out) except -1:
     cdef npy_intp size = cnp.PyArray_SIZE(out)
     cdef uint8_t *data = <uint8_t *> cnp.PyArray_DATA(out)
-    handle.acquire()
+    cdef bint locked
     if size > NOGIL_THRESHOLD:
+        handle.acquire()
         with nogil:
             random_bounded_uint8_fill(handle.bitgen, 0, 1, size, False, data)
+        handle.release()
     else:
+        locked = handle.acquire_shared()
         random_bounded_uint8_fill(handle.bitgen, 0, 1, size, False, data)
-    handle.release()
+        handle.release_shared(locked)
     return 0
 
 

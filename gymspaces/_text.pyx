@@ -82,14 +82,15 @@ def text_sample(space, length=None, weights=None):
     cdef cnp.ndarray cdf, p, out
     cdef ChoiceCheck code
     cdef double atol
+    cdef bint locked
     cdef const double *c
     cdef const unsigned int *points
     cdef unsigned int *chars_out
     if length is None:
-        handle.acquire()
+        locked = handle.acquire_shared()
         random_bounded_uint64_fill(handle.bitgen, <uint64_t> min_length,
                                    <uint64_t> (max_length - min_length), 1, False, &drawn)
-        handle.release()
+        handle.release_shared(locked)
         count = <int64_t> drawn
     if weights is None:
         if k == 0:
@@ -127,7 +128,7 @@ def text_sample(space, length=None, weights=None):
     chars_out = <unsigned int *> cnp.PyArray_DATA(out)
     cdef npy_intp written = 0
     cdef unsigned int point
-    handle.acquire()
+    locked = handle.acquire_shared()
     for i in range(count):
         point = points[search_right(c, k, random_standard_uniform(handle.bitgen))]
         # numpy's fixed-width strings drop trailing NULs, so Gymnasium's
@@ -135,7 +136,7 @@ def text_sample(space, length=None, weights=None):
         if point != 0:
             chars_out[written] = point
             written += 1
-    handle.release()
+    handle.release_shared(locked)
     return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, chars_out, written)
 
 
