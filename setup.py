@@ -42,16 +42,18 @@ if DEBUG:
 MACROS = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
 
 # Modules that call numpy's C distributions link the static random library.
-RANDOM_KERNELS = ["_rng", "_categorical", "_discrete", "_box", "_multi_binary", "_text"]
+RANDOM_KERNELS = ["_rng", "_categorical", "_discrete", "_box", "_multi_binary", "_text", "_graph"]
+# Kernels that draw nothing link only npymath (float16 conversions).
+PLAIN_KERNELS = ["_flatten"]
 
 
-def kernel(name: str) -> Extension:
+def kernel(name: str, random: bool = True) -> Extension:
     return Extension(
         f"gymspaces.{name}",
         [f"gymspaces/{name}.pyx"],
         include_dirs=[NUMPY_INCLUDE],
-        library_dirs=[str(NPYRANDOM_DIR), str(NPYMATH_DIR)],
-        libraries=["npyrandom", "npymath", "m"],
+        library_dirs=[str(NPYRANDOM_DIR), str(NPYMATH_DIR)] if random else [str(NPYMATH_DIR)],
+        libraries=["npyrandom", "npymath", "m"] if random else ["npymath", "m"],
         define_macros=MACROS,
         extra_compile_args=COMPILE_ARGS,
     )
@@ -59,7 +61,8 @@ def kernel(name: str) -> Extension:
 
 setup(
     ext_modules=cythonize(
-        [kernel(name) for name in RANDOM_KERNELS],
+        [kernel(name) for name in RANDOM_KERNELS]
+        + [kernel(name, random=False) for name in PLAIN_KERNELS],
         compiler_directives=DIRECTIVES,
         include_path=["."],
     ),

@@ -6,15 +6,41 @@ bit-for-bit the same samples as Gymnasium 1.4.0.
 """
 
 from gymspaces.box import Box
+from gymspaces.dict import Dict
 from gymspaces.discrete import Discrete
+from gymspaces.graph import Graph, GraphInstance
 from gymspaces.multi_binary import MultiBinary
 from gymspaces.multi_discrete import MultiDiscrete
+from gymspaces.oneof import OneOf
+from gymspaces.sequence import Sequence
 from gymspaces.space import Space
 from gymspaces.text import Text
+from gymspaces.tuple import Tuple
+
+# Imported after the spaces they dispatch on.
+from gymspaces import vector  # noqa: E402  isort: skip
+from gymspaces.utils import flatdim, flatten, flatten_space, unflatten  # noqa: E402  isort: skip
 
 __version__ = "0.1.0"
 
-__all__ = ["Space", "Box", "Discrete", "Text", "MultiDiscrete", "MultiBinary"]
+__all__ = [
+    "Space",
+    "Box",
+    "Discrete",
+    "Text",
+    "MultiDiscrete",
+    "MultiBinary",
+    "Graph",
+    "GraphInstance",
+    "Tuple",
+    "Sequence",
+    "Dict",
+    "OneOf",
+    "flatdim",
+    "flatten_space",
+    "flatten",
+    "unflatten",
+]
 
 from gymspaces._selfcheck import verify_kernels as _verify_kernels
 

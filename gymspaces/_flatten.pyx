@@ -1,0 +1,726 @@
+"""Kernels of the flatten family: one-hot encoding and Tuple/Dict trees.
+
+Each function handles the common case in C and returns ``None`` for anything
+unusual (other dtypes, shapes, overflowing arithmetic...), in which case the
+caller in :mod:`gymspaces.utils` runs the general numpy implementation, so
+results and errors always match Gymnasium's.
+
+``flatten_tree`` walks a Tuple/Dict tree whose leaves are Box, MultiBinary,
+Discrete or MultiDiscrete spaces, gathers every leaf's data, then writes all of
+it into one zero-initialised output of the promoted dtype -- no per-leaf
+temporary arrays and no concatenation.
+"""
+
+cimport numpy as cnp
+from cpython.dict cimport PyDict_Next
+from cpython.object cimport PyObject
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, INT32_MAX
+from libc.string cimport memcpy
+from numpy cimport npy_intp
+
+from gymspaces._attrs cimport attr, instance_dict
+from gymspaces._scalars cimport add_overflows, int_bits, is_numpy_integer, make_scalar, native_integer_descr, truncate_signed
+
+import warnings
+
+import numpy as np
+
+cnp.import_array()
+
+cdef extern from "numpy/halffloat.h" nogil:
+    uint16_t npy_double_to_half(double d)
+    double npy_half_to_double(uint16_t h)
+
+cdef extern from "numpy/ndarraytypes.h":
+    enum: NPY_HALF
+
+# Space classes, set by gymspaces.utils (importing them here would be circular).
+cdef object TupleSpace = None
+cdef object DictSpace = None
+cdef object BoxSpace = None
+cdef object DiscreteSpace = None
+cdef object MultiDiscreteSpace = None
+cdef object MultiBinarySpace = None
+cdef bint ENABLED = False
+
+
+def configure(tuple_space, dict_space, box, discrete, multi_discrete, multi_binary, bint enabled=True):
+    """Register the space classes the tree kernel recognises (exact types only)."""
+    global TupleSpace, DictSpace, BoxSpace, DiscreteSpace, MultiDiscreteSpace, MultiBinarySpace, ENABLED
+    TupleSpace, DictSpace, BoxSpace = tuple_space, dict_space, box
+    DiscreteSpace, MultiDiscreteSpace, MultiBinarySpace = discrete, multi_discrete, multi_binary
+    ENABLED = enabled
+
+
+def set_enabled(bint enabled):
+    """Turn the tree kernel off, e.g. when a user re-registers a leaf implementation."""
+    global ENABLED
+    ENABLED = enabled
+
+
+# ----------------------------------------------------------------------------
+# Element access helpers
+# ----------------------------------------------------------------------------
+
+cdef inline bint is_signed_kind(cnp.dtype descr):
+    return descr.kind == b'i'
+
+
+cdef inline bint read_integer(cnp.dtype descr, object x, int64_t *value):
+    """The value of ``x`` if it is an integer of ``descr``'s own type that fits int64."""
+    cdef uint64_t bits
+    if is_numpy_integer(x):
+        if cnp.PyArray_DescrFromScalar(x).type_num != descr.type_num:
+            return False
+        bits = int_bits(x)
+        if not is_signed_kind(descr) and bits > <uint64_t> 0x7FFFFFFFFFFFFFFF:
+            return False
+        value[0] = <int64_t> bits
+        return True
+    if type(x) is int and descr.kind == b'i' and descr.itemsize == 8:
+        try:
+            value[0] = x
+        except OverflowError:
+            return False
+        return True
+    return False
+
+
+cdef inline bint difference_in_dtype(cnp.dtype descr, int64_t a, int64_t b, int64_t *out):
+    """``a - b`` as numpy computes it in ``descr`` -- only when nothing wraps."""
+    cdef int64_t d
+    if is_signed_kind(descr):
+        if descr.itemsize == 8:
+            if (b < 0 and a > 0x7FFFFFFFFFFFFFFF + b) or (b > 0 and a < (-0x7FFFFFFFFFFFFFFF - 1) + b):
+                return False
+            out[0] = a - b
+            return True
+        d = a - b
+        if d != truncate_signed(<uint64_t> d, <int> descr.itemsize):
+            return False
+        out[0] = d
+        return True
+    if a < b:  # unsigned subtraction would wrap
+        return False
+    out[0] = a - b
+    return True
+
+
+cdef inline void store_one(char *data, int type_num, npy_intp index) noexcept:
+    if type_num == cnp.NPY_DOUBLE:
+        (<double *> data)[index] = 1.0
+    elif type_num == cnp.NPY_FLOAT:
+        (<float *> data)[index] = 1.0
+    elif type_num == NPY_HALF:
+        (<uint16_t *> data)[index] = 0x3C00
+    elif type_num == cnp.NPY_BOOL or type_num == cnp.NPY_INT8 or type_num == cnp.NPY_UINT8:
+        (<uint8_t *> data)[index] = 1
+    elif type_num == cnp.NPY_INT16 or type_num == cnp.NPY_UINT16:
+        (<uint16_t *> data)[index] = 1
+    elif type_num == cnp.NPY_INT32 or type_num == cnp.NPY_UINT32:
+        (<uint32_t *> data)[index] = 1
+    else:
+        (<uint64_t *> data)[index] = 1
+
+
+cdef inline bint supported_type(int type_num):
+    return type_num in (cnp.NPY_DOUBLE, cnp.NPY_FLOAT, NPY_HALF, cnp.NPY_BOOL,
+                        cnp.NPY_INT8, cnp.NPY_INT16, cnp.NPY_INT32, cnp.NPY_INT64,
+                        cnp.NPY_UINT8, cnp.NPY_UINT16, cnp.NPY_UINT32, cnp.NPY_UINT64,
+                        cnp.NPY_LONGLONG, cnp.NPY_ULONGLONG)
+
+
+cdef inline double element_as_double(const char *data, int type_num, npy_intp i) noexcept:
+    if type_num == cnp.NPY_DOUBLE:
+        return (<double *> data)[i]
+    if type_num == cnp.NPY_FLOAT:
+        return (<float *> data)[i]
+    if type_num == NPY_HALF:
+        return npy_half_to_double((<uint16_t *> data)[i])
+    if type_num == cnp.NPY_BOOL or type_num == cnp.NPY_UINT8:
+        return (<uint8_t *> data)[i]
+    if type_num == cnp.NPY_INT8:
+        return (<int8_t *> data)[i]
+    if type_num == cnp.NPY_INT16:
+        return (<int16_t *> data)[i]
+    if type_num == cnp.NPY_UINT16:
+        return (<uint16_t *> data)[i]
+    if type_num == cnp.NPY_INT32:
+        return (<int32_t *> data)[i]
+    if type_num == cnp.NPY_UINT32:
+        return (<uint32_t *> data)[i]
+    if type_num == cnp.NPY_UINT64 or type_num == cnp.NPY_ULONGLONG:
+        return <double> (<uint64_t *> data)[i]
+    return <double> (<int64_t *> data)[i]
+
+
+cdef inline uint64_t element_as_bits(const char *data, int type_num, npy_intp i) noexcept:
+    """Integer/bool element as a sign-extended 64-bit pattern."""
+    if type_num == cnp.NPY_BOOL or type_num == cnp.NPY_UINT8:
+        return (<uint8_t *> data)[i]
+    if type_num == cnp.NPY_INT8:
+        return <uint64_t> <int64_t> (<int8_t *> data)[i]
+    if type_num == cnp.NPY_INT16:
+        return <uint64_t> <int64_t> (<int16_t *> data)[i]
+    if type_num == cnp.NPY_UINT16:
+        return (<uint16_t *> data)[i]
+    if type_num == cnp.NPY_INT32:
+        return <uint64_t> <int64_t> (<int32_t *> data)[i]
+    if type_num == cnp.NPY_UINT32:
+        return (<uint32_t *> data)[i]
+    return (<uint64_t *> data)[i]
+
+
+cdef void copy_cast(char *dst, int dst_type, int dst_size, const char *src, int src_type,
+                    int src_size, bint src_is_float, npy_intp count) noexcept:
+    """Copy ``count`` elements converting them as a numpy safe cast does.
+
+    Only called for casts numpy deems safe (the output dtype is the promotion
+    of every part's dtype), where reading floats as double and integers as
+    64-bit patterns is exact.
+    """
+    cdef npy_intp i
+    cdef double v
+    cdef uint64_t b
+    if dst_type == src_type or (dst_size == src_size and not src_is_float
+                                and dst_type != NPY_HALF and dst_type != cnp.NPY_FLOAT
+                                and dst_type != cnp.NPY_DOUBLE and dst_type != cnp.NPY_BOOL):
+        memcpy(dst, src, count * src_size)
+        return
+    if dst_type == cnp.NPY_DOUBLE or dst_type == cnp.NPY_FLOAT or dst_type == NPY_HALF:
+        for i in range(count):
+            v = element_as_double(src, src_type, i)
+            if dst_type == cnp.NPY_DOUBLE:
+                (<double *> dst)[i] = v
+            elif dst_type == cnp.NPY_FLOAT:
+                (<float *> dst)[i] = <float> v
+            else:
+                (<uint16_t *> dst)[i] = npy_double_to_half(v)
+        return
+    for i in range(count):
+        b = element_as_bits(src, src_type, i)
+        if dst_size == 1:
+            (<uint8_t *> dst)[i] = <uint8_t> b
+        elif dst_size == 2:
+            (<uint16_t *> dst)[i] = <uint16_t> b
+        elif dst_size == 4:
+            (<uint32_t *> dst)[i] = <uint32_t> b
+        else:
+            (<uint64_t *> dst)[i] = b
+
+
+# ----------------------------------------------------------------------------
+# Discrete and MultiDiscrete one-hot encoding
+# ----------------------------------------------------------------------------
+
+cdef npy_intp discrete_index(space, dict namespace, object x, npy_intp *size) except -2:
+    """Position of the 1 in Discrete's one-hot vector of ``x``; -1 means "not handled"."""
+    cdef cnp.dtype descr = native_integer_descr(attr(namespace, space, "dtype"))
+    cdef int64_t value, start, index
+    cdef uint64_t n = int_bits(attr(namespace, space, "n"))
+    start_obj = attr(namespace, space, "start")
+    if not read_integer(descr, x, &value):
+        return -1
+    if not read_integer(descr, start_obj, &start):
+        return -1
+    if n > <uint64_t> 0x7FFFFFFFFFFFFFFF or not difference_in_dtype(descr, value, start, &index):
+        return -1
+    size[0] = <npy_intp> n
+    # numpy indexing: negative indices count from the end (quirk Q23).
+    if index < 0:
+        index += <int64_t> n
+        if index < 0:
+            raise IndexError(f"index {index - <int64_t> n} is out of bounds for axis 0 with size {n}")
+    elif index >= <int64_t> n:
+        raise IndexError(f"index {index} is out of bounds for axis 0 with size {n}")
+    return <npy_intp> index
+
+
+def discrete_one_hot(space, x):
+    """``flatten(Discrete, x)`` for an integer ``x`` of the space's dtype, else ``None``."""
+    cdef dict namespace = instance_dict(space)
+    cdef npy_intp size = 0
+    cdef npy_intp index = discrete_index(space, namespace, x, &size)
+    if index < 0:
+        return None
+    descr = native_integer_descr(attr(namespace, space, "dtype"))
+    cdef cnp.ndarray out = cnp.PyArray_ZEROS(1, &size, (<cnp.dtype> descr).type_num, 0)
+    store_one(<char *> cnp.PyArray_DATA(out), (<cnp.dtype> descr).type_num, index)
+    return out
+
+
+cdef inline bint is_plain_vector(object x):
+    """A 1-D, aligned, native array of a numeric type handled here."""
+    return (cnp.PyArray_Check(x) and cnp.PyArray_NDIM(<cnp.ndarray> x) == 1
+            and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> x)
+            and cnp.PyArray_ISALIGNED(<cnp.ndarray> x)
+            and supported_type(cnp.PyArray_TYPE(<cnp.ndarray> x)))
+
+
+cdef inline bint element_nonzero(const char *data, npy_intp stride, int type_num, npy_intp i) noexcept:
+    cdef const char *p = data + i * stride
+    if type_num == cnp.NPY_DOUBLE:
+        return (<double *> p)[0] != 0
+    if type_num == cnp.NPY_FLOAT:
+        return (<float *> p)[0] != 0
+    if type_num == NPY_HALF:
+        return ((<uint16_t *> p)[0] & 0x7FFF) != 0
+    if type_num == cnp.NPY_BOOL or type_num == cnp.NPY_INT8 or type_num == cnp.NPY_UINT8:
+        return (<uint8_t *> p)[0] != 0
+    if type_num == cnp.NPY_INT16 or type_num == cnp.NPY_UINT16:
+        return (<uint16_t *> p)[0] != 0
+    if type_num == cnp.NPY_INT32 or type_num == cnp.NPY_UINT32:
+        return (<uint32_t *> p)[0] != 0
+    return (<uint64_t *> p)[0] != 0
+
+
+cdef npy_intp first_nonzero(cnp.ndarray x, npy_intp begin, npy_intp end) noexcept:
+    cdef const char *data = <const char *> cnp.PyArray_DATA(x)
+    cdef npy_intp stride = cnp.PyArray_STRIDE(x, 0)
+    cdef int type_num = cnp.PyArray_TYPE(x)
+    cdef npy_intp i
+    for i in range(begin, end):
+        if element_nonzero(data, stride, type_num, i):
+            return i - begin
+    return -1
+
+
+cdef object discrete_value(space, dict namespace, npy_intp position):
+    """``start + dtype(position)`` with numpy scalar semantics."""
+    descr = native_integer_descr(attr(namespace, space, "dtype"))
+    cdef uint64_t start = int_bits(attr(namespace, space, "start"))
+    if add_overflows(start, <uint64_t> position, (<cnp.dtype> descr).kind == b'i',
+                     <int> (<cnp.dtype> descr).itemsize):
+        warnings.warn("overflow encountered in scalar add", RuntimeWarning, stacklevel=3)
+    return make_scalar(descr, start + <uint64_t> position)
+
+
+def discrete_from_one_hot(space, x):
+    """``unflatten(Discrete, x)`` for a plain 1-D numeric array, else ``None``."""
+    if not is_plain_vector(x):
+        return None
+    cdef dict namespace = instance_dict(space)
+    cdef npy_intp position = first_nonzero(<cnp.ndarray> x, 0, cnp.PyArray_DIM(<cnp.ndarray> x, 0))
+    if position < 0:
+        raise ValueError(
+            f"{x} is not a valid one-hot encoded vector and can not be unflattened to space "
+            f"{space}. Not all valid samples in a flattened space can be unflattened.")
+    return discrete_value(space, namespace, position)
+
+
+cdef inline cnp.ndarray as_c_array(object values, cnp.dtype descr):
+    if (cnp.PyArray_Check(values) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> values)
+            and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> values)
+            and cnp.PyArray_TYPE(<cnp.ndarray> values) == descr.type_num):
+        return <cnp.ndarray> values
+    return np.ascontiguousarray(values, dtype=descr)
+
+
+cdef bint multi_discrete_offsets(cnp.ndarray nvec, cnp.dtype descr, int64_t *total) noexcept:
+    """Total one-hot length; ``False`` if numpy's int32 running sums would overflow."""
+    cdef const char *data = <const char *> cnp.PyArray_DATA(nvec)
+    cdef npy_intp i
+    cdef int64_t running = 0
+    cdef int type_num = descr.type_num
+    for i in range(cnp.PyArray_SIZE(nvec)):
+        running += <int64_t> element_as_bits(data, type_num, i)
+        if running > INT32_MAX or running < 0:
+            return False
+    total[0] = running
+    return True
+
+
+cdef int64_t multi_discrete_positions(space, dict namespace, object x, cnp.ndarray positions) except -2:
+    """Fill ``positions`` (int64, size of nvec) with the one-hot positions of ``x``.
+
+    Returns the one-hot length, or -1 when the case is left to numpy.
+    """
+    cdef cnp.dtype descr = native_integer_descr(attr(namespace, space, "dtype"))
+    cdef cnp.ndarray nvec, start, values
+    cdef int64_t total, offset = 0, diff, index
+    cdef npy_intp i, size
+    cdef int type_num = descr.type_num
+    cdef int64_t *out = <int64_t *> cnp.PyArray_DATA(positions)
+    if descr.kind == b'u' and descr.itemsize == 8:
+        return -1  # int32 offsets + uint64 promote to float64 indices: numpy raises
+    nvec = as_c_array(attr(namespace, space, "nvec"), descr)
+    start = as_c_array(attr(namespace, space, "start"), descr)
+    if not (cnp.PyArray_Check(x) and cnp.PyArray_TYPE(<cnp.ndarray> x) == type_num
+            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> x)
+            and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> x)):
+        return -1
+    values = <cnp.ndarray> x
+    size = cnp.PyArray_SIZE(nvec)
+    if (x.shape != (<object> nvec).shape or cnp.PyArray_SIZE(start) != size
+            or cnp.PyArray_SIZE(positions) < size):
+        return -1
+    if not multi_discrete_offsets(nvec, descr, &total):
+        return -1
+    cdef const char *xv = <const char *> cnp.PyArray_DATA(values)
+    cdef const char *sv = <const char *> cnp.PyArray_DATA(start)
+    cdef const char *nv = <const char *> cnp.PyArray_DATA(nvec)
+    for i in range(size):
+        if not difference_in_dtype(descr, <int64_t> element_as_bits(xv, type_num, i),
+                                   <int64_t> element_as_bits(sv, type_num, i), &diff):
+            return -1
+        index = offset + diff
+        if index < 0:
+            index += total
+            if index < 0:
+                raise IndexError(f"index {index - total} is out of bounds for axis 0 with size {total}")
+        elif index >= total:
+            raise IndexError(f"index {index} is out of bounds for axis 0 with size {total}")
+        out[i] = index
+        offset += <int64_t> element_as_bits(nv, type_num, i)
+    return total
+
+
+def multi_discrete_one_hot(space, x):
+    """``flatten(MultiDiscrete, x)`` for an array of the space's dtype and shape, else ``None``."""
+    cdef dict namespace = instance_dict(space)
+    cdef npy_intp size = cnp.PyArray_SIZE(<cnp.ndarray> attr(namespace, space, "nvec")) \
+        if cnp.PyArray_Check(attr(namespace, space, "nvec")) else 0
+    cdef cnp.ndarray positions = cnp.PyArray_EMPTY(1, &size, cnp.NPY_INT64, 0)
+    cdef int64_t total = multi_discrete_positions(space, namespace, x, positions)
+    if total < 0:
+        return None
+    descr = native_integer_descr(attr(namespace, space, "dtype"))
+    cdef npy_intp length = <npy_intp> total
+    cdef cnp.ndarray out = cnp.PyArray_ZEROS(1, &length, (<cnp.dtype> descr).type_num, 0)
+    cdef char *data = <char *> cnp.PyArray_DATA(out)
+    cdef int64_t *p = <int64_t *> cnp.PyArray_DATA(positions)
+    cdef npy_intp i
+    for i in range(size):
+        store_one(data, (<cnp.dtype> descr).type_num, p[i])
+    return out
+
+
+cdef object multi_discrete_decode(space, dict namespace, cnp.ndarray x, npy_intp begin, npy_intp end):
+    """``unflatten(MultiDiscrete, x[begin:end])`` in C, or ``None`` to defer to numpy."""
+    cdef cnp.dtype descr = native_integer_descr(attr(namespace, space, "dtype"))
+    cdef cnp.ndarray nvec, start, out
+    cdef npy_intp i, found = 0, size
+    cdef int64_t offset = 0, value
+    cdef int type_num = descr.type_num
+    cdef const char *data = <const char *> cnp.PyArray_DATA(x)
+    cdef npy_intp stride = cnp.PyArray_STRIDE(x, 0)
+    cdef int x_type = cnp.PyArray_TYPE(x)
+    if descr.kind == b'u' and descr.itemsize == 8:
+        return None  # int64 - uint64 positions promote to float64 in numpy
+    nvec = as_c_array(attr(namespace, space, "nvec"), descr)
+    start = as_c_array(attr(namespace, space, "start"), descr)
+    size = cnp.PyArray_SIZE(nvec)
+    if cnp.PyArray_SIZE(start) != size:
+        return None
+    out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(nvec), cnp.PyArray_DIMS(nvec), type_num, 0)
+    cdef char *o = <char *> cnp.PyArray_DATA(out)
+    cdef const char *nv = <const char *> cnp.PyArray_DATA(nvec)
+    cdef const char *sv = <const char *> cnp.PyArray_DATA(start)
+    cdef int itemsize = <int> descr.itemsize
+    cdef uint64_t result
+    for i in range(begin, end):
+        if not element_nonzero(data, stride, x_type, i):
+            continue
+        if found == size:
+            return None  # more non-zeros than entries: numpy raises its own error
+        if found:
+            offset += <int64_t> element_as_bits(nv, type_num, found - 1)
+            # numpy's cumsum runs in the space's dtype: defer if it would wrap.
+            if offset != truncate_signed(<uint64_t> offset, itemsize) and descr.kind == b'i':
+                return None
+        value = (i - begin) - offset
+        # asarray(..., dtype) then + start: both wrap in the dtype's width.
+        result = <uint64_t> value + element_as_bits(sv, type_num, found)
+        if itemsize == 1:
+            (<uint8_t *> o)[found] = <uint8_t> result
+        elif itemsize == 2:
+            (<uint16_t *> o)[found] = <uint16_t> result
+        elif itemsize == 4:
+            (<uint32_t *> o)[found] = <uint32_t> result
+        else:
+            (<uint64_t *> o)[found] = result
+        found += 1
+    if found == 0:
+        raise ValueError(
+            f"{x[begin:end] if begin or end != x.shape[0] else x} is not a concatenation of "
+            f"one-hot encoded vectors and can not be unflattened to space {space}. Not all "
+            "valid samples in a flattened space can be unflattened.")
+    if found != size:
+        return None
+    return out
+
+
+def multi_discrete_from_one_hot(space, x):
+    """``unflatten(MultiDiscrete, x)`` for a plain 1-D numeric array, else ``None``."""
+    if not is_plain_vector(x):
+        return None
+    return multi_discrete_decode(space, instance_dict(space), <cnp.ndarray> x, 0,
+                                 cnp.PyArray_DIM(<cnp.ndarray> x, 0))
+
+
+# ----------------------------------------------------------------------------
+# Tuple / Dict trees
+# ----------------------------------------------------------------------------
+
+DEF PART_ARRAY = 0
+DEF PART_ONE_HOT = 1
+DEF PART_MULTI_ONE_HOT = 2
+
+cdef dict PROMOTIONS = {}
+
+
+cdef cnp.dtype promote(list dtypes):
+    """``np.result_type`` of a node's children, memoised (it is pure and costly)."""
+    key = tuple(dtypes)
+    found = PROMOTIONS.get(key)
+    if found is None:
+        found = np.result_type(*dtypes)
+        if len(PROMOTIONS) < 4096:
+            PROMOTIONS[key] = found
+    return <cnp.dtype> found
+
+
+cdef object gather(space, object x, list parts):
+    """Append ``(kind, size, data, dtype)`` for every leaf under ``space``; return the
+    node's flat dtype, or ``None`` if the tree holds anything this kernel leaves to numpy."""
+    cdef type cls = type(space)
+    cdef dict namespace
+    cdef Py_ssize_t pos = 0
+    cdef PyObject *key_ptr
+    cdef PyObject *child_ptr
+    cdef npy_intp size = 0, index
+    cdef int64_t total
+    cdef cnp.ndarray arr, positions
+    cdef list child_dtypes
+    if cls is DictSpace:
+        children = space.spaces
+        if type(children) is not dict:
+            return None
+        child_dtypes = []
+        while PyDict_Next(<dict> children, &pos, &key_ptr, &child_ptr):
+            dtype = gather(<object> child_ptr, x[<object> key_ptr], parts)
+            if dtype is None:
+                return None
+            child_dtypes.append(dtype)
+        return promote(child_dtypes) if child_dtypes else None
+    if cls is TupleSpace:
+        children = space.spaces
+        if type(children) is not tuple or type(x) not in (tuple, list) or len(x) != len(children):
+            return None
+        child_dtypes = []
+        for child, part in zip(children, x):
+            dtype = gather(child, part, parts)
+            if dtype is None:
+                return None
+            child_dtypes.append(dtype)
+        return promote(child_dtypes) if child_dtypes else None
+    if cls is BoxSpace or cls is MultiBinarySpace:
+        descr = space.dtype
+        if not (cnp.PyArray_Check(x)
+                and cnp.PyArray_EquivTypes(<cnp.dtype> (<object> x).dtype, <cnp.dtype> descr)):
+            x = np.asarray(x, dtype=descr)
+        arr = <cnp.ndarray> x
+        if not cnp.PyArray_ISNOTSWAPPED(arr) or not cnp.PyArray_IS_C_CONTIGUOUS(arr):
+            arr = np.ascontiguousarray(arr, dtype=(<cnp.dtype> descr).newbyteorder("="))
+        if not supported_type(cnp.PyArray_TYPE(arr)):
+            return None
+        parts.append((PART_ARRAY, cnp.PyArray_SIZE(arr), arr, None))
+        return descr
+    if cls is DiscreteSpace:
+        namespace = instance_dict(space)
+        index = discrete_index(space, namespace, x, &size)
+        if index < 0:
+            return None
+        parts.append((PART_ONE_HOT, size, index, None))
+        return space.dtype
+    if cls is MultiDiscreteSpace:
+        namespace = instance_dict(space)
+        nvec = attr(namespace, space, "nvec")
+        if not cnp.PyArray_Check(nvec):
+            return None
+        size = cnp.PyArray_SIZE(<cnp.ndarray> nvec)
+        positions = cnp.PyArray_EMPTY(1, &size, cnp.NPY_INT64, 0)
+        total = multi_discrete_positions(space, namespace, x, positions)
+        if total < 0:
+            return None
+        parts.append((PART_MULTI_ONE_HOT, <npy_intp> total, positions, None))
+        return space.dtype
+    return None
+
+
+def flatten_tree(space, x):
+    """``flatten`` of a Tuple/Dict tree of fundamental spaces in one pass, else ``None``."""
+    if not ENABLED:
+        return None
+    cdef list parts = []
+    out_dtype = gather(space, x, parts)
+    if out_dtype is None or not supported_type((<cnp.dtype> out_dtype).type_num):
+        return None
+    cdef npy_intp total = 0, offset = 0, i, size
+    for part in parts:
+        total += <npy_intp> part[1]
+    cdef cnp.dtype out_descr = <cnp.dtype> out_dtype
+    if not cnp.PyArray_ISNBO(out_descr.byteorder):
+        return None
+    cdef cnp.ndarray out = cnp.PyArray_ZEROS(1, &total, out_descr.type_num, 0)
+    cdef char *data = <char *> cnp.PyArray_DATA(out)
+    cdef int out_type = out_descr.type_num
+    cdef int out_size = <int> out_descr.itemsize
+    cdef cnp.ndarray arr, positions
+    cdef int64_t *p
+    for kind, size_obj, payload, _ in parts:
+        size = size_obj
+        if kind == PART_ARRAY:
+            arr = <cnp.ndarray> payload
+            copy_cast(data + offset * out_size, out_type, out_size,
+                      <const char *> cnp.PyArray_DATA(arr), cnp.PyArray_TYPE(arr),
+                      <int> cnp.PyArray_ITEMSIZE(arr),
+                      cnp.PyArray_ISFLOAT(arr), size)
+        elif kind == PART_ONE_HOT:
+            store_one(data, out_type, offset + <npy_intp> payload)
+        else:
+            positions = <cnp.ndarray> payload
+            p = <int64_t *> cnp.PyArray_DATA(positions)
+            for i in range(cnp.PyArray_SIZE(positions)):
+                store_one(data, out_type, offset + <npy_intp> p[i])
+        offset += size
+    return out
+
+
+# ----------------------------------------------------------------------------
+# unflatten of Tuple / Dict trees
+# ----------------------------------------------------------------------------
+
+cdef bint is_fast_node(object space):
+    """A Tuple/Dict whose subtree holds only fundamental spaces (hence flattenable)."""
+    cdef type cls = type(space)
+    if cls is BoxSpace or cls is MultiBinarySpace or cls is DiscreteSpace or cls is MultiDiscreteSpace:
+        return True
+    if cls is DictSpace:
+        children = space.spaces
+        if type(children) is not dict or not children:
+            return False
+        for child in (<dict> children).values():
+            if not is_fast_node(child):
+                return False
+        return True
+    if cls is TupleSpace:
+        children = space.spaces
+        if type(children) is not tuple or not children:
+            return False
+        for child in <tuple> children:
+            if not is_fast_node(child):
+                return False
+        return True
+    return False
+
+
+cdef npy_intp flat_size(object space) except -1:
+    """``flatdim`` of a fast node."""
+    cdef type cls = type(space)
+    cdef npy_intp total = 0
+    cdef cnp.ndarray nvec
+    cdef cnp.dtype descr
+    cdef npy_intp i
+    if cls is BoxSpace or cls is MultiBinarySpace:
+        for dim in space.shape:
+            total = (total if total else 1) * <npy_intp> dim
+        return total if space.shape else 1
+    if cls is DiscreteSpace:
+        return <npy_intp> int_bits(space.n)
+    if cls is MultiDiscreteSpace:
+        descr = native_integer_descr(space.dtype)
+        nvec = as_c_array(space.nvec, descr)
+        for i in range(cnp.PyArray_SIZE(nvec)):
+            total += <npy_intp> <int64_t> element_as_bits(<const char *> cnp.PyArray_DATA(nvec),
+                                                          descr.type_num, i)
+        return total
+    children = space.spaces.values() if cls is DictSpace else space.spaces
+    for child in children:
+        total += flat_size(child)
+    return total
+
+
+cdef object segment_view(cnp.ndarray x, npy_intp begin, npy_intp end):
+    """``x[begin:end]`` as a view (``np.split`` clips bounds past the end)."""
+    cdef npy_intp length = cnp.PyArray_DIM(x, 0)
+    if begin > length:
+        begin = length
+    if end > length:
+        end = length
+    if end < begin:
+        end = begin
+    return x[begin:end]
+
+
+cdef object unflatten_leaf(object space, cnp.ndarray x, npy_intp begin, npy_intp end, object fallback):
+    cdef type cls = type(space)
+    cdef npy_intp length = cnp.PyArray_DIM(x, 0)
+    cdef npy_intp position
+    cdef dict namespace
+    if end > length:
+        end = length
+    if begin > end:
+        begin = end
+    if cls is DiscreteSpace and is_plain_vector(x):
+        namespace = instance_dict(space)
+        position = first_nonzero(x, begin, end)
+        if position >= 0:
+            return discrete_value(space, namespace, position)
+    elif cls is MultiDiscreteSpace and is_plain_vector(x):
+        found = multi_discrete_decode(space, instance_dict(space), x, begin, end)
+        if found is not None:
+            return found
+    elif cls is BoxSpace or cls is MultiBinarySpace:
+        part = segment_view(x, begin, end)
+        descr = space.dtype
+        if not cnp.PyArray_EquivTypes(<cnp.dtype> (<object> x).dtype, <cnp.dtype> descr):
+            part = np.asarray(part, dtype=descr)
+        return part.reshape(space.shape)
+    # Errors and unusual inputs: Gymnasium's own rules on the same segment.
+    return fallback(space, segment_view(x, begin, end))
+
+
+cdef object unflatten_node(object space, cnp.ndarray x, npy_intp begin, npy_intp end, object fallback):
+    cdef type cls = type(space)
+    cdef list sizes = []
+    cdef npy_intp offset = begin, stop, i = 0, count
+    if cls is DictSpace:
+        children = space.spaces
+        for child in (<dict> children).values():
+            sizes.append(flat_size(child))
+        count = len(sizes)
+        result = {}
+        for key, child in (<dict> children).items():
+            stop = end if i == count - 1 else offset + <npy_intp> sizes[i]
+            result[key] = unflatten_node(child, x, offset, stop, fallback)
+            offset = stop
+            i += 1
+        return result
+    if cls is TupleSpace:
+        children = space.spaces
+        for child in <tuple> children:
+            sizes.append(flat_size(child))
+        count = len(sizes)
+        values = []
+        for child in <tuple> children:
+            stop = end if i == count - 1 else offset + <npy_intp> sizes[i]
+            values.append(unflatten_node(child, x, offset, stop, fallback))
+            offset = stop
+            i += 1
+        return tuple(values)
+    return unflatten_leaf(space, x, begin, end, fallback)
+
+
+def unflatten_tree(space, x, fallback):
+    """``unflatten`` of a Tuple/Dict tree of fundamental spaces from a 1-D array, else ``None``.
+
+    Segments are cut exactly as ``np.split`` at the running flat sizes cuts them
+    (the last child takes the rest); Box leaves come back as views of ``x`` when
+    the dtypes agree. ``fallback(space, segment)`` handles anything unusual.
+    """
+    if not ENABLED or not cnp.PyArray_Check(x) or cnp.PyArray_NDIM(<cnp.ndarray> x) != 1:
+        return None
+    if not is_fast_node(space):
+        return None
+    return unflatten_node(space, <cnp.ndarray> x, 0, cnp.PyArray_DIM(<cnp.ndarray> x, 0), fallback)

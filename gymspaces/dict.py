@@ -1,0 +1,230 @@
+"""The :class:`Dict` space: a cartesian product of spaces addressed by key."""
+
+from __future__ import annotations
+
+import collections.abc
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, KeysView
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+
+from gymspaces.space import Space
+from gymspaces.tuple import _SUBSEED_BOUND, _chosen_kind
+
+__all__ = ["Dict"]
+
+T_cov = TypeVar("T_cov", covariant=True)
+
+
+def _ordered_spaces(spaces: Any, sort_keys: bool) -> dict[Any, Any]:
+    """The key order Gymnasium gives a ``spaces`` argument, as a plain dict.
+
+    An OrderedDict or a sequence of pairs keeps its order; another mapping is
+    sorted when ``sort_keys`` is set, unless its keys cannot be compared.
+    """
+    if spaces is not None and not isinstance(
+        spaces, (collections.abc.Mapping, collections.abc.Sequence)
+    ):
+        raise TypeError(
+            "Unexpected Dict space input, expecting dict, OrderedDict or Sequence, "
+            f"actual type: {type(spaces)}"
+        )
+    if spaces is None:
+        return {}
+    if not isinstance(spaces, collections.abc.Mapping):
+        return dict(spaces)  # a sequence of (key, space) pairs
+    pairs = list(spaces.items())
+    if sort_keys and not isinstance(spaces, OrderedDict):
+        # Items, not keys, are sorted: with unique keys it is the same order.
+        try:
+            pairs = sorted(pairs)
+        except TypeError:
+            pass  # e.g. int and str keys: keep the insertion order
+    return dict(pairs)
+
+
+class Dict(
+    Space[dict[str, Any]],
+    collections.abc.Mapping[str, Space[T_cov]],
+    Generic[T_cov],
+):
+    """Dictionaries whose value at each key is an element of that key's sub-space.
+
+    Parameters
+    ----------
+    spaces : mapping or sequence of (key, Space) pairs, optional
+        The sub-spaces. A plain mapping is sorted by key when ``sort_keys`` is
+        true (an ``OrderedDict`` or a sequence of pairs keeps its order).
+    seed : int, dict of seeds, numpy.random.Generator or None
+        An ``int`` seeds the Dict's generator, which draws one seed per key in
+        key order; a dict gives each key its own seed.
+    sort_keys : bool
+        Whether to sort the keys of a plain mapping.
+    **spaces_kwargs : Space
+        More sub-spaces, appended after ``spaces`` in keyword order.
+
+    Examples
+    --------
+    >>> from gymspaces import Box, Dict, Discrete
+    >>> space = Dict({"position": Box(-1, 1, shape=(2,)), "color": Discrete(3)}, seed=42)
+    >>> space
+    Dict('color': Discrete(3), 'position': Box(-1.0, 1.0, (2,), float32))
+    >>> list(space.sample())
+    ['color', 'position']
+    """
+
+    spaces: dict[Any, Space[Any]]
+    sort_keys: bool
+
+    def __init__(
+        self,
+        spaces: collections.abc.Mapping[Any, Space[Any]]
+        | collections.abc.Sequence[tuple[Any, Space[Any]]]
+        | None = None,
+        seed: dict[Any, Any] | int | np.random.Generator | None = None,
+        *,
+        sort_keys: bool = True,
+        **spaces_kwargs: Space[Any],
+    ) -> None:
+        self.sort_keys: bool = sort_keys
+        children = _ordered_spaces(spaces, sort_keys)
+        for key, child in spaces_kwargs.items():
+            if key in children:
+                raise ValueError(
+                    f"Dict space keyword '{key}' already exists "
+                    "in the spaces dictionary."
+                )
+            children[key] = child  # keywords go last, unsorted (quirk Q21)
+        for key, child in children.items():
+            if not isinstance(child, Space):
+                raise TypeError(
+                    "Dict space element is not an instance of Space: "
+                    f"key='{key}', space={child}"
+                )
+        self.spaces = children
+        super().__init__(shape=None, dtype=None, seed=seed)
+
+    @property
+    def is_np_flattenable(self) -> bool:
+        """True when every sub-space flattens to a Box."""
+        return all(child.is_np_flattenable for child in self.spaces.values())
+
+    def seed(self, seed: int | dict[Any, Any] | None = None) -> dict[Any, Any]:
+        """Seed the sub-spaces and return their seeds keyed like the space.
+
+        ``None`` reseeds every sub-space from OS entropy. An ``int`` seeds the
+        Dict's own generator and draws one sub-seed per key, in key order (the
+        generator stays advanced). A ``dict`` must have exactly the space's keys;
+        the result then follows the seed dict's key order.
+
+        Raises
+        ------
+        ValueError
+            If a seed dict's keys differ from the space's.
+        TypeError
+            For any other seed type (lists included).
+        """
+        children = self.spaces
+        if seed is None:
+            return {key: child.seed(None) for key, child in children.items()}
+        if isinstance(seed, int):
+            Space.seed(self, seed)
+            # The own generator is left advanced past these draws (quirk Q3).
+            drawn = self.np_random.integers(_SUBSEED_BOUND, size=len(children))
+            pairs = zip(children.items(), drawn, strict=True)
+            return {key: child.seed(int(value)) for (key, child), value in pairs}
+        if not isinstance(seed, dict):
+            raise TypeError(f"Expected seed type: dict, int or None, actual type: {type(seed)}")
+        if children.keys() != seed.keys():
+            raise ValueError(
+                f"The seed keys: {seed.keys()} are not identical to "
+                f"space keys: {children.keys()}"
+            )
+        return {key: children[key].seed(seed[key]) for key in seed}
+
+    def sample(
+        self, mask: dict[Any, Any] | None = None, probability: dict[Any, Any] | None = None
+    ) -> dict[Any, Any]:
+        """Sample every sub-space, in key order, into a new dict.
+
+        Parameters
+        ----------
+        mask, probability : dict, optional
+            One entry (possibly ``None``) per key, handed to that key's
+            sub-space. At most one of the two may be given.
+        """
+        children = self.spaces
+        if mask is None and probability is None:
+            return {key: child.sample() for key, child in children.items()}
+        kind, parts = _chosen_kind(mask, probability)
+        label = "mask" if kind == "mask" else "probability mask"
+        assert isinstance(parts, dict), (
+            f"Expected sample {label} to be a dict, actual type: {type(parts)}"
+        )
+        assert parts.keys() == children.keys(), (
+            f"Expected sample {label} keys to be same as space keys, "
+            f"mask keys: {parts.keys()}, space keys: {children.keys()}"
+        )
+        return {key: child.sample(**{kind: parts[key]}) for key, child in children.items()}
+
+    def contains(self, x: Any) -> bool:
+        """Whether ``x`` is a dict with exactly the space's keys and valid values."""
+        children = self.spaces
+        if isinstance(x, dict) and x.keys() == children.keys():
+            return all(x[key] in child for key, child in children.items())
+        return False
+
+    def __getitem__(self, key: Any) -> Space[Any]:
+        """The sub-space stored under ``key``."""
+        children = self.spaces
+        return children[key]
+
+    def keys(self) -> KeysView[Any]:
+        """A view of the keys, in order."""
+        children = self.spaces
+        return KeysView(children)
+
+    def __setitem__(self, key: Any, value: Space[Any]) -> None:
+        """Store a sub-space under ``key`` (``TypeError`` if it is not a Space)."""
+        if isinstance(value, Space):
+            self.spaces[key] = value
+            return
+        raise TypeError(
+            f"Trying to set {key} to Dict space with value that is not a gymnasium space, "
+            f"actual type: {type(value)}"
+        )
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.spaces)
+
+    def __len__(self) -> int:
+        children = self.spaces
+        return len(children)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{key!r}: {child}" for key, child in self.spaces.items())
+        return f"Dict({inner})"
+
+    def __eq__(self, other: object) -> bool:
+        # Plain dicts compare without regard to order.
+        if not isinstance(other, Dict):
+            return False
+        return self.spaces == other.spaces
+
+    def to_jsonable(self, sample_n: Iterable[dict[Any, Any]]) -> dict[Any, Any]:
+        """A batch of samples as one JSON-able list per key."""
+        return {
+            key: child.to_jsonable([sample[key] for sample in sample_n])
+            for key, child in self.spaces.items()
+        }
+
+    def from_jsonable(self, sample_n: dict[Any, Any]) -> list[dict[Any, Any]]:  # type: ignore[override]
+        """Inverse of :meth:`to_jsonable`: a list of dicts.
+
+        The batch size is read from the first key, so an empty Dict raises
+        ``StopIteration`` as Gymnasium's does.
+        """
+        columns = {key: child.from_jsonable(sample_n[key]) for key, child in self.spaces.items()}
+        size = len(next(iter(columns.values())))
+        return [{key: column[i] for key, column in columns.items()} for i in range(size)]

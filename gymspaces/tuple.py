@@ -1,0 +1,188 @@
+"""The :class:`Tuple` space: the cartesian product of a fixed list of spaces."""
+
+from __future__ import annotations
+
+import collections.abc
+from collections.abc import Iterable
+from typing import Any, TypeVar, overload
+
+import numpy as np
+
+from gymspaces.space import Space
+
+__all__ = ["Tuple"]
+
+T_cov = TypeVar("T_cov", covariant=True)
+
+# Sub-seeds are drawn below int32's maximum, as Gymnasium does.
+_SUBSEED_BOUND = int(np.iinfo(np.int32).max)
+
+
+def _only_one_of(mask: Any, probability: Any) -> None:
+    """Composite spaces accept a mask or a probability, never both."""
+    if mask is None or probability is None:
+        return
+    raise ValueError(
+        "Only one of `mask` or `probability` can be provided, actual values: "
+        f"mask={mask}, probability={probability}"
+    )
+
+
+def _chosen_kind(mask: Any, probability: Any) -> tuple[str, Any]:
+    """``("mask", mask)`` or ``("probability", probability)``, whichever is given."""
+    _only_one_of(mask, probability)
+    if mask is None:
+        return "probability", probability
+    return "mask", mask
+
+
+def _require_space(candidate: Any) -> None:
+    if not isinstance(candidate, Space):
+        raise TypeError(
+            f"{candidate} does not inherit from `gymnasium.Space`. "
+            f"Actual Type: {type(candidate)}"
+        )
+
+
+class Tuple(Space[tuple[T_cov, ...]], collections.abc.Sequence[T_cov]):
+    """Tuples whose ``i``-th entry is an element of the ``i``-th sub-space.
+
+    Parameters
+    ----------
+    spaces : iterable of Space
+        The factors of the product, in order.
+    seed : int, list/tuple of seeds, numpy.random.Generator or None
+        An ``int`` seeds the Tuple's generator, which then draws one seed per
+        sub-space; a list or tuple gives each sub-space its own seed.
+
+    Examples
+    --------
+    >>> from gymspaces import Box, Discrete, Tuple
+    >>> space = Tuple((Discrete(2), Box(-1, 1, shape=(2,))), seed=42)
+    >>> space
+    Tuple(Discrete(2), Box(-1.0, 1.0, (2,), float32))
+    >>> space.sample() in space
+    True
+    """
+
+    spaces: tuple[Space[Any], ...]
+
+    def __init__(
+        self,
+        spaces: Iterable[Space[Any]],
+        seed: int | collections.abc.Sequence[Any] | np.random.Generator | None = None,
+    ) -> None:
+        children = tuple(spaces)
+        for child in children:
+            _require_space(child)
+        self.spaces = children
+        super().__init__(shape=None, dtype=None, seed=seed)
+
+    @property
+    def is_np_flattenable(self) -> bool:
+        """True when every sub-space flattens to a Box."""
+        return all(child.is_np_flattenable for child in self.spaces)
+
+    def seed(self, seed: int | collections.abc.Sequence[Any] | None = None) -> tuple[Any, ...]:
+        """Seed the sub-spaces and return their seeds as a tuple.
+
+        ``None`` reseeds each sub-space from OS entropy. An ``int`` seeds the
+        Tuple's own generator and draws one sub-seed per sub-space from it (the
+        generator stays advanced past those draws). A list or tuple holds one
+        seed per sub-space and leaves the Tuple's generator untouched.
+
+        Raises
+        ------
+        ValueError
+            If a list/tuple of seeds has the wrong length.
+        TypeError
+            For any other seed type.
+        """
+        if seed is None:
+            seeds = [child.seed(None) for child in self.spaces]
+        elif isinstance(seed, int):
+            Space.seed(self, seed)
+            # The own generator is left advanced past these draws (quirk Q3).
+            drawn = self.np_random.integers(_SUBSEED_BOUND, size=len(self.spaces))
+            seeds = [child.seed(int(value)) for child, value in zip(self.spaces, drawn, strict=True)]
+        elif isinstance(seed, (list, tuple)):
+            if len(seed) != len(self):
+                raise ValueError(
+                    "Expects that the subspaces of seeds equals the number of subspaces. "
+                    f"Actual length of seeds: {len(seed)}, length of subspaces: {len(self)}"
+                )
+            seeds = [child.seed(value) for child, value in zip(self.spaces, seed, strict=True)]
+        else:
+            raise TypeError(
+                "Expected seed type: list, tuple, int or None, "
+                f"actual type: {type(seed)}"
+            )
+        return tuple(seeds)
+
+    def sample(
+        self, mask: tuple[Any, ...] | None = None, probability: tuple[Any, ...] | None = None
+    ) -> tuple[Any, ...]:
+        """Sample every sub-space in order.
+
+        Parameters
+        ----------
+        mask, probability : tuple, optional
+            One entry (possibly ``None``) per sub-space, handed to that
+            sub-space's ``sample``. At most one of the two may be given.
+        """
+        if mask is None and probability is None:
+            return tuple([child.sample() for child in self.spaces])
+        kind, parts = _chosen_kind(mask, probability)
+        assert isinstance(parts, tuple), (
+            f"Expected type of `{kind}` to be tuple, actual type: {type(parts)}"
+        )
+        assert len(parts) == len(self.spaces), (
+            f"Expected length of `{kind}` to be {len(self.spaces)}, actual length: {len(parts)}"
+        )
+        return tuple(
+            [child.sample(**{kind: part}) for child, part in zip(self.spaces, parts, strict=True)]
+        )
+
+    def contains(self, x: Any) -> bool:
+        """Whether ``x`` (a tuple; lists and arrays are converted) matches every sub-space."""
+        if isinstance(x, (np.ndarray, list)):
+            x = tuple(x)  # arrays and lists count as tuples here
+        if not isinstance(x, tuple) or len(x) != len(self.spaces):
+            return False
+        return all(child.contains(part) for child, part in zip(self.spaces, x, strict=True))
+
+    def __repr__(self) -> str:
+        inner = ", ".join(str(child) for child in self.spaces)
+        return f"Tuple({inner})"
+
+    def to_jsonable(self, sample_n: Iterable[tuple[Any, ...]]) -> list[Any]:
+        """A batch of samples as one JSON-able list per sub-space."""
+        columns = []
+        for index, child in enumerate(self.spaces):
+            columns.append(child.to_jsonable([sample[index] for sample in sample_n]))
+        return columns
+
+    def from_jsonable(self, sample_n: list[Any]) -> list[tuple[Any, ...]]:
+        """Inverse of :meth:`to_jsonable`: a list of tuples."""
+        columns = [child.from_jsonable(sample_n[i]) for i, child in enumerate(self.spaces)]
+        return list(zip(*columns, strict=True))
+
+    @overload
+    def __getitem__(self, index: int) -> Space[Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Space[Any], ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Space[Any] | tuple[Space[Any], ...]:
+        """The sub-space at ``index`` (a tuple of sub-spaces for a slice)."""
+        children = self.spaces
+        return children[index]
+
+    def __len__(self) -> int:
+        children = self.spaces
+        return len(children)
+
+    def __eq__(self, other: object, /) -> bool:
+        if not isinstance(other, Tuple):
+            return False
+        return self.spaces == other.spaces

@@ -1,0 +1,242 @@
+"""Shared memory for vector environments: ``create_shared_memory``, ``read_from_shared_memory``
+and ``write_to_shared_memory``.
+
+Each fixed-shape leaf owns one ``multiprocessing`` array holding ``n`` elements
+back to back; readers get zero-copy numpy views of it. Layouts, typecodes and
+errors are Gymnasium 1.4.0's, so buffers are interchangeable with its helpers.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing as mp
+from array import typecodes
+from collections.abc import Mapping
+from ctypes import c_bool, c_uint8
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from gymspaces._dispatch import space_dispatch
+from gymspaces.box import Box
+from gymspaces.dict import Dict
+from gymspaces.discrete import Discrete
+from gymspaces.error import CustomSpaceError
+from gymspaces.graph import Graph
+from gymspaces.multi_binary import MultiBinary
+from gymspaces.multi_discrete import MultiDiscrete
+from gymspaces.oneof import OneOf
+from gymspaces.sequence import Sequence
+from gymspaces.space import Space
+from gymspaces.text import Text
+from gymspaces.tuple import Tuple
+
+__all__ = ["create_shared_memory", "read_from_shared_memory", "write_to_shared_memory"]
+
+
+def _unsupported(function: str, space: Any) -> Exception:
+    if isinstance(space, Space):
+        return CustomSpaceError(
+            f"Space of type `{type(space)}` doesn't have an registered `{function}` function. "
+            f"Register `{type(space)}` for `{function}` to support it."
+        )
+    return TypeError(
+        f"The space provided to `{function}` is not a gymnasium Space instance, "
+        f"type: {type(space)}, {space}"
+    )
+
+
+def _leaf_size(space: Space[Any]) -> int:
+    assert space.shape is not None
+    return math.prod(space.shape)
+
+
+# ----------------------------------------------------------------------------
+# create
+# ----------------------------------------------------------------------------
+
+
+@space_dispatch
+def create_shared_memory(space: Space[Any], n: int = 1, ctx: ModuleType = mp) -> Any:
+    """Allocate shared memory for ``n`` elements of ``space``.
+
+    Parameters
+    ----------
+    space : Space
+        The (unbatched) space of one environment.
+    n : int
+        Number of elements (environments).
+    ctx : module or multiprocessing context
+        Provides ``Array``; use the context the workers are started with.
+
+    Raises
+    ------
+    TypeError
+        For Graph and Sequence (no fixed shape) and for non-spaces.
+    gymspaces.error.CustomSpaceError
+        For custom spaces without a registered implementation.
+    """
+    raise _unsupported("create_shared_memory", space)
+
+
+@create_shared_memory.register(Box)
+@create_shared_memory.register(Discrete)
+@create_shared_memory.register(MultiDiscrete)
+@create_shared_memory.register(MultiBinary)
+def _(space: Space[Any], n: int = 1, ctx: ModuleType = mp) -> Any:
+    assert space.dtype is not None
+    size = n * _leaf_size(space)
+    code = space.dtype.char
+    if code == "?":
+        return ctx.Array(c_bool, size)
+    if code in typecodes:
+        return ctx.Array(code, size)
+    # No array typecode (e.g. float16): raw bytes, viewed with the right dtype on read.
+    return ctx.Array(c_uint8, size * space.dtype.itemsize)
+
+
+@create_shared_memory.register(Tuple)
+def _(space: Tuple, n: int = 1, ctx: ModuleType = mp) -> tuple[Any, ...]:
+    return tuple(create_shared_memory(child, n=n, ctx=ctx) for child in space.spaces)
+
+
+@create_shared_memory.register(Dict)
+def _(space: Dict, n: int = 1, ctx: ModuleType = mp) -> dict[str, Any]:
+    return {key: create_shared_memory(child, n=n, ctx=ctx) for key, child in space.spaces.items()}
+
+
+@create_shared_memory.register(Text)
+def _(space: Text, n: int = 1, ctx: ModuleType = mp) -> Any:
+    # Texts are stored flattened: one int32 character index per position.
+    return ctx.Array(np.dtype(np.int32).char, n * space.max_length)
+
+
+@create_shared_memory.register(OneOf)
+def _(space: OneOf, n: int = 1, ctx: ModuleType = mp) -> tuple[Any, ...]:
+    # The chosen child's index per element, then memory for every child.
+    indices = ctx.Array(np.dtype(np.int64).char, n)
+    return (indices,) + tuple(create_shared_memory(child, n=n, ctx=ctx) for child in space.spaces)
+
+
+@create_shared_memory.register(Graph)
+@create_shared_memory.register(Sequence)
+def _(space: Graph | Sequence, n: int = 1, ctx: ModuleType = mp) -> Any:
+    raise TypeError(
+        f"As {space} has a dynamic shape so its not possible to make a static shared memory. "
+        "For `AsyncVectorEnv`, disable `shared_memory`."
+    )
+
+
+# ----------------------------------------------------------------------------
+# read
+# ----------------------------------------------------------------------------
+
+
+@space_dispatch
+def read_from_shared_memory(space: Space[Any], shared_memory: Any, n: int = 1) -> Any:
+    """Numpy views (no copies) of the ``n`` elements held in ``shared_memory``.
+
+    Text elements are decoded into a tuple of strings and OneOf elements into a
+    tuple of ``(index, value)`` pairs.
+    """
+    raise _unsupported("read_from_shared_memory", space)
+
+
+@read_from_shared_memory.register(Box)
+@read_from_shared_memory.register(Discrete)
+@read_from_shared_memory.register(MultiDiscrete)
+@read_from_shared_memory.register(MultiBinary)
+def _(space: Space[Any], shared_memory: Any, n: int = 1) -> np.ndarray:
+    assert space.shape is not None
+    return np.frombuffer(shared_memory.get_obj(), dtype=space.dtype).reshape((n,) + space.shape)
+
+
+@read_from_shared_memory.register(Tuple)
+def _(space: Tuple, shared_memory: tuple[Any, ...], n: int = 1) -> tuple[Any, ...]:
+    return tuple(
+        read_from_shared_memory(child, memory, n=n)
+        for memory, child in zip(shared_memory, space.spaces, strict=True)
+    )
+
+
+@read_from_shared_memory.register(Dict)
+def _(space: Dict, shared_memory: Mapping[str, Any], n: int = 1) -> dict[str, Any]:
+    return {
+        key: read_from_shared_memory(child, shared_memory[key], n=n)
+        for key, child in space.spaces.items()
+    }
+
+
+@read_from_shared_memory.register(Text)
+def _(space: Text, shared_memory: Any, n: int = 1) -> tuple[str, ...]:
+    rows = np.frombuffer(shared_memory.get_obj(), dtype=np.int32).reshape((n, space.max_length))
+    size = len(space.character_set)
+    # Indices >= len(charset) mark unused positions; a zeroed row decodes to the
+    # first character repeated (as Gymnasium's reader does, quirk Q19).
+    return tuple(
+        "".join(space.character_list[value] for value in row if value < size) for row in rows
+    )
+
+
+@read_from_shared_memory.register(OneOf)
+def _(space: OneOf, shared_memory: tuple[Any, ...], n: int = 1) -> tuple[Any, ...]:
+    chosen = np.frombuffer(shared_memory[0].get_obj(), dtype=np.int64)
+    children = tuple(
+        read_from_shared_memory(child, memory, n=n)
+        for memory, child in zip(shared_memory[1:], space.spaces, strict=True)
+    )
+    return tuple((index, children[index][row]) for row, index in enumerate(chosen))
+
+
+# ----------------------------------------------------------------------------
+# write
+# ----------------------------------------------------------------------------
+
+
+@space_dispatch
+def write_to_shared_memory(space: Space[Any], index: int, value: Any, shared_memory: Any) -> None:
+    """Write ``value`` as element ``index`` of ``shared_memory``."""
+    raise _unsupported("write_to_shared_memory", space)
+
+
+@write_to_shared_memory.register(Box)
+@write_to_shared_memory.register(Discrete)
+@write_to_shared_memory.register(MultiDiscrete)
+@write_to_shared_memory.register(MultiBinary)
+def _(space: Space[Any], index: int, value: Any, shared_memory: Any) -> None:
+    size = _leaf_size(space)
+    destination = np.frombuffer(shared_memory.get_obj(), dtype=space.dtype)
+    np.copyto(
+        destination[index * size : (index + 1) * size],
+        np.asarray(value, dtype=space.dtype).flatten(),
+    )
+
+
+@write_to_shared_memory.register(Tuple)
+def _(space: Tuple, index: int, value: tuple[Any, ...], shared_memory: tuple[Any, ...]) -> None:
+    for part, memory, child in zip(value, shared_memory, space.spaces, strict=True):
+        write_to_shared_memory(child, index, part, memory)
+
+
+@write_to_shared_memory.register(Dict)
+def _(space: Dict, index: int, value: Mapping[str, Any], shared_memory: Mapping[str, Any]) -> None:
+    for key, child in space.spaces.items():
+        write_to_shared_memory(child, index, value[key], shared_memory[key])
+
+
+@write_to_shared_memory.register(Text)
+def _(space: Text, index: int, value: str, shared_memory: Any) -> None:
+    from gymspaces.utils import flatten
+
+    size = space.max_length
+    destination = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)
+    np.copyto(destination[index * size : (index + 1) * size], flatten(space, value))
+
+
+@write_to_shared_memory.register(OneOf)
+def _(space: OneOf, index: int, value: tuple[int, Any], shared_memory: tuple[Any, ...]) -> None:
+    chosen, child_value = value
+    indices = np.frombuffer(shared_memory[0].get_obj(), dtype=np.int64)
+    np.copyto(indices[index : index + 1], chosen)
+    write_to_shared_memory(space.spaces[chosen], index, child_value, shared_memory[1 + chosen])
