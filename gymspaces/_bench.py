@@ -1,0 +1,216 @@
+"""Benchmark cases shared by ``benchmarks/`` and ``python -m gymspaces bench``.
+
+A case builds, for one library, the zero-argument callable to time. The same
+case runs against gymspaces and against Gymnasium 1.4.0 in one process, so the
+figure that matters is the ratio of the two medians.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+SEED = 42
+
+
+@dataclass(frozen=True)
+class Case:
+    """One benchmarked operation.
+
+    ``key`` names it in the targets file and in reports; ``setup(lib)``
+    returns the callable to time for a library namespace (see :func:`library`).
+    """
+
+    key: str
+    label: str
+    setup: Callable[[Any], Callable[[], Any]]
+    slow: bool = False
+
+
+def library(name: str) -> SimpleNamespace:
+    """The spaces, flatten helpers and vector helpers of ``"gymspaces"`` or ``"gymnasium"``."""
+    if name == "gymspaces":
+        import gymspaces
+        import gymspaces.utils as utils
+        import gymspaces.vector as vector
+
+        spaces = gymspaces
+    elif name == "gymnasium":
+        import gymnasium.spaces as spaces
+        import gymnasium.spaces.utils as utils
+        import gymnasium.vector.utils as vector
+    else:
+        raise ValueError(f"unknown library {name!r}")
+    namespace = SimpleNamespace(name=name)
+    for module in (spaces, utils, vector):
+        for attribute in dir(module):
+            if not attribute.startswith("_"):
+                setattr(namespace, attribute, getattr(module, attribute))
+    return namespace
+
+
+def _dict4(lib: Any) -> Any:
+    return lib.Dict(
+        {
+            "position": lib.Box(-1, 1, (3,)),
+            "velocity": lib.Box(-1, 1, (3,)),
+            "mode": lib.Discrete(5),
+            "buttons": lib.MultiDiscrete([3, 4]),
+        },
+        seed=SEED,
+    )
+
+
+def _sampler(build: Callable[[Any], Any], **kwargs: Any) -> Callable[[Any], Callable[[], Any]]:
+    def setup(lib: Any) -> Callable[[], Any]:
+        space = build(lib)
+        space.seed(SEED)
+        if kwargs:
+            return lambda: space.sample(**kwargs)
+        return space.sample
+
+    return setup
+
+
+MASK10 = np.array([1, 0, 1, 1, 0, 0, 1, 0, 1, 0], dtype=np.int8)
+P1000 = np.random.default_rng(0).random(1000)
+P1000 /= P1000.sum()
+MIXED_LOW = np.array([-np.inf, 0.0, -np.inf, -1.0] * 4)
+MIXED_HIGH = np.array([np.inf, np.inf, 1.0, 1.0] * 4)
+MD_MASK = (
+    np.array([1, 0, 1, 0, 1], dtype=np.int8),
+    np.array([1, 1], dtype=np.int8),
+    np.array([0, 1], dtype=np.int8),
+)
+
+
+def _dict_contains(lib: Any) -> Callable[[], Any]:
+    space = _dict4(lib)
+    element = space.sample()
+    return lambda: space.contains(element)
+
+
+def _dict_flatten(lib: Any) -> Callable[[], Any]:
+    space = _dict4(lib)
+    element = space.sample()
+    return lambda: lib.flatten(space, element)
+
+
+def _dict_unflatten(lib: Any) -> Callable[[], Any]:
+    space = _dict4(lib)
+    flat = lib.flatten(space, space.sample())
+    return lambda: lib.unflatten(space, flat)
+
+
+def _discrete_flatten(lib: Any) -> Callable[[], Any]:
+    space = lib.Discrete(100)
+    value = np.int64(42)
+    return lambda: lib.flatten(space, value)
+
+
+def _box_contains(lib: Any) -> Callable[[], Any]:
+    space = lib.Box(-1, 1, (3,), np.float32)
+    value = np.zeros(3, np.float32)
+    return lambda: space.contains(value)
+
+
+def _discrete_contains(lib: Any) -> Callable[[], Any]:
+    space = lib.Discrete(10)
+    value = np.int64(3)
+    return lambda: space.contains(value)
+
+
+def _batched_dict_sample(lib: Any) -> Callable[[], Any]:
+    space = lib.batch_space(_dict4(lib), 8)
+    space.seed(SEED)
+    return space.sample
+
+
+def _dict_samples(lib: Any, count: int) -> tuple[Any, list[Any]]:
+    space = _dict4(lib)
+    return space, [space.sample() for _ in range(count)]
+
+
+def _concatenate(lib: Any) -> Callable[[], Any]:
+    space, items = _dict_samples(lib, 8)
+    out = lib.create_empty_array(space, 8)
+    return lambda: lib.concatenate(space, items, out)
+
+
+def _iterate(lib: Any) -> Callable[[], Any]:
+    space, items = _dict_samples(lib, 8)
+    batch = lib.concatenate(space, items, lib.create_empty_array(space, 8))
+    batched = lib.batch_space(space, 8)
+    return lambda: list(lib.iterate(batched, batch))
+
+
+def _to_jsonable(lib: Any) -> Callable[[], Any]:
+    space, items = _dict_samples(lib, 64)
+    return lambda: space.to_jsonable(items)
+
+
+def _import(lib: Any) -> Callable[[], Any]:
+    module = "gymspaces" if lib.name == "gymspaces" else "gymnasium.spaces"
+    command = [sys.executable, "-c", f"import {module}"]
+    return lambda: subprocess.run(command, check=True)
+
+
+CASES: list[Case] = [
+    Case("discrete_sample", "Discrete(10).sample()", _sampler(lambda lib: lib.Discrete(10))),
+    Case("discrete_sample_mask", "Discrete(10).sample(mask)", _sampler(lambda lib: lib.Discrete(10), mask=MASK10)),
+    Case(
+        "discrete_sample_probability",
+        "Discrete(1000).sample(probability)",
+        _sampler(lambda lib: lib.Discrete(1000), probability=P1000),
+    ),
+    Case("box_sample", "Box(-1,1,(3,)).sample()", _sampler(lambda lib: lib.Box(-1, 1, (3,), np.float32))),
+    Case(
+        "box_sample_image",
+        "Box(0,255,(84,84,3),uint8).sample()",
+        _sampler(lambda lib: lib.Box(0, 255, (84, 84, 3), np.uint8)),
+    ),
+    Case(
+        "box_sample_unbounded",
+        "Box(-inf,inf,(64,)).sample()",
+        _sampler(lambda lib: lib.Box(-np.inf, np.inf, (64,))),
+    ),
+    Case(
+        "box_sample_mixed",
+        "Box(mixed bounds,(16,)).sample()",
+        _sampler(lambda lib: lib.Box(MIXED_LOW, MIXED_HIGH, dtype=np.float64)),
+    ),
+    Case("multi_discrete_sample", "MultiDiscrete([5,2,2]).sample()", _sampler(lambda lib: lib.MultiDiscrete([5, 2, 2]))),
+    Case(
+        "multi_discrete_sample_mask",
+        "MultiDiscrete([5,2,2]).sample(mask)",
+        _sampler(lambda lib: lib.MultiDiscrete([5, 2, 2]), mask=MD_MASK),
+    ),
+    Case("multi_binary_sample", "MultiBinary(10).sample()", _sampler(lambda lib: lib.MultiBinary(10))),
+    Case("text_sample", "Text(10).sample()", _sampler(lambda lib: lib.Text(10))),
+    Case("sequence_sample", "Sequence(Box(0,1)).sample()", _sampler(lambda lib: lib.Sequence(lib.Box(0, 1)))),
+    Case(
+        "graph_sample",
+        "Graph(Box(3),Discrete(3)).sample(num_nodes=10)",
+        _sampler(lambda lib: lib.Graph(lib.Box(0, 1, (3,)), lib.Discrete(3)), num_nodes=10),
+    ),
+    Case("dict_sample", "Dict(4 keys).sample()", _sampler(_dict4)),
+    Case("dict_contains", "Dict(4 keys).contains", _dict_contains),
+    Case("dict_flatten", "flatten(Dict(4 keys))", _dict_flatten),
+    Case("dict_unflatten", "unflatten(Dict(4 keys))", _dict_unflatten),
+    Case("discrete_flatten", "flatten(Discrete(100))", _discrete_flatten),
+    Case("box_contains", "Box(3).contains", _box_contains),
+    Case("discrete_contains", "Discrete(10).contains", _discrete_contains),
+    Case("batch_dict_sample", "batch_space(Dict, 8).sample()", _batched_dict_sample),
+    Case("concatenate_dict", "concatenate 8 Dict samples", _concatenate),
+    Case("iterate_dict", "iterate 8 Dict samples", _iterate),
+    Case("dict_to_jsonable", "to_jsonable 64 Dict samples", _to_jsonable),
+    Case("import", "import in a fresh interpreter", _import, slow=True),
+]
+
+CASES_BY_KEY = {case.key: case for case in CASES}
