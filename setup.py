@@ -44,7 +44,7 @@ MACROS = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
 # Modules that call numpy's C distributions link the static random library.
 RANDOM_KERNELS = ["_rng", "_categorical", "_discrete", "_box", "_multi_binary", "_text", "_graph"]
 # Kernels that draw nothing link only npymath (float16 conversions).
-PLAIN_KERNELS = ["_flatten"]
+PLAIN_KERNELS = ["_flatten", "_batch"]
 
 
 def kernel(name: str, random: bool = True) -> Extension:

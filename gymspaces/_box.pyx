@@ -431,7 +431,20 @@ cdef inline bint is_plain_array(object x, int type_num):
             and cnp.PyArray_TYPE(<cnp.ndarray> x) == type_num)
 
 
-def box_contains_same_dtype(space, x):
+def box_contains(self, x):
+    """Whether ``x`` has the Box's shape, a dtype castable to it, and lies within bounds.
+
+    Non-arrays are converted to the Box's dtype first (with a warning), so a
+    list of floats may belong to an integer Box while a float64 array does
+    not belong to a float32 Box.
+    """
+    verdict = box_contains_same_dtype(self, x)
+    if verdict is None:
+        return self._contains_with_numpy(x)
+    return verdict
+
+
+cdef object box_contains_same_dtype(space, x):
     """Membership of an array already of the Box's dtype; ``None`` to defer to numpy.
 
     Returns ``None`` unless ``x``, ``low`` and ``high`` are C-contiguous native

@@ -29,7 +29,7 @@ from gymspaces._distributions cimport (
 )
 from gymspaces._attrs cimport attr, instance_dict
 from gymspaces._rng cimport RNGHandle, rng_handle, rng_handle_from
-from gymspaces._scalars cimport add_overflows, int_bits, is_numpy_integer, make_scalar, native_integer_descr
+from gymspaces._scalars cimport add_overflows, int_bits, is_numpy_integer, make_scalar, native_integer_descr, truncate_signed
 
 import numpy as np
 
@@ -526,7 +526,19 @@ cdef inline bint in_range(uint64_t value, uint64_t start, uint64_t n, bint is_si
     return value - start < n
 
 
-def discrete_contains_scalar(space, x):
+def discrete_contains(self, x):
+    """Whether ``x`` is an integer in range whose dtype casts safely to the space's.
+
+    Python ints (and bools) are accepted when they fit the dtype; numpy
+    integer scalars and 0-d integer arrays must be safely castable.
+    """
+    verdict = discrete_contains_scalar(self, x)
+    if verdict is None:
+        return self._contains_general(x)
+    return verdict
+
+
+cdef object discrete_contains_scalar(space, x):
     """Membership of a numpy integer scalar in a Discrete space; ``None`` to defer.
 
     Handles the common case -- ``x`` a numpy integer scalar, as samples are --
@@ -546,3 +558,101 @@ def discrete_contains_scalar(space, x):
     # bit patterns in the space's signedness is exact.
     return in_range(int_bits(x), int_bits(attr(namespace, space, "start")),
                     int_bits(attr(namespace, space, "n")), descr.kind == b'i')
+
+
+# ----------------------------------------------------------------------------
+# MultiDiscrete membership
+# ----------------------------------------------------------------------------
+
+cdef inline uint64_t element_bits(const char *data, int type_num, npy_intp i) noexcept:
+    """Integer/bool element ``i`` as a sign- or zero-extended 64-bit pattern."""
+    if type_num == cnp.NPY_BOOL or type_num == cnp.NPY_UINT8:
+        return (<uint8_t *> data)[i]
+    if type_num == cnp.NPY_INT8:
+        return <uint64_t> <int64_t> (<int8_t *> data)[i]
+    if type_num == cnp.NPY_INT16:
+        return <uint64_t> <int64_t> (<int16_t *> data)[i]
+    if type_num == cnp.NPY_UINT16:
+        return (<uint16_t *> data)[i]
+    if type_num == cnp.NPY_INT32:
+        return <uint64_t> <int64_t> (<int32_t *> data)[i]
+    if type_num == cnp.NPY_UINT32:
+        return (<uint32_t *> data)[i]
+    return (<uint64_t *> data)[i]
+
+
+cdef inline bint integer_array(object x):
+    """A C-contiguous native array of a bool or integer type of at most 64 bits."""
+    cdef int t
+    if not (cnp.PyArray_Check(x) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> x)
+            and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> x)):
+        return False
+    t = cnp.PyArray_TYPE(<cnp.ndarray> x)
+    return t in (cnp.NPY_BOOL, cnp.NPY_INT8, cnp.NPY_UINT8, cnp.NPY_INT16, cnp.NPY_UINT16,
+                 cnp.NPY_INT32, cnp.NPY_UINT32, cnp.NPY_INT64, cnp.NPY_UINT64,
+                 cnp.NPY_LONGLONG, cnp.NPY_ULONGLONG)
+
+
+def multi_discrete_contains(self, x):
+    """Whether ``x`` has the shape, a safely castable dtype and every entry in range.
+
+    Lists and tuples are converted with ``np.array`` first.
+    """
+    verdict = multi_discrete_contains_array(self, x)
+    if verdict is None:
+        return self._contains_general(x)
+    return verdict
+
+
+cdef object multi_discrete_contains_array(space, x):
+    """Membership of an integer array in a MultiDiscrete space; ``None`` to defer.
+
+    Decides in C when ``x`` and the space's ``nvec``/``start`` are plain
+    integer arrays: the safe-cast rule, the shape, then every entry within
+    ``[start, start + (nvec - 1)]`` with ``start + (nvec - 1)`` wrapping in the
+    space's dtype as numpy computes it.
+    """
+    cdef dict namespace
+    cdef cnp.dtype descr
+    cdef cnp.ndarray xs, nvec, start
+    cdef npy_intp i, size
+    cdef int x_type, type_num, itemsize
+    cdef bint is_signed
+    cdef uint64_t value, low, high
+    if not integer_array(x):
+        return None
+    namespace = instance_dict(space)
+    dtype = attr(namespace, space, "dtype")
+    nvec_obj = attr(namespace, space, "nvec")
+    start_obj = attr(namespace, space, "start")
+    if not (same_integer_type(nvec_obj, dtype) and same_integer_type(start_obj, dtype)
+            and integer_array(nvec_obj) and integer_array(start_obj)):
+        return None
+    descr = <cnp.dtype> dtype
+    xs, nvec, start = <cnp.ndarray> x, <cnp.ndarray> nvec_obj, <cnp.ndarray> start_obj
+    if not PyArray_CanCastTypeTo(<cnp.dtype> cnp.PyArray_DESCR(xs), descr, NPY_SAFE_CASTING):
+        return False
+    if x.shape != space.shape:
+        return False
+    size = cnp.PyArray_SIZE(xs)
+    if cnp.PyArray_SIZE(nvec) != size or cnp.PyArray_SIZE(start) != size:
+        return None
+    x_type = cnp.PyArray_TYPE(xs)
+    type_num = cnp.PyArray_TYPE(nvec)
+    itemsize = <int> descr.itemsize
+    is_signed = descr.kind == b'i'
+    for i in range(size):
+        # Safe cast: x's value is representable in the space's dtype.
+        value = element_bits(<const char *> cnp.PyArray_DATA(xs), x_type, i)
+        low = element_bits(<const char *> cnp.PyArray_DATA(start), type_num, i)
+        high = low + (element_bits(<const char *> cnp.PyArray_DATA(nvec), type_num, i) - 1)
+        if is_signed:
+            high = <uint64_t> truncate_signed(high, itemsize)
+            if <int64_t> value < <int64_t> low or <int64_t> value > <int64_t> high:
+                return False
+        else:
+            if itemsize < 8:
+                high &= (<uint64_t> 1 << (8 * itemsize)) - 1
+            if value < low or value > high:
+                return False
+    return True

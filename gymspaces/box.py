@@ -260,16 +260,11 @@ class Box(Space[NDArray[ScalarT]]):
             out = out.clip(min=self.low, max=self.high)
         return out
 
-    def contains(self, x: Any) -> bool:
-        """Whether ``x`` has the Box's shape, a dtype castable to it, and lies within bounds.
+    # Compiled: arrays of the Box's own dtype are checked in C.
+    contains = _box.box_contains
 
-        Non-arrays are converted to the Box's dtype first (with a warning), so a
-        list of floats may belong to an integer Box while a float64 array does
-        not belong to a float32 Box.
-        """
-        verdict = _box.box_contains_same_dtype(self, x)
-        if verdict is not None:
-            return verdict
+    def _contains_with_numpy(self, x: Any) -> bool:
+        """General membership rules (any input), as Gymnasium applies them."""
         if not isinstance(x, np.ndarray):
             warn("Casting input x to numpy array.")
             try:

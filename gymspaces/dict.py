@@ -171,9 +171,13 @@ class Dict(
     def contains(self, x: Any) -> bool:
         """Whether ``x`` is a dict with exactly the space's keys and valid values."""
         children = self.spaces
-        if isinstance(x, dict) and x.keys() == children.keys():
-            return all(x[key] in child for key, child in children.items())
-        return False
+        if not isinstance(x, dict) or x.keys() != children.keys():
+            return False
+        # A plain loop: this runs for every observation in env checkers and wrappers.
+        for key, child in children.items():
+            if x[key] not in child:
+                return False
+        return True
 
     def __getitem__(self, key: Any) -> Space[Any]:
         """The sub-space stored under ``key``."""

@@ -73,15 +73,11 @@ class Discrete(Space[IntegerT], Generic[IntegerT]):
     # Compiled: plain sampling is the hottest call of the library.
     sample = _discrete.discrete_sample
 
-    def contains(self, x: Any) -> bool:
-        """Whether ``x`` is an integer in range whose dtype casts safely to the space's.
+    # Compiled: numpy integer scalars (what sample returns) are checked in C.
+    contains = _discrete.discrete_contains
 
-        Python ints (and bools) are accepted when they fit the dtype; numpy
-        integer scalars and 0-d integer arrays must be safely castable.
-        """
-        verdict = _discrete.discrete_contains_scalar(self, x)
-        if verdict is not None:
-            return verdict
+    def _contains_general(self, x: Any) -> bool:
+        """Membership rules for any input, as Gymnasium applies them."""
         if isinstance(x, int):
             info = np.iinfo(self.dtype)
             if not info.min <= x <= info.max:

@@ -132,8 +132,11 @@ class MultiDiscrete(Space[NDArray[IntegerT]], Generic[IntegerT]):
             ]
         return _discrete.multi_discrete_leaf(self, sub_mask, sub_nvec, sub_start, weighted)
 
-    def contains(self, x: Any) -> bool:
-        """Whether ``x`` has the shape, a safely castable dtype and every entry in range."""
+    # Compiled: integer arrays are checked in C.
+    contains = _discrete.multi_discrete_contains
+
+    def _contains_general(self, x: Any) -> bool:
+        """Membership rules for any input, as Gymnasium applies them."""
         if isinstance(x, Sequence):
             x = np.array(x)
         return bool(

@@ -6,7 +6,7 @@
 * :func:`concatenate` -- stack single samples into a batch (into ``out``);
 * :func:`create_empty_array` -- allocate the ``out`` that ``concatenate`` fills.
 
-All are :func:`functools.singledispatch` functions on the space argument:
+All dispatch on the space argument with :func:`functools.singledispatch` rules:
 register a handler for a custom space with ``batch_space.register(MySpace)``.
 The generators of batched spaces are copies of the original's, exactly as in
 Gymnasium, so ``batch_space(space, n).sample()`` reproduces Gymnasium's numbers.
@@ -18,10 +18,12 @@ import copy
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from collections.abc import Sequence as SequenceABC
-from functools import singledispatch
 from typing import Any, NoReturn
 
 import numpy as np
+
+from gymspaces import _batch
+from gymspaces._dispatch import space_dispatch
 
 from gymspaces.box import Box
 from gymspaces.dict import Dict
@@ -102,7 +104,7 @@ def _throwaway_copy(generator: np.random.Generator) -> np.random.Generator:
 # ----------------------------------------------------------------------------
 
 
-@singledispatch
+@space_dispatch
 def batch_space(space: Space[Any], n: int = 1) -> Space[Any]:
     """The space of ``n`` samples of ``space`` batched together.
 
@@ -200,7 +202,7 @@ def _batch_as_copies(space: Space[Any], n: int = 1) -> Tuple:
 # ----------------------------------------------------------------------------
 
 
-@singledispatch
+@space_dispatch
 def batch_differing_spaces(spaces: SequenceABC[Space[Any]]) -> Space[Any]:
     """Batch several spaces of one type whose parameters may differ.
 
@@ -325,7 +327,7 @@ def _differing_as_copies(spaces: SequenceABC[Space[Any]]) -> Tuple:
 # ----------------------------------------------------------------------------
 
 
-@singledispatch
+@space_dispatch
 def iterate(space: Space[Any], items: Any) -> Iterator[Any]:
     """Iterate over the single samples held in a batched sample.
 
@@ -398,7 +400,7 @@ def _iterate_dict(space: Dict, items: Mapping[Any, Any]) -> Iterator[dict[Any, A
 # ----------------------------------------------------------------------------
 
 
-@singledispatch
+@space_dispatch
 def concatenate(space: Space[Any], items: Iterable[Any], out: Any) -> Any:
     """Stack single samples of ``space`` into one batch.
 
@@ -426,12 +428,22 @@ def concatenate(space: Space[Any], items: Iterable[Any], out: Any) -> Any:
 @concatenate.register(MultiDiscrete)
 @concatenate.register(MultiBinary)
 def _concatenate_arrays(space: Space[Any], items: Iterable[Any], out: np.ndarray) -> np.ndarray:
+    copied = _batch.concatenate_tree(space, items, out, _stack)
+    if copied is not None:
+        return copied
+    return _stack(space, items, out)
+
+
+def _stack(space: Space[Any], items: Iterable[Any], out: np.ndarray) -> np.ndarray:
     # np.stack raises ValueError on an empty batch (quirk Q20 relies on it).
     return np.stack([*items], axis=0, out=out)
 
 
 @concatenate.register(Tuple)
 def _concatenate_tuple(space: Tuple, items: Any, out: tuple[Any, ...]) -> tuple[Any, ...]:
+    copied = _batch.concatenate_tree(space, items, out, concatenate)
+    if copied is not None:
+        return copied
     parts = []
     for index, child in enumerate(space.spaces):
         column = [item[index] for item in items]
@@ -441,6 +453,9 @@ def _concatenate_tuple(space: Tuple, items: Any, out: tuple[Any, ...]) -> tuple[
 
 @concatenate.register(Dict)
 def _concatenate_dict(space: Dict, items: Any, out: Mapping[Any, Any]) -> dict[Any, Any]:
+    copied = _batch.concatenate_tree(space, items, out, concatenate)
+    if copied is not None:
+        return copied
     parts = {}
     for key, child in space.items():
         column = [item[key] for item in items]
@@ -462,7 +477,7 @@ def _concatenate_as_tuple(space: Space[Any], items: Iterable[Any], out: Any) -> 
 # ----------------------------------------------------------------------------
 
 
-@singledispatch
+@space_dispatch
 def create_empty_array(space: Space[Any], n: int = 1, fn: Callable[..., Any] = np.zeros) -> Any:
     """Allocate the destination of :func:`concatenate` for ``n`` samples of ``space``.
 
@@ -538,3 +553,26 @@ def _empty_oneofs(space: OneOf, n: int = 1, fn: Callable[..., Any] = np.zeros) -
 @create_empty_array.register(Space)
 def _empty_custom(space: Space[Any], n: int = 1, fn: Callable[..., Any] = np.zeros) -> None:
     return None
+
+
+# The concatenate kernel applies the built-in rules of these classes; it stays
+# on only while no user registration replaces one of them.
+_BUILT_IN_CONCATENATE = {
+    Box: _concatenate_arrays,
+    Discrete: _concatenate_arrays,
+    MultiDiscrete: _concatenate_arrays,
+    MultiBinary: _concatenate_arrays,
+    Tuple: _concatenate_tuple,
+    Dict: _concatenate_dict,
+}
+
+
+def _refresh_concatenate_kernel() -> None:
+    _batch.set_enabled(
+        all(concatenate.dispatch(cls) is rule for cls, rule in _BUILT_IN_CONCATENATE.items())
+    )
+
+
+_batch.configure(Tuple, Dict, (Box, Discrete, MultiDiscrete, MultiBinary))
+concatenate.on_register(_refresh_concatenate_kernel)
+_refresh_concatenate_kernel()
