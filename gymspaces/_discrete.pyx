@@ -29,7 +29,10 @@ from gymspaces._distributions cimport (
 )
 from gymspaces._attrs cimport attr, instance_dict
 from gymspaces._rng cimport RNGHandle, rng_handle, rng_handle_from
-from gymspaces._scalars cimport add_overflows, int_bits, is_numpy_integer, make_scalar, native_integer_descr, truncate_signed
+from gymspaces._scalars cimport (
+    add_overflows, element_bits, int_bits, is_numpy_integer, make_scalar, native_integer_descr,
+    truncate_signed,
+)
 
 import numpy as np
 
@@ -563,23 +566,6 @@ cdef object discrete_contains_scalar(space, x):
 # ----------------------------------------------------------------------------
 # MultiDiscrete membership
 # ----------------------------------------------------------------------------
-
-cdef inline uint64_t element_bits(const char *data, int type_num, npy_intp i) noexcept:
-    """Integer/bool element ``i`` as a sign- or zero-extended 64-bit pattern."""
-    if type_num == cnp.NPY_BOOL or type_num == cnp.NPY_UINT8:
-        return (<uint8_t *> data)[i]
-    if type_num == cnp.NPY_INT8:
-        return <uint64_t> <int64_t> (<int8_t *> data)[i]
-    if type_num == cnp.NPY_INT16:
-        return <uint64_t> <int64_t> (<int16_t *> data)[i]
-    if type_num == cnp.NPY_UINT16:
-        return (<uint16_t *> data)[i]
-    if type_num == cnp.NPY_INT32:
-        return <uint64_t> <int64_t> (<int32_t *> data)[i]
-    if type_num == cnp.NPY_UINT32:
-        return (<uint32_t *> data)[i]
-    return (<uint64_t *> data)[i]
-
 
 cdef inline bint integer_array(object x):
     """A C-contiguous native array of a bool or integer type of at most 64 bits."""

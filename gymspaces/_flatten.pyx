@@ -19,7 +19,10 @@ from libc.string cimport memcpy
 from numpy cimport npy_intp
 
 from gymspaces._attrs cimport attr, instance_dict
-from gymspaces._scalars cimport add_overflows, int_bits, is_numpy_integer, make_scalar, native_integer_descr, truncate_signed
+from gymspaces._scalars cimport (
+    add_overflows, element_bits, int_bits, is_numpy_integer, make_scalar, native_integer_descr,
+    truncate_signed,
+)
 
 import warnings
 
@@ -154,23 +157,6 @@ cdef inline double element_as_double(const char *data, int type_num, npy_intp i)
     return <double> (<int64_t *> data)[i]
 
 
-cdef inline uint64_t element_as_bits(const char *data, int type_num, npy_intp i) noexcept:
-    """Integer/bool element as a sign-extended 64-bit pattern."""
-    if type_num == cnp.NPY_BOOL or type_num == cnp.NPY_UINT8:
-        return (<uint8_t *> data)[i]
-    if type_num == cnp.NPY_INT8:
-        return <uint64_t> <int64_t> (<int8_t *> data)[i]
-    if type_num == cnp.NPY_INT16:
-        return <uint64_t> <int64_t> (<int16_t *> data)[i]
-    if type_num == cnp.NPY_UINT16:
-        return (<uint16_t *> data)[i]
-    if type_num == cnp.NPY_INT32:
-        return <uint64_t> <int64_t> (<int32_t *> data)[i]
-    if type_num == cnp.NPY_UINT32:
-        return (<uint32_t *> data)[i]
-    return (<uint64_t *> data)[i]
-
-
 cdef void copy_cast(char *dst, int dst_type, int dst_size, const char *src, int src_type,
                     int src_size, bint src_is_float, npy_intp count) noexcept:
     """Copy ``count`` elements converting them as a numpy safe cast does.
@@ -198,7 +184,7 @@ cdef void copy_cast(char *dst, int dst_type, int dst_size, const char *src, int 
                 (<uint16_t *> dst)[i] = npy_double_to_half(v)
         return
     for i in range(count):
-        b = element_as_bits(src, src_type, i)
+        b = element_bits(src, src_type, i)
         if dst_size == 1:
             (<uint8_t *> dst)[i] = <uint8_t> b
         elif dst_size == 2:
@@ -323,7 +309,7 @@ cdef bint multi_discrete_offsets(cnp.ndarray nvec, cnp.dtype descr, int64_t *tot
     cdef int64_t running = 0
     cdef int type_num = descr.type_num
     for i in range(cnp.PyArray_SIZE(nvec)):
-        running += <int64_t> element_as_bits(data, type_num, i)
+        running += <int64_t> element_bits(data, type_num, i)
         if running > INT32_MAX or running < 0:
             return False
     total[0] = running
@@ -360,8 +346,8 @@ cdef int64_t multi_discrete_positions(space, dict namespace, object x, cnp.ndarr
     cdef const char *sv = <const char *> cnp.PyArray_DATA(start)
     cdef const char *nv = <const char *> cnp.PyArray_DATA(nvec)
     for i in range(size):
-        if not difference_in_dtype(descr, <int64_t> element_as_bits(xv, type_num, i),
-                                   <int64_t> element_as_bits(sv, type_num, i), &diff):
+        if not difference_in_dtype(descr, <int64_t> element_bits(xv, type_num, i),
+                                   <int64_t> element_bits(sv, type_num, i), &diff):
             return -1
         index = offset + diff
         if index < 0:
@@ -371,7 +357,7 @@ cdef int64_t multi_discrete_positions(space, dict namespace, object x, cnp.ndarr
         elif index >= total:
             raise IndexError(f"index {index} is out of bounds for axis 0 with size {total}")
         out[i] = index
-        offset += <int64_t> element_as_bits(nv, type_num, i)
+        offset += <int64_t> element_bits(nv, type_num, i)
     return total
 
 
@@ -424,13 +410,13 @@ cdef object multi_discrete_decode(space, dict namespace, cnp.ndarray x, npy_intp
         if found == size:
             return None  # more non-zeros than entries: numpy raises its own error
         if found:
-            offset += <int64_t> element_as_bits(nv, type_num, found - 1)
+            offset += <int64_t> element_bits(nv, type_num, found - 1)
             # numpy's cumsum runs in the space's dtype: defer if it would wrap.
             if offset != truncate_signed(<uint64_t> offset, itemsize) and descr.kind == b'i':
                 return None
         value = (i - begin) - offset
         # asarray(..., dtype) then + start: both wrap in the dtype's width.
-        result = <uint64_t> value + element_as_bits(sv, type_num, found)
+        result = <uint64_t> value + element_bits(sv, type_num, found)
         if itemsize == 1:
             (<uint8_t *> o)[found] = <uint8_t> result
         elif itemsize == 2:
@@ -632,7 +618,7 @@ cdef npy_intp flat_size(object space) except -1:
         descr = native_integer_descr(space.dtype)
         nvec = as_c_array(space.nvec, descr)
         for i in range(cnp.PyArray_SIZE(nvec)):
-            total += <npy_intp> <int64_t> element_as_bits(<const char *> cnp.PyArray_DATA(nvec),
+            total += <npy_intp> <int64_t> element_bits(<const char *> cnp.PyArray_DATA(nvec),
                                                           descr.type_num, i)
         return total
     children = space.spaces.values() if cls is DictSpace else space.spaces

@@ -114,3 +114,21 @@ cdef inline cnp.dtype native_integer_descr(object dtype):
         if not cnp.PyArray_ISNBO(descr.byteorder):
             return cnp.PyArray_DescrFromType(descr.type_num)
     return descr
+
+
+cdef inline uint64_t element_bits(const char *data, int type_num, cnp.npy_intp i) noexcept nogil:
+    """Bool/integer element ``i`` of a contiguous buffer as a sign- or zero-extended
+    64-bit pattern (64-bit types are returned as they are)."""
+    if type_num == cnp.NPY_BOOL or type_num == cnp.NPY_UINT8:
+        return (<uint8_t *> data)[i]
+    if type_num == cnp.NPY_INT8:
+        return <uint64_t> <int64_t> (<int8_t *> data)[i]
+    if type_num == cnp.NPY_INT16:
+        return <uint64_t> <int64_t> (<int16_t *> data)[i]
+    if type_num == cnp.NPY_UINT16:
+        return (<uint16_t *> data)[i]
+    if type_num == cnp.NPY_INT32:
+        return <uint64_t> <int64_t> (<int32_t *> data)[i]
+    if type_num == cnp.NPY_UINT32:
+        return (<uint32_t *> data)[i]
+    return (<uint64_t *> data)[i]
