@@ -298,8 +298,10 @@ cdef bint _cache_discrete_params(RNGHandle handle, n_obj, start_obj, dtype) exce
 
 
 cdef object _discrete_masked(space, mask):
-    cdef bint only_binary
+    cdef bint only_binary = True
+    cdef npy_intp ones = -1
     cdef dict namespace = instance_dict(space)
+    cdef RNGHandle handle
     n_obj = attr(namespace, space, "n")
     if ASSERTS:
         if not cnp.PyArray_Check(mask):
@@ -313,17 +315,26 @@ cdef object _discrete_masked(space, mask):
             raise AssertionError(
                 f"The expected shape of the sample mask is {(int(n_obj),)}, "
                 f"actual shape: {mask.shape}")
-        count_ones(<cnp.ndarray> mask, &only_binary)
+        ones = count_ones(<cnp.ndarray> mask, &only_binary)
         if not only_binary:
             raise AssertionError(
                 f"All values of the sample mask should be 0 or 1, actual values: {mask}")
     handle = rng_handle_from(namespace, space)
-    index = masked_choice(handle, mask)
-    start = attr(namespace, space, "start")
-    if index is None:
-        return start
-    descr = native_integer_descr(attr(namespace, space, "dtype"))
-    return add_start(descr, int_bits(start), <uint64_t> <int64_t> index)
+    start_obj = attr(namespace, space, "start")
+    if ones < 0:  # assertions off: numpy's rules for whatever was passed
+        index = masked_choice(handle, mask)
+        if index is None:
+            return start_obj
+        position = <npy_intp> index
+    else:
+        if ones == 0:
+            return start_obj
+        position = nth_one(<cnp.ndarray> mask, <npy_intp> draw_index(handle, ones))
+    dtype = attr(namespace, space, "dtype")
+    if (handle.key_a is n_obj and handle.key_b is start_obj and handle.key_c is dtype
+            and handle.results is not None and position < len(handle.results)):
+        return handle.results[position]
+    return add_start(native_integer_descr(dtype), int_bits(start_obj), <uint64_t> position)
 
 
 cdef object _discrete_weighted(space, probability):
