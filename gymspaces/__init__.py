@@ -17,8 +17,8 @@ from gymspaces.space import Space
 from gymspaces.text import Text
 from gymspaces.tuple import Tuple
 
-# Imported after the spaces they dispatch on.
-from gymspaces import vector  # noqa: E402  isort: skip
+# Imported after the spaces it dispatches on. gymspaces.vector (which pulls in
+# multiprocessing) is left to be imported on use, as gymnasium.spaces does.
 from gymspaces.utils import flatdim, flatten, flatten_space, unflatten  # noqa: E402  isort: skip
 
 __version__ = "0.1.0"

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import numpy as np
-from numpy.typing import NDArray
+
+if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
+    from numpy.typing import NDArray
 
 from gymspaces import _box
 from gymspaces._warnings import warn
@@ -29,7 +31,7 @@ def _is_real_scalar(value: object) -> bool:
     return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
 
 
-class Box(Space[NDArray[ScalarT]]):
+class Box(Space[np.ndarray[Any, np.dtype[ScalarT]]]):
     r"""A (possibly unbounded) box in :math:`\mathbb{R}^n` or :math:`\mathbb{Z}^n`.
 
     Parameters

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-from numpy.typing import NDArray
+
+if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
+    from numpy.typing import NDArray
 
 from gymspaces import _multi_binary
 from gymspaces.space import Space
@@ -14,7 +16,7 @@ from gymspaces.space import Space
 __all__ = ["MultiBinary"]
 
 
-class MultiBinary(Space[NDArray[np.int8]]):
+class MultiBinary(Space[np.ndarray[Any, np.dtype[np.int8]]]):
     """Binary arrays of a fixed shape, stored as ``int8``.
 
     Parameters

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import numpy as np
-from numpy.typing import NDArray
+
+if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
+    from numpy.typing import NDArray
 
 from gymspaces import _discrete
 from gymspaces._warnings import warn
@@ -18,7 +20,7 @@ __all__ = ["MultiDiscrete"]
 IntegerT = TypeVar("IntegerT", bound=np.integer, covariant=True)
 
 
-class MultiDiscrete(Space[NDArray[IntegerT]], Generic[IntegerT]):
+class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT]):
     """Arrays whose entry ``i`` lies in ``start[i], ..., start[i] + nvec[i] - 1``.
 
     Parameters

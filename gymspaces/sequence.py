@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from types import ModuleType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-from numpy.typing import NDArray
+
+if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
+    from numpy.typing import NDArray
 
 from gymspaces.space import Space
 from gymspaces.tuple import _SUBSEED_BOUND, _chosen_kind

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
-import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from numpy.typing import DTypeLike
 
 from gymspaces import seeding
 
 __all__ = ["Space", "MaskNDArray"]
 
 T_cov = TypeVar("T_cov", covariant=True)
-MaskNDArray = npt.NDArray[np.int8]
+# Same alias as numpy.typing.NDArray[np.int8], without importing numpy.typing.
+MaskNDArray = np.ndarray[Any, np.dtype[np.int8]]
 
 # Instance attributes where kernels cache derived data: the C view (``bitgen_t*``)
 # of ``_np_random`` and per-space tables. They are rebuilt on demand (keyed by the
@@ -49,7 +52,7 @@ class Space(Generic[T_cov]):
     def __init__(
         self,
         shape: Sequence[int] | None = None,
-        dtype: npt.DTypeLike | None = None,
+        dtype: DTypeLike | None = None,
         seed: int | np.random.Generator | None = None,
     ):
         self._shape = None if shape is None else tuple(shape)

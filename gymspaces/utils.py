@@ -14,10 +14,12 @@ compiled kernel that writes straight into one output array.
 from __future__ import annotations
 
 import math
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, Union
 
 import numpy as np
-from numpy.typing import NDArray
+
+if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
+    from numpy.typing import NDArray
 
 from gymspaces import _flatten
 from gymspaces._dispatch import space_dispatch
@@ -47,7 +49,7 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-FlatType = NDArray[Any] | dict[str, Any] | tuple[Any, ...] | GraphInstance
+FlatType = Union[np.ndarray[Any, np.dtype[Any]], dict[str, Any], tuple[Any, ...], GraphInstance]
 
 _NOT_FLATTENABLE = (
     "{} cannot be flattened to a numpy array, probably because it contains a `Graph` or "
