@@ -38,8 +38,15 @@ def space_dispatch(default: Callable[..., Any]) -> Any:
             listener()
         return registered
 
+    def dispatch(cls: type) -> Callable[..., Any]:
+        """The implementation for ``cls`` (singledispatch's choice, cached)."""
+        implementation = cache.get(cls)
+        if implementation is None:
+            implementation = cache[cls] = resolver.dispatch(cls)
+        return implementation
+
     dispatcher.register = register
-    dispatcher.dispatch = resolver.dispatch
+    dispatcher.dispatch = dispatch
     dispatcher.registry = resolver.registry
     dispatcher.on_register = listeners.append
     return dispatcher

@@ -67,3 +67,81 @@ cdef RNGHandle rng_handle_from(dict namespace, object space):
 def generator_handle(generator):
     """Python-level access to a handle (used by tests and helpers)."""
     return RNGHandle(generator)
+
+
+# ----------------------------------------------------------------------------
+# Fast state copy between PCG64 bit generators
+# ----------------------------------------------------------------------------
+
+from libc.stdint cimport uint32_t
+from libc.string cimport memcpy
+
+# numpy's pcg64_state (numpy/random/src/pcg64/pcg64.h, unchanged since numpy
+# 1.17): a pointer to the 128-bit LCG state and increment, then the buffered
+# 32-bit half-word. Verified against the state property at import (below).
+ctypedef struct pcg64_state_t:
+    void *pcg_state
+    int has_uint32
+    uint32_t uinteger
+
+DEF PCG128_STATE_BYTES = 32  # state and increment, 128 bits each
+
+cdef bint PCG64_LAYOUT_VERIFIED = False
+cdef tuple PCG64_TYPES = (np.random.PCG64, np.random.PCG64DXSM)
+
+
+cdef bitgen_t *bitgen_of(object bit_generator) except NULL:
+    capsule = bit_generator.capsule
+    if not PyCapsule_IsValid(capsule, CAPSULE_NAME):
+        raise ValueError("Invalid bit generator: its capsule is not a 'BitGenerator'")
+    return <bitgen_t *> PyCapsule_GetPointer(capsule, CAPSULE_NAME)
+
+
+cdef void copy_pcg64(bitgen_t *source, bitgen_t *target) noexcept:
+    cdef pcg64_state_t *src = <pcg64_state_t *> source.state
+    cdef pcg64_state_t *dst = <pcg64_state_t *> target.state
+    memcpy(dst.pcg_state, src.pcg_state, PCG128_STATE_BYTES)
+    dst.has_uint32 = src.has_uint32
+    dst.uinteger = src.uinteger
+
+
+def copy_generator_state(source, target):
+    """Give ``target`` the exact state of ``source`` (both Generators); ``False`` if
+    not handled here (then use ``target.bit_generator.state = ...``).
+
+    For PCG64/PCG64DXSM this copies the C state directly, which costs a tiny
+    fraction of the ``state`` property's dict round trip.
+    """
+    if not PCG64_LAYOUT_VERIFIED:
+        return False
+    source_bg = source.bit_generator
+    target_bg = target.bit_generator
+    if type(source_bg) is not type(target_bg) or type(source_bg) not in PCG64_TYPES:
+        return False
+    copy_pcg64(bitgen_of(source_bg), bitgen_of(target_bg))
+    return True
+
+
+def _verify_pcg64_layout():
+    """Enable the fast copy only if it reproduces the ``state`` property exactly."""
+    global PCG64_LAYOUT_VERIFIED
+    for kind in PCG64_TYPES:
+        source, target = kind(2024), kind(7)
+        source.random_raw()
+        np.random.Generator(source).integers(10)  # leaves a buffered half-word
+        copy_pcg64(bitgen_of(source), bitgen_of(target))
+        if source.state != target.state:
+            return
+    PCG64_LAYOUT_VERIFIED = True
+
+
+_verify_pcg64_layout()
+
+
+def advance_by_one_double(space):
+    """``space.np_random.random()`` with the result discarded: one ``next_double``
+    on the space's bit generator, under its lock when other threads exist."""
+    cdef RNGHandle handle = rng_handle(space)
+    cdef bint locked = handle.acquire_shared()
+    handle.bitgen.next_double(handle.bitgen.state)
+    handle.release_shared(locked)

@@ -11,7 +11,7 @@ import numpy as np
 if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     from numpy.typing import NDArray
 
-from gymspaces import _graph
+from gymspaces import _graph, _rng
 from gymspaces._warnings import warn
 from gymspaces.box import Box
 from gymspaces.discrete import Discrete
@@ -360,9 +360,11 @@ def _batched_discrete(utils: ModuleType, space: Discrete, n: int) -> MultiDiscre
     if not space.n > 0:
         return None  # ``n`` edited to a bad value: the constructor raises Gymnasium's error
     dtype = np.dtype(space.dtype)
-    nvec = np.full((n,), space.n, dtype=dtype)
+    nvec = np.empty((n,), dtype=dtype)
+    nvec.fill(space.n)  # np.full's unsafe-cast fill without its Python overhead
     generator = utils._throwaway_copy(space.np_random)
-    start = np.full((n,), space.start, dtype=dtype)
+    start = np.empty((n,), dtype=dtype)
+    start.fill(space.start)
     batched = MultiDiscrete.__new__(MultiDiscrete)
     batched.__dict__.update(
         _shape=nvec.shape, dtype=dtype, nvec=nvec, start=start, _np_random=generator
@@ -392,5 +394,6 @@ def _sample_through_copy(space: Space[Any], n: Any, kwargs: dict[str, Any]) -> A
     if batched is None:
         batched = utils.batch_space(space, n)
     result = batched.sample(**kwargs)
-    space.np_random.random()
+    # Gymnasium's space.np_random.random(): one double drawn and dropped.
+    _rng.advance_by_one_double(space)
     return result

@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from gymspaces import _batch
+from gymspaces import _batch, _rng
 from gymspaces._dispatch import space_dispatch
 
 from gymspaces.box import Box
@@ -95,7 +95,8 @@ def _throwaway_copy(generator: np.random.Generator) -> np.random.Generator:
     scratch = pool.get(kind)
     if scratch is None:
         scratch = pool[kind] = np.random.Generator(kind())
-    scratch.bit_generator.state = bit_generator.state
+    if not _rng.copy_generator_state(generator, scratch):
+        scratch.bit_generator.state = bit_generator.state
     return scratch
 
 
