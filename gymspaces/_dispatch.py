@@ -14,19 +14,44 @@ from collections.abc import Callable
 from typing import Any
 
 
+def _parameters(function: Callable[..., Any]) -> tuple[list[str], dict[str, Any]]:
+    """Positional parameter names of ``function`` and the defaults of the trailing ones."""
+    code = function.__code__
+    names = list(code.co_varnames[: code.co_argcount])
+    defaults = function.__defaults__ or ()
+    return names, dict(zip(names[len(names) - len(defaults) :], defaults))
+
+
 def space_dispatch(default: Callable[..., Any]) -> Any:
     """Decorator: make ``default`` dispatch on the class of its first argument."""
     resolver = functools.singledispatch(default)
     cache: dict[type, Callable[..., Any]] = {}
     listeners: list[Callable[[], None]] = []
 
-    @functools.wraps(default)
-    def dispatcher(space: Any, *args: Any, **kwargs: Any) -> Any:
-        cls = space.__class__
+    def dispatch(cls: type) -> Callable[..., Any]:
+        """The implementation for ``cls`` (singledispatch's choice, cached)."""
         implementation = cache.get(cls)
         if implementation is None:
             implementation = cache[cls] = resolver.dispatch(cls)
-        return implementation(space, *args, **kwargs)
+        return implementation
+
+    # The dispatcher is generated with ``default``'s own parameter list: a
+    # ``*args, **kwargs`` wrapper would cost more than many implementations.
+    names, defaults = _parameters(default)
+    signature = ", ".join(f"{name}=_default_{name}" if name in defaults else name for name in names)
+    arguments = ", ".join(names)
+    first = names[0]
+    source = (
+        f"def {default.__name__}({signature}):\n"
+        f"    implementation = _cache.get({first}.__class__)\n"
+        f"    if implementation is None:\n"
+        f"        implementation = _dispatch({first}.__class__)\n"
+        f"    return implementation({arguments})\n"
+    )
+    namespace: dict[str, Any] = {"_cache": cache, "_dispatch": dispatch}
+    namespace.update({f"_default_{name}": value for name, value in defaults.items()})
+    exec(compile(source, f"<space_dispatch {default.__name__}>", "exec"), namespace)
+    dispatcher = functools.wraps(default)(namespace[default.__name__])
 
     def register(cls: Any, func: Callable[..., Any] | None = None) -> Any:
         """Register ``func`` for ``cls`` (also usable as a decorator, like singledispatch)."""
@@ -37,13 +62,6 @@ def space_dispatch(default: Callable[..., Any]) -> Any:
         for listener in listeners:
             listener()
         return registered
-
-    def dispatch(cls: type) -> Callable[..., Any]:
-        """The implementation for ``cls`` (singledispatch's choice, cached)."""
-        implementation = cache.get(cls)
-        if implementation is None:
-            implementation = cache[cls] = resolver.dispatch(cls)
-        return implementation
 
     dispatcher.register = register
     dispatcher.dispatch = dispatch

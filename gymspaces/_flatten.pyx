@@ -20,8 +20,8 @@ from numpy cimport npy_intp
 
 from gymspaces._attrs cimport attr, instance_dict
 from gymspaces._scalars cimport (
-    add_overflows, element_bits, int_bits, is_numpy_integer, make_scalar, native_integer_descr,
-    truncate_signed,
+    add_overflows, element_bits, int_bits, integer_scalar_bits, is_numpy_integer, make_scalar,
+    native_integer_descr, truncate_signed,
 )
 
 import warnings
@@ -72,10 +72,10 @@ cdef inline bint is_signed_kind(cnp.dtype descr):
 cdef inline bint read_integer(cnp.dtype descr, object x, int64_t *value):
     """The value of ``x`` if it is an integer of ``descr``'s own type that fits int64."""
     cdef uint64_t bits
-    if is_numpy_integer(x):
-        if cnp.PyArray_DescrFromScalar(x).type_num != descr.type_num:
+    cdef object x_type = type(x)
+    if <void *> x_type == <void *> descr.typeobj:
+        if not integer_scalar_bits(x, &bits):
             return False
-        bits = int_bits(x)
         if not is_signed_kind(descr) and bits > <uint64_t> 0x7FFFFFFFFFFFFFFF:
             return False
         value[0] = <int64_t> bits
@@ -316,6 +316,16 @@ cdef bint multi_discrete_offsets(cnp.ndarray nvec, cnp.dtype descr, int64_t *tot
     return True
 
 
+cdef inline bint same_shape(cnp.ndarray a, cnp.ndarray b) noexcept:
+    cdef int i
+    if cnp.PyArray_NDIM(a) != cnp.PyArray_NDIM(b):
+        return False
+    for i in range(cnp.PyArray_NDIM(a)):
+        if cnp.PyArray_DIM(a, i) != cnp.PyArray_DIM(b, i):
+            return False
+    return True
+
+
 cdef int64_t multi_discrete_positions(space, dict namespace, object x, cnp.ndarray positions) except -2:
     """Fill ``positions`` (int64, size of nvec) with the one-hot positions of ``x``.
 
@@ -337,7 +347,7 @@ cdef int64_t multi_discrete_positions(space, dict namespace, object x, cnp.ndarr
         return -1
     values = <cnp.ndarray> x
     size = cnp.PyArray_SIZE(nvec)
-    if (x.shape != (<object> nvec).shape or cnp.PyArray_SIZE(start) != size
+    if (not same_shape(values, nvec) or cnp.PyArray_SIZE(start) != size
             or cnp.PyArray_SIZE(positions) < size):
         return -1
     if not multi_discrete_offsets(nvec, descr, &total):
@@ -604,23 +614,28 @@ cdef bint is_fast_node(object space):
 cdef npy_intp flat_size(object space) except -1:
     """``flatdim`` of a fast node."""
     cdef type cls = type(space)
-    cdef npy_intp total = 0
+    cdef npy_intp total = 1
     cdef cnp.ndarray nvec
     cdef cnp.dtype descr
     cdef npy_intp i
+    cdef dict namespace
     if cls is BoxSpace or cls is MultiBinarySpace:
-        for dim in space.shape:
-            total = (total if total else 1) * <npy_intp> dim
-        return total if space.shape else 1
+        # Exact built-in classes: their ``shape`` property returns ``_shape``.
+        for dim in attr(instance_dict(space), space, "_shape"):
+            total *= <npy_intp> dim
+        return total
     if cls is DiscreteSpace:
-        return <npy_intp> int_bits(space.n)
+        return <npy_intp> int_bits(attr(instance_dict(space), space, "n"))
     if cls is MultiDiscreteSpace:
-        descr = native_integer_descr(space.dtype)
-        nvec = as_c_array(space.nvec, descr)
+        namespace = instance_dict(space)
+        descr = native_integer_descr(attr(namespace, space, "dtype"))
+        nvec = as_c_array(attr(namespace, space, "nvec"), descr)
+        total = 0
         for i in range(cnp.PyArray_SIZE(nvec)):
             total += <npy_intp> <int64_t> element_bits(<const char *> cnp.PyArray_DATA(nvec),
-                                                          descr.type_num, i)
+                                                       descr.type_num, i)
         return total
+    total = 0
     children = space.spaces.values() if cls is DictSpace else space.spaces
     for child in children:
         total += flat_size(child)
@@ -658,11 +673,18 @@ cdef object unflatten_leaf(object space, cnp.ndarray x, npy_intp begin, npy_intp
         if found is not None:
             return found
     elif cls is BoxSpace or cls is MultiBinarySpace:
+        namespace = instance_dict(space)
+        descr = attr(namespace, space, "dtype")
         part = segment_view(x, begin, end)
-        descr = space.dtype
-        if not cnp.PyArray_EquivTypes(<cnp.dtype> (<object> x).dtype, <cnp.dtype> descr):
-            part = np.asarray(part, dtype=descr)
-        return part.reshape(space.shape)
+        if not cnp.PyArray_EquivTypes(<cnp.dtype> cnp.PyArray_DESCR(x), <cnp.dtype> descr):
+            if cnp.PyArray_ISNBO((<cnp.dtype> descr).byteorder) and supported_type((<cnp.dtype> descr).type_num):
+                # np.asarray(part, dtype): a cast copy (unsafe casting allowed)
+                part = cnp.PyArray_FROMANY(part, (<cnp.dtype> descr).type_num, 0, 0,
+                                           cnp.NPY_ARRAY_FORCECAST)
+            else:
+                part = np.asarray(part, dtype=descr)
+        # ``shape`` of the exact built-in classes is their ``_shape``.
+        return cnp.PyArray_Reshape(<cnp.ndarray> part, attr(namespace, space, "_shape"))
     # Errors and unusual inputs: Gymnasium's own rules on the same segment.
     return fallback(space, segment_view(x, begin, end))
 

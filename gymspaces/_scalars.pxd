@@ -10,8 +10,26 @@ cnp.import_array()
 cdef extern from *:
     """
     static int gymspaces_is_numpy_integer(PyObject *o) { return PyArray_IsScalar(o, Integer); }
+
+    /* The value of a numpy integer scalar as a sign/zero-extended 64-bit pattern,
+       read straight from the scalar object; returns 0 if o is not one. */
+    static int gymspaces_integer_scalar_bits(PyObject *o, npy_uint64 *out) {
+        PyTypeObject *t = Py_TYPE(o);
+        if (t == &PyLongArrType_Type) { *out = (npy_uint64)(npy_int64)PyArrayScalar_VAL(o, Long); return 1; }
+        if (t == &PyLongLongArrType_Type) { *out = (npy_uint64)(npy_int64)PyArrayScalar_VAL(o, LongLong); return 1; }
+        if (t == &PyIntArrType_Type) { *out = (npy_uint64)(npy_int64)PyArrayScalar_VAL(o, Int); return 1; }
+        if (t == &PyShortArrType_Type) { *out = (npy_uint64)(npy_int64)PyArrayScalar_VAL(o, Short); return 1; }
+        if (t == &PyByteArrType_Type) { *out = (npy_uint64)(npy_int64)PyArrayScalar_VAL(o, Byte); return 1; }
+        if (t == &PyULongArrType_Type) { *out = (npy_uint64)PyArrayScalar_VAL(o, ULong); return 1; }
+        if (t == &PyULongLongArrType_Type) { *out = (npy_uint64)PyArrayScalar_VAL(o, ULongLong); return 1; }
+        if (t == &PyUIntArrType_Type) { *out = (npy_uint64)PyArrayScalar_VAL(o, UInt); return 1; }
+        if (t == &PyUShortArrType_Type) { *out = (npy_uint64)PyArrayScalar_VAL(o, UShort); return 1; }
+        if (t == &PyUByteArrType_Type) { *out = (npy_uint64)PyArrayScalar_VAL(o, UByte); return 1; }
+        return 0;
+    }
     """
     bint is_numpy_integer "gymspaces_is_numpy_integer" (object value)
+    bint integer_scalar_bits "gymspaces_integer_scalar_bits" (object value, uint64_t *out)
 
 cdef extern from "numpy/arrayobject.h":
     object PyArray_Scalar(void *data, cnp.dtype descr, object base)
@@ -29,7 +47,9 @@ cdef inline uint64_t int_bits(object value) except? 0xFFFFFFFFFFFFFFFFULL:
     cdef uint32_t u32
     cdef uint64_t u64
     cdef int itemsize
-    if is_numpy_integer(value):
+    if integer_scalar_bits(value, &u64):
+        return u64
+    if is_numpy_integer(value):  # a numpy integer subclass
         descr = cnp.PyArray_DescrFromScalar(value)
         itemsize = <int> descr.itemsize
         if descr.kind == b'u':
