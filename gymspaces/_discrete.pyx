@@ -199,14 +199,20 @@ cdef npy_intp probability_choice(RNGHandle handle, object probability,
     return index
 
 
+cdef inline cnp.ndarray contiguous(object values):
+    if cnp.PyArray_Check(values) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> values):
+        return <cnp.ndarray> values
+    return np.ascontiguousarray(values)
+
+
 cdef double probability_sum(object probability):
     """``np.sum(p)`` of a validated float64 array, bit for bit."""
-    cdef cnp.ndarray p = np.ascontiguousarray(probability)
+    cdef cnp.ndarray p = contiguous(probability)
     return pairwise_sum(<double *> cnp.PyArray_DATA(p), cnp.PyArray_SIZE(p))
 
 
 cdef bint all_in_unit_interval(object probability):
-    cdef cnp.ndarray p = np.ascontiguousarray(probability)
+    cdef cnp.ndarray p = contiguous(probability)
     cdef double *data = <double *> cnp.PyArray_DATA(p)
     cdef npy_intp i
     for i in range(cnp.PyArray_SIZE(p)):
@@ -348,7 +354,8 @@ cdef object _discrete_weighted(space, probability):
             raise AssertionError(
                 "The expected dtype of the sample probability is np.float64, "
                 f"actual dtype: {probability.dtype}")
-        if probability.shape != (space.n,):
+        if (cnp.PyArray_NDIM(<cnp.ndarray> probability) != 1
+                or <uint64_t> cnp.PyArray_DIM(<cnp.ndarray> probability, 0) != int_bits(space.n)):
             raise AssertionError(
                 f"The expected shape of the sample probability is {(int(space.n),)}, "
                 f"actual shape: {probability.shape}")
@@ -421,6 +428,27 @@ cdef inline bint same_integer_type(object values, object dtype):
     own = <cnp.dtype> cnp.PyArray_DESCR(<cnp.ndarray> values)
     expected = <cnp.dtype> dtype
     return own.kind == expected.kind and own.itemsize == expected.itemsize
+
+
+def multi_discrete_sample_entry(self, mask=None, probability=None):
+    """Draw an element, optionally under per-entry masks or probabilities.
+
+    Parameters
+    ----------
+    mask : nested tuple of int8 arrays, optional
+        Mirrors ``nvec``'s leading axes; each leaf has one 0/1 entry per
+        choice. An entry with nothing allowed takes its ``start`` value.
+    probability : nested tuple of float64 arrays, optional
+        Same structure; each leaf sums to one.
+
+    Returns
+    -------
+    numpy.ndarray
+        Of the space's shape and dtype (a numpy scalar for a 0-d ``nvec``).
+    """
+    if mask is None and probability is None:
+        return multi_discrete_sample(self)
+    return self._sample_masked(mask, probability)
 
 
 def multi_discrete_sample(space):

@@ -83,26 +83,11 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
         """MultiDiscrete spaces flatten to concatenated one-hot vectors."""
         return True
 
-    def sample(
-        self,
-        mask: tuple[MaskNDArray, ...] | None = None,
-        probability: tuple[NDArray[np.float64], ...] | None = None,
-    ) -> NDArray[Any]:
-        """Draw an element, optionally under per-entry masks or probabilities.
+    # Compiled entry point: plain samples go straight to the kernel.
+    sample = _discrete.multi_discrete_sample_entry
 
-        Parameters
-        ----------
-        mask : nested tuple of int8 arrays, optional
-            Mirrors ``nvec``'s leading axes; each leaf has one 0/1 entry per
-            choice. An entry with nothing allowed takes its ``start`` value.
-        probability : nested tuple of float64 arrays, optional
-            Same structure; each leaf sums to one.
-
-        Returns
-        -------
-        numpy.ndarray
-            Of the space's shape and dtype (a numpy scalar for a 0-d ``nvec``).
-        """
+    def _sample_masked(self, mask: Any, probability: Any) -> NDArray[Any]:
+        """Masked or weighted sampling (see :meth:`sample`), leaf by leaf."""
         if mask is not None and probability is not None:
             raise ValueError(
                 "Only one of `mask` or `probability` can be provided, actual values: "
@@ -110,11 +95,7 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
             )
         if mask is not None:
             return np.array(self._sample_leaves(mask, self.nvec, self.start, False), dtype=self.dtype)
-        if probability is not None:
-            return np.array(
-                self._sample_leaves(probability, self.nvec, self.start, True), dtype=self.dtype
-            )
-        return _discrete.multi_discrete_sample(self)
+        return np.array(self._sample_leaves(probability, self.nvec, self.start, True), dtype=self.dtype)
 
     def _sample_leaves(self, sub_mask: Any, sub_nvec: Any, sub_start: Any, weighted: bool) -> Any:
         """Walk the mask tree alongside ``nvec``; leaves are drawn depth-first (C order)."""
