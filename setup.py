@@ -5,6 +5,10 @@ Kernels that draw random numbers link numpy's static ``npyrandom`` (found in
 for third-party users of ``numpy.random.c_distributions``.
 
 Set ``GYMSPACES_DEBUG_BUILD=1`` to compile with bounds and wraparound checks on.
+
+The speed targets in ``benchmarks/targets.toml`` are copied into the package
+as ``gymspaces/_targets.toml`` so that ``python -m gymspaces bench --check``
+works from a regular install.
 """
 
 import os
@@ -13,6 +17,7 @@ from pathlib import Path
 import numpy as np
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
 
 DEBUG = os.environ.get("GYMSPACES_DEBUG_BUILD", "0") not in ("", "0")
 
@@ -59,7 +64,24 @@ def kernel(name: str, random: bool = True) -> Extension:
     )
 
 
+TARGETS = Path("benchmarks") / "targets.toml"
+
+
+class build_py_with_targets(build_py):
+    """``build_py`` that also ships the benchmark targets as ``gymspaces/_targets.toml``."""
+
+    def run(self):
+        super().run()
+        # An editable install reads benchmarks/targets.toml from the checkout.
+        if getattr(self, "editable_mode", False) or not TARGETS.exists():
+            return
+        destination = Path(self.build_lib) / "gymspaces"
+        self.mkpath(str(destination))
+        self.copy_file(str(TARGETS), str(destination / "_targets.toml"))
+
+
 setup(
+    cmdclass={"build_py": build_py_with_targets},
     ext_modules=cythonize(
         [kernel(name) for name in RANDOM_KERNELS]
         + [kernel(name, random=False) for name in PLAIN_KERNELS],

@@ -1,7 +1,31 @@
-"""Entry point of ``python -m gymspaces``."""
+"""Entry point of ``python -m gymspaces``.
+
+Without arguments it prints the demo table of :mod:`gymspaces._demo`;
+``python -m gymspaces bench ...`` runs the benchmark suite and speed gate of
+:mod:`gymspaces._benchcli`.
+"""
 
 import sys
 
-from gymspaces._demo import main
+USAGE = """usage: python -m gymspaces          sample every space (and compare with Gymnasium)
+       python -m gymspaces bench    benchmark against Gymnasium; see bench --help"""
+
+
+def main(argv: list[str]) -> int:
+    """Dispatch to the demo or to the ``bench`` command; returns the exit status."""
+    if argv and argv[0] == "bench":
+        from gymspaces._benchcli import main as bench
+
+        return bench(argv[1:])
+    if argv and argv[0] in ("-h", "--help"):
+        print(USAGE)
+        return 0
+    if argv:
+        print(f"{USAGE}\npython -m gymspaces: error: unknown command {argv[0]!r}", file=sys.stderr)
+        return 2
+    from gymspaces._demo import main as demo
+
+    return demo([])
+
 
 sys.exit(main(sys.argv[1:]))

@@ -7,10 +7,12 @@ figure that matters is the ratio of the two medians.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -25,6 +27,8 @@ class Case:
 
     ``key`` names it in the targets file and in reports; ``setup(lib)``
     returns the callable to time for a library namespace (see :func:`library`).
+    ``slow`` cases take long enough per call (``import`` starts a process)
+    that the suite times a few explicit rounds instead of calibrating.
     """
 
     key: str
@@ -155,10 +159,56 @@ def _to_jsonable(lib: Any) -> Callable[[], Any]:
     return lambda: space.to_jsonable(items)
 
 
+IMPORTED_MODULES = {"gymspaces": "gymspaces", "gymnasium": "gymnasium.spaces", "numpy": "numpy"}
+"""What the ``import`` case imports for each implementation (``numpy`` is the baseline)."""
+
+
+def _child_environment() -> dict[str, str]:
+    """The environment of the child interpreters of the ``import`` case.
+
+    The child must import the very gymspaces this process imported, even when
+    that came from a path the child would not search by default (pytest's
+    rootdir insertion, for instance). Installed copies need nothing added.
+    """
+    import sysconfig
+
+    import gymspaces
+
+    env = dict(os.environ)
+    root = str(Path(gymspaces.__file__).resolve().parent.parent)
+    installed = {str(Path(sysconfig.get_path(name)).resolve()) for name in ("purelib", "platlib")}
+    if root not in installed:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
+    return env
+
+
+def import_command(name: str) -> Callable[[], None]:
+    """A callable that imports ``IMPORTED_MODULES[name]`` in a fresh interpreter.
+
+    Parameters
+    ----------
+    name : str
+        ``"gymspaces"``, ``"gymnasium"`` or ``"numpy"``.
+
+    Returns
+    -------
+    callable
+        Runs ``python -c "import MODULE"`` and raises ``RuntimeError`` with the
+        child's stderr if the import fails.
+    """
+    command = [sys.executable, "-c", f"import {IMPORTED_MODULES[name]}"]
+    env = _child_environment()
+
+    def run() -> None:
+        child = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if child.returncode:
+            raise RuntimeError(f"{' '.join(command)} failed:\n{child.stderr}")
+
+    return run
+
+
 def _import(lib: Any) -> Callable[[], Any]:
-    module = "gymspaces" if lib.name == "gymspaces" else "gymnasium.spaces"
-    command = [sys.executable, "-c", f"import {module}"]
-    return lambda: subprocess.run(command, check=True)
+    return import_command(lib.name)
 
 
 CASES: list[Case] = [

@@ -1,0 +1,96 @@
+"""pytest-benchmark suite: every case of :mod:`gymspaces._bench` on both libraries.
+
+Each case is parametrised by implementation (``"gymspaces"``, ``"gymnasium"``)
+and put in the pytest-benchmark group named after its key, so the two sit side
+by side in one table and the ratio of their medians is read within one run.
+The ``import`` case also times ``import numpy`` as a baseline.
+
+The module ships inside the package so that ``python -m gymspaces bench`` can
+run it from any install; ``benchmarks/test_suite.py`` re-exports it for
+``pytest benchmarks``. Without Gymnasium only the gymnasium parametrisation is
+skipped, and gymspaces is benchmarked alone.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from typing import Any
+
+import pytest
+
+from gymspaces._bench import CASES, CASES_BY_KEY, Case, import_command, library
+
+IMPLEMENTATIONS = ("gymspaces", "gymnasium")
+IMPORT_ROUNDS_FLOOR = 5  # each round starts an interpreter: a few are enough
+
+_libraries: dict[str, Any] = {}
+
+
+def _library(name: str) -> Any:
+    """The library namespace of ``name``; skips the test when Gymnasium is absent."""
+    if name not in _libraries:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                _libraries[name] = library(name)
+        except ImportError as error:
+            if name != "gymnasium":
+                raise
+            pytest.skip(f"Gymnasium is not installed ({error}): benchmarking gymspaces alone")
+    return _libraries[name]
+
+
+def _version(implementation: str) -> str:
+    module = sys.modules.get(implementation)
+    return str(getattr(module, "__version__", "unknown"))
+
+
+def _label(benchmark: Any, case: Case, implementation: str) -> None:
+    """Group, name and annotate one measurement the same way in every run."""
+    benchmark.group = case.key
+    benchmark.extra_info.update(
+        case=case.key, implementation=implementation, label=case.label, version=_version(implementation)
+    )
+    # pytest-benchmark matches runs by ``fullname`` (the node id by default).
+    # A fixed name lets `pytest benchmarks --benchmark-compare=FILE` line up
+    # with JSON written by `python -m gymspaces bench`, whose node ids differ.
+    benchmark.fullname = f"gymspaces/_bench_suite.py::test_case[{case.key}-{implementation}]"
+
+
+def _import_rounds(config: Any) -> int:
+    return max(IMPORT_ROUNDS_FLOOR, int(config.getoption("benchmark_min_rounds")))
+
+
+# Calibrate on the fastest of repeated runs: a single cold first call (lazy
+# handles, cold caches) otherwise makes pytest-benchmark time one call per
+# round, and timer overhead then swamps sub-microsecond cases.
+CALIBRATION = pytest.mark.benchmark(warmup=True, warmup_iterations=10_000)
+
+
+@CALIBRATION
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+@pytest.mark.parametrize("case", CASES, ids=[case.key for case in CASES])
+def test_case(benchmark: Any, request: Any, case: Case, implementation: str) -> None:
+    """Time one case on one implementation."""
+    lib = _library(implementation)
+    _label(benchmark, case, implementation)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        func = case.setup(lib)
+    if case.slow:
+        rounds = _import_rounds(request.config)
+        benchmark.pedantic(func, rounds=rounds, iterations=1, warmup_rounds=1)
+    else:
+        benchmark(func)
+
+
+def test_import_baseline(benchmark: Any, request: Any) -> None:
+    """Time ``import numpy`` in a fresh interpreter, next to the ``import`` case."""
+    _label(benchmark, CASES_BY_KEY["import"], "numpy")
+    benchmark.fullname = "gymspaces/_bench_suite.py::test_import_baseline"
+    rounds = _import_rounds(request.config)
+    benchmark.pedantic(import_command("numpy"), rounds=rounds, iterations=1, warmup_rounds=1)
+
+
+__all__ = ["IMPLEMENTATIONS", "test_case", "test_import_baseline"]
