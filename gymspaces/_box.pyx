@@ -9,16 +9,19 @@ result of every coordinate straight into the output array.
 """
 
 cimport numpy as cnp
-from libc.math cimport fabs, isfinite, isnan, signbit
+from libc.float cimport DBL_MAX
+from libc.math cimport fabs, signbit
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from numpy cimport npy_bool, npy_intp
 from numpy.random cimport bitgen_t
 
 from gymspaces._distributions cimport (
-    npy_double_to_half, npy_half, random_exponential, random_normal, random_standard_uniform_fill,
+    npy_double_to_half, npy_half, random_exponential, random_normal,
 )
 from gymspaces._attrs cimport attr, instance_dict
-from gymspaces._rng cimport RNGHandle, rng_handle_from
+from gymspaces._rng cimport (
+    RNGHandle, any_bitgen, double_source, gs_pcg128_t, inline_pcg64, rng_handle_from, source_double,
+)
 
 import numpy as np
 
@@ -27,7 +30,6 @@ from gymspaces.error import Error
 cnp.import_array()
 
 DEF NOGIL_THRESHOLD = 4096
-DEF UNIFORM_CHUNK = 512
 
 # float16 and bool share their C width with uint16/uint8; distinct struct types
 # let one fused kernel tell them apart at compile time.
@@ -129,15 +131,84 @@ cdef inline void store(box_t *out, npy_intp i, double x, double clip_lo, double 
                 out[i] = high[i]
 
 
-cdef RangeCheck box_fill(bitgen_t *bitgen, box_t *out, const box_t *low, const box_t *high,
-                         const npy_bool *below, const npy_bool *above, npy_intp size,
-                         double clip_lo, double clip_hi) noexcept nogil:
+cdef void uniform_pass(double_source *source, box_t *out, const box_t *low, const box_t *high,
+                       const npy_bool *below, const npy_bool *above, npy_intp size,
+                       bint all_bounded, double clip_lo, double clip_hi) noexcept nogil:
+    """``uniform(low, high)`` of the bounded coordinates, in C order, stored cast.
+
+    ``random_uniform(lo, r)`` is ``lo + r * next_double()``, written out (the
+    build uses -ffp-contract=off, so no FMA changes the rounding).
+    """
+    # A local copy lets the compiler keep an inline PCG64 state in registers:
+    # stores to ``out`` (possibly char-typed) could otherwise alias it.
+    cdef double_source local = source[0]
+    cdef npy_intp i
+    cdef double lo
+    if all_bounded:
+        for i in range(size):
+            lo = low_as_double(low[i])
+            store(out, i, lo + (high_as_double(high[i]) - lo) * source_double(&local),
+                  clip_lo, clip_hi, low, high)
+    else:
+        for i in range(size):
+            if below[i] and above[i]:
+                lo = low_as_double(low[i])
+                store(out, i, lo + (high_as_double(high[i]) - lo) * source_double(&local),
+                      clip_lo, clip_hi, low, high)
+    source[0] = local
+
+
+cdef RangeCheck check_ranges(const box_t *low, const box_t *high, const npy_bool *below,
+                             const npy_bool *above, npy_intp size, bint all_bounded) noexcept nogil:
+    """What numpy's ``uniform`` says of the bounded ranges: non-finite first, then negative."""
+    cdef npy_intp i
+    cdef double r
+    cdef int not_finite = 0, negative = 0
+    if (box_t is int8_t or box_t is int16_t or box_t is int32_t or box_t is uint8_t
+            or box_t is uint16_t or box_t is uint32_t or box_t is bool_t) and all_bounded:
+        # Exact in int64: the range (high + 1) - low is finite and never -0.0.
+        for i in range(size):
+            negative |= int_high(high[i]) < int_low(low[i])
+        return RANGE_NEGATIVE if negative else RANGE_OK
+    for i in range(size):
+        if all_bounded or (below[i] and above[i]):
+            r = high_as_double(high[i]) - low_as_double(low[i])
+            not_finite |= not (fabs(r) <= DBL_MAX)
+            # A NaN range is reported as not finite, which takes precedence.
+            negative |= signbit(r) != 0
+    if not_finite:
+        return RANGE_NOT_FINITE
+    if negative:
+        return RANGE_NEGATIVE
+    return RANGE_OK
+
+
+cdef inline int64_t int_low(box_t value) noexcept nogil:
+    if box_t is bool_t:
+        return <int64_t> value.value
+    elif box_t is half_t:
+        return 0
+    else:
+        return <int64_t> value
+
+
+cdef inline int64_t int_high(box_t value) noexcept nogil:
+    """``high + 1`` of a Box of width up to 32 bits, exactly."""
+    return int_low(value) + 1
+
+
+cdef RangeCheck box_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, box_t *out, const box_t *low,
+                         const box_t *high, const npy_bool *below, const npy_bool *above,
+                         npy_intp size, double clip_lo, double clip_hi) noexcept nogil:
     """Draw every coordinate in Gymnasium's pass order; stop before the uniform pass
-    if a bounded range is invalid (the earlier passes have then drawn, quirk Q10)."""
-    cdef npy_intp i, start, stop, n_below = 0, n_above = 0, n_both = 0
-    cdef double lo, r
-    cdef double chunk[UNIFORM_CHUNK]
-    cdef bint not_finite = False, negative = False
+    if a bounded range is invalid (the earlier passes have then drawn, quirk Q10).
+
+    ``pcg`` is the PCG64 state to draw the uniform pass inline from, or NULL.
+    """
+    cdef npy_intp i, n_below = 0, n_above = 0, n_both = 0
+    cdef RangeCheck check
+    cdef inline_pcg64 inline_source
+    cdef any_bitgen numpy_source
     for i in range(size):
         n_below += below[i] != 0
         n_above += above[i] != 0
@@ -158,47 +229,24 @@ cdef RangeCheck box_fill(bitgen_t *bitgen, box_t *out, const box_t *low, const b
                       clip_lo, clip_hi, low, high)
     if n_both == 0:
         return RANGE_OK
-    # numpy.uniform rejects any non-finite range first, then any negative one.
-    if n_both == size:
-        for i in range(size):
-            r = high_as_double(high[i]) - low_as_double(low[i])
-            not_finite |= not isfinite(r)
-            negative |= signbit(r) and not isnan(r)
+    check = check_ranges(low, high, below, above, size, n_both == size)
+    if check != RANGE_OK:
+        return check
+    # The normal/exponential passes above went through ``bitgen`` and left the
+    # state in memory, so an inline copy taken now continues the same stream.
+    if pcg != NULL:
+        inline_source.rng = pcg[0]
+        uniform_pass(&inline_source, out, low, high, below, above, size, n_both == size,
+                     clip_lo, clip_hi)
+        pcg[0] = inline_source.rng
     else:
-        for i in range(size):
-            if below[i] and above[i]:
-                r = high_as_double(high[i]) - low_as_double(low[i])
-                not_finite |= not isfinite(r)
-                negative |= signbit(r) and not isnan(r)
-    if not_finite:
-        return RANGE_NOT_FINITE
-    if negative:
-        return RANGE_NEGATIVE
-    # random_uniform(lo, r) is lo + r * next_double(); written out (the build uses
-    # -ffp-contract=off, so no FMA changes the rounding). When every coordinate is
-    # bounded the doubles are drawn a chunk at a time with numpy's own fill loop,
-    # which keeps the generator's loop tight, then mapped to the bounds.
-    if n_both == size:
-        start = 0
-        while start < size:
-            stop = min(start + UNIFORM_CHUNK, size)
-            random_standard_uniform_fill(bitgen, stop - start, chunk)
-            for i in range(start, stop):
-                lo = low_as_double(low[i])
-                r = high_as_double(high[i]) - lo
-                store(out, i, lo + r * chunk[i - start], clip_lo, clip_hi, low, high)
-            start = stop
-    else:
-        for i in range(size):
-            if below[i] and above[i]:
-                lo = low_as_double(low[i])
-                r = high_as_double(high[i]) - lo
-                store(out, i, lo + r * bitgen.next_double(bitgen.state),
-                      clip_lo, clip_hi, low, high)
+        numpy_source.bitgen = bitgen
+        uniform_pass(&numpy_source, out, low, high, below, above, size, n_both == size,
+                     clip_lo, clip_hi)
     return RANGE_OK
 
 
-cdef RangeCheck dispatch_fill(bitgen_t *bitgen, cnp.ndarray out, cnp.ndarray low,
+cdef RangeCheck dispatch_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, cnp.ndarray out, cnp.ndarray low,
                               cnp.ndarray high, const npy_bool *below, const npy_bool *above,
                               npy_intp size, int type_num, double clip_lo,
                               double clip_hi) noexcept nogil:
@@ -206,28 +254,28 @@ cdef RangeCheck dispatch_fill(bitgen_t *bitgen, cnp.ndarray out, cnp.ndarray low
     cdef void *lo = cnp.PyArray_DATA(low)
     cdef void *hi = cnp.PyArray_DATA(high)
     if type_num == cnp.NPY_FLOAT:
-        return box_fill(bitgen, <float *> o, <float *> lo, <float *> hi, below, above, size, clip_lo, clip_hi)
+        return box_fill(bitgen, pcg, <float *> o, <float *> lo, <float *> hi, below, above, size, clip_lo, clip_hi)
     if type_num == cnp.NPY_DOUBLE:
-        return box_fill(bitgen, <double *> o, <double *> lo, <double *> hi, below, above, size, clip_lo, clip_hi)
+        return box_fill(bitgen, pcg, <double *> o, <double *> lo, <double *> hi, below, above, size, clip_lo, clip_hi)
     if type_num == NPY_HALF:
-        return box_fill(bitgen, <half_t *> o, <half_t *> lo, <half_t *> hi, below, above, size, clip_lo, clip_hi)
+        return box_fill(bitgen, pcg, <half_t *> o, <half_t *> lo, <half_t *> hi, below, above, size, clip_lo, clip_hi)
     if type_num == cnp.NPY_BOOL:
-        return box_fill(bitgen, <bool_t *> o, <bool_t *> lo, <bool_t *> hi, below, above, size, clip_lo, clip_hi)
+        return box_fill(bitgen, pcg, <bool_t *> o, <bool_t *> lo, <bool_t *> hi, below, above, size, clip_lo, clip_hi)
     if type_num == cnp.NPY_INT8:
-        return box_fill(bitgen, <int8_t *> o, <int8_t *> lo, <int8_t *> hi, below, above, size, clip_lo, clip_hi)
+        return box_fill(bitgen, pcg, <int8_t *> o, <int8_t *> lo, <int8_t *> hi, below, above, size, clip_lo, clip_hi)
     if type_num == cnp.NPY_INT16:
-        return box_fill(bitgen, <int16_t *> o, <int16_t *> lo, <int16_t *> hi, below, above, size, clip_lo, clip_hi)
+        return box_fill(bitgen, pcg, <int16_t *> o, <int16_t *> lo, <int16_t *> hi, below, above, size, clip_lo, clip_hi)
     if type_num == cnp.NPY_INT32:
-        return box_fill(bitgen, <int32_t *> o, <int32_t *> lo, <int32_t *> hi, below, above, size, clip_lo, clip_hi)
+        return box_fill(bitgen, pcg, <int32_t *> o, <int32_t *> lo, <int32_t *> hi, below, above, size, clip_lo, clip_hi)
     if type_num == cnp.NPY_INT64:
-        return box_fill(bitgen, <int64_t *> o, <int64_t *> lo, <int64_t *> hi, below, above, size, clip_lo, clip_hi)
+        return box_fill(bitgen, pcg, <int64_t *> o, <int64_t *> lo, <int64_t *> hi, below, above, size, clip_lo, clip_hi)
     if type_num == cnp.NPY_UINT8:
-        return box_fill(bitgen, <uint8_t *> o, <uint8_t *> lo, <uint8_t *> hi, below, above, size, clip_lo, clip_hi)
+        return box_fill(bitgen, pcg, <uint8_t *> o, <uint8_t *> lo, <uint8_t *> hi, below, above, size, clip_lo, clip_hi)
     if type_num == cnp.NPY_UINT16:
-        return box_fill(bitgen, <uint16_t *> o, <uint16_t *> lo, <uint16_t *> hi, below, above, size, clip_lo, clip_hi)
+        return box_fill(bitgen, pcg, <uint16_t *> o, <uint16_t *> lo, <uint16_t *> hi, below, above, size, clip_lo, clip_hi)
     if type_num == cnp.NPY_UINT32:
-        return box_fill(bitgen, <uint32_t *> o, <uint32_t *> lo, <uint32_t *> hi, below, above, size, clip_lo, clip_hi)
-    return box_fill(bitgen, <uint64_t *> o, <uint64_t *> lo, <uint64_t *> hi, below, above, size, clip_lo, clip_hi)
+        return box_fill(bitgen, pcg, <uint32_t *> o, <uint32_t *> lo, <uint32_t *> hi, below, above, size, clip_lo, clip_hi)
+    return box_fill(bitgen, pcg, <uint64_t *> o, <uint64_t *> lo, <uint64_t *> hi, below, above, size, clip_lo, clip_hi)
 
 
 cdef int canonical_type(cnp.dtype descr) except -1:
@@ -341,12 +389,12 @@ def box_sample(self, mask=None, probability=None):
     if size > NOGIL_THRESHOLD:
         handle.acquire()
         with nogil:
-            check = dispatch_fill(handle.bitgen, out, low, high, below_p, above_p, size,
+            check = dispatch_fill(handle.bitgen, handle.pcg, out, low, high, below_p, above_p, size,
                                   type_num, clip_lo, clip_hi)
         handle.release()
     else:
         locked = handle.acquire_shared()
-        check = dispatch_fill(handle.bitgen, out, low, high, below_p, above_p, size,
+        check = dispatch_fill(handle.bitgen, handle.pcg, out, low, high, below_p, above_p, size,
                               type_num, clip_lo, clip_hi)
         handle.release_shared(locked)
     if check == RANGE_NOT_FINITE:

@@ -1,6 +1,75 @@
 cimport numpy as cnp
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint32_t, uint64_t
 from numpy.random cimport bitgen_t
+
+# numpy's PCG64 step and output function (numpy/random/src/pcg64/pcg64.h:
+# 128-bit LCG, then XSL-RR to 64 bits), written out so that bulk fills can keep
+# the generator state in registers instead of calling ``next_double`` through
+# a function pointer for every value. The layout and the draws are checked
+# against numpy at import (``_rng._verify_pcg64``); handles only use it when
+# that check passed and the bit generator is exactly ``numpy.random.PCG64``.
+cdef extern from *:
+    """
+    #if defined(__SIZEOF_INT128__)
+    #define GS_HAVE_UINT128 1
+    typedef unsigned __int128 gs_uint128_t;
+    #else
+    #define GS_HAVE_UINT128 0
+    typedef struct { uint64_t high, low; } gs_uint128_t;
+    #endif
+    typedef struct { gs_uint128_t state; gs_uint128_t inc; } gs_pcg128_t;
+    /* numpy's pcg64_state: pointer to the LCG, then the buffered 32-bit half. */
+    typedef struct { gs_pcg128_t *pcg_state; int has_uint32; uint32_t uinteger; } gs_pcg64_state_t;
+
+    static inline uint64_t gs_pcg64_next64(gs_pcg128_t *rng) {
+    #if GS_HAVE_UINT128
+        const gs_uint128_t multiplier =
+            (((gs_uint128_t)2549297995355413924ULL) << 64) | 4865540595714422341ULL;
+        gs_uint128_t state = rng->state * multiplier + rng->inc;
+        uint64_t folded = ((uint64_t)(state >> 64)) ^ (uint64_t)state;
+        unsigned rotation = (unsigned)(state >> 122);
+        rng->state = state;
+        return (folded >> rotation) | (folded << ((64u - rotation) & 63u));
+    #else
+        (void)rng;
+        return 0;  /* never used: the import check disables the inline path */
+    #endif
+    }
+
+    static inline double gs_pcg64_next_double(gs_pcg128_t *rng) {
+        return (double)(gs_pcg64_next64(rng) >> 11) * (1.0 / 9007199254740992.0);
+    }
+    """
+    bint GS_HAVE_UINT128
+    ctypedef struct gs_pcg128_t:
+        pass
+    ctypedef struct gs_pcg64_state_t:
+        gs_pcg128_t *pcg_state
+        int has_uint32
+        uint32_t uinteger
+    uint64_t gs_pcg64_next64(gs_pcg128_t *rng) noexcept nogil
+    double gs_pcg64_next_double(gs_pcg128_t *rng) noexcept nogil
+
+
+# Two sources of doubles for fused bulk loops: a local copy of a PCG64 state
+# (drawn inline; copy it back when done) or any bit generator through numpy.
+ctypedef struct inline_pcg64:
+    gs_pcg128_t rng
+
+ctypedef struct any_bitgen:
+    bitgen_t *bitgen
+
+ctypedef fused double_source:
+    inline_pcg64
+    any_bitgen
+
+
+cdef inline double source_double(double_source *source) noexcept nogil:
+    """One ``next_double`` of the bit generator behind ``source``."""
+    if double_source is inline_pcg64:
+        return gs_pcg64_next_double(&source.rng)
+    else:
+        return source.bitgen.next_double(source.bitgen.state)
 
 cdef extern from "Python.h":
     ctypedef struct PyInterpreterState:
@@ -35,6 +104,9 @@ cdef class RNGHandle:
     cdef object _acquire
     cdef object _release
     cdef bitgen_t *bitgen
+    # The PCG64 LCG state when draws may be made inline (see gs_pcg64_next64),
+    # else NULL.
+    cdef gs_pcg128_t *pcg
     # Parameter cache for kernels (see discrete_sample).
     cdef object key_a
     cdef object key_b

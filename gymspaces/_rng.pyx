@@ -13,6 +13,9 @@ from gymspaces._attrs cimport attr, attr_or_none, instance_dict
 import numpy as np
 
 cdef const char *CAPSULE_NAME = "BitGenerator"
+cdef object PCG64 = np.random.PCG64
+# Set by _verify_pcg64 below, before any handle exists.
+cdef bint PCG64_INLINE_VERIFIED = False
 cdef str HANDLE_ATTR = "_rng_handle"
 
 
@@ -36,6 +39,14 @@ cdef class RNGHandle:
         self._acquire = self.lock.acquire
         self._release = self.lock.release
         self.bitgen = <bitgen_t *> PyCapsule_GetPointer(capsule, CAPSULE_NAME)
+        self.pcg = NULL
+        if PCG64_INLINE_VERIFIED and type(bit_generator) is PCG64:
+            self.pcg = (<gs_pcg64_state_t *> self.bitgen.state).pcg_state
+
+    @property
+    def uses_inline_pcg64(self):
+        """Whether bulk fills draw this PCG64 inline rather than through numpy."""
+        return self.pcg != NULL
 
     def __reduce__(self):
         # Handles are caches; a copy is rebuilt from the generator it served.
@@ -77,12 +88,9 @@ from libc.stdint cimport uint32_t
 from libc.string cimport memcpy
 
 # numpy's pcg64_state (numpy/random/src/pcg64/pcg64.h, unchanged since numpy
-# 1.17): a pointer to the 128-bit LCG state and increment, then the buffered
-# 32-bit half-word. Verified against the state property at import (below).
-ctypedef struct pcg64_state_t:
-    void *pcg_state
-    int has_uint32
-    uint32_t uinteger
+# 1.17) is gs_pcg64_state_t: a pointer to the 128-bit LCG state and increment,
+# then the buffered 32-bit half-word. Verified against the state property at
+# import (below).
 
 DEF PCG128_STATE_BYTES = 32  # state and increment, 128 bits each
 
@@ -98,8 +106,8 @@ cdef bitgen_t *bitgen_of(object bit_generator) except NULL:
 
 
 cdef void copy_pcg64(bitgen_t *source, bitgen_t *target) noexcept:
-    cdef pcg64_state_t *src = <pcg64_state_t *> source.state
-    cdef pcg64_state_t *dst = <pcg64_state_t *> target.state
+    cdef gs_pcg64_state_t *src = <gs_pcg64_state_t *> source.state
+    cdef gs_pcg64_state_t *dst = <gs_pcg64_state_t *> target.state
     memcpy(dst.pcg_state, src.pcg_state, PCG128_STATE_BYTES)
     dst.has_uint32 = src.has_uint32
     dst.uinteger = src.uinteger
@@ -136,6 +144,42 @@ def _verify_pcg64_layout():
 
 
 _verify_pcg64_layout()
+
+
+def _verify_pcg64():
+    """Enable inline PCG64 draws only if they reproduce numpy's exactly.
+
+    Each trial draws through numpy (``random_raw``) from one generator and
+    inline from a twin, then compares the values and the full states.
+    """
+    global PCG64_INLINE_VERIFIED
+    cdef gs_pcg128_t *rng
+    cdef int i
+    if not GS_HAVE_UINT128 or not PCG64_LAYOUT_VERIFIED:
+        return
+    for seed in (0, 42, 2**63 + 12345, 2**127 + 99):
+        reference, twin = PCG64(seed), PCG64(seed)
+        np.random.Generator(reference).integers(10)  # a buffered half-word too
+        np.random.Generator(twin).integers(10)
+        expected = reference.random_raw(257).tolist()
+        rng = (<gs_pcg64_state_t *> bitgen_of(twin).state).pcg_state
+        drawn = [gs_pcg64_next64(rng) for i in range(257)]
+        if drawn != expected or reference.state != twin.state:
+            return
+        if np.random.Generator(reference).random(5).tolist() != [
+                gs_pcg64_next_double(rng) for i in range(5)]:
+            return
+        if reference.state != twin.state:
+            return
+    PCG64_INLINE_VERIFIED = True
+
+
+_verify_pcg64()
+
+
+def inline_pcg64_enabled():
+    """Whether kernels draw PCG64 values inline (see ``gs_pcg64_next64``)."""
+    return bool(PCG64_INLINE_VERIFIED)
 
 
 def advance_by_one_double(space):
