@@ -20,7 +20,8 @@ from gymspaces._distributions cimport (
 )
 from gymspaces._attrs cimport attr, instance_dict
 from gymspaces._rng cimport (
-    RNGHandle, any_bitgen, double_source, gs_pcg128_t, inline_pcg64, rng_handle_from, source_double,
+    RNGHandle, any_bitgen, clone_pcg64, double_source, gs_pcg128_t, inline_pcg64, pcg64_clone,
+    rng_handle_from, source_double,
 )
 
 import numpy as np
@@ -407,6 +408,54 @@ def box_sample(self, mask=None, probability=None):
     if cnp.PyArray_NDIM(out) == 0 and descr.kind != b'f':
         # Gymnasium's np.floor turns a 0-d integer/bool sample into a numpy scalar.
         return out[()]
+    return out
+
+
+def box_sample_detached(space, low, high, bounded_below, bounded_above):
+    """``Box(low, high, dtype=space.dtype, seed=deepcopy(space.np_random)).sample()``.
+
+    The draws come from a private copy of ``space``'s PCG64 state, so
+    ``space``'s own generator does not move. The bounds are those the Box
+    constructor would hold (as built by ``_graph.box_batch_bounds``).
+
+    Returns ``None`` -- the caller then builds the Box the general way -- when
+    the generator is not a PCG64 drawn inline, the arrays are not native,
+    C-contiguous arrays of the space's dtype, or a range is invalid (the
+    general path then raises exactly what Gymnasium raises).
+    """
+    cdef dict namespace = instance_dict(space)
+    cdef cnp.dtype descr = <cnp.dtype?> attr(namespace, space, "dtype")
+    cdef int type_num
+    if descr.kind == b'f' and descr.itemsize == 2:
+        return None
+    if not cnp.PyArray_ISNBO(descr.byteorder):
+        return None
+    type_num = canonical_type(descr)
+    if not (is_plain_array(low, type_num) and is_plain_array(high, type_num)
+            and is_plain_array(bounded_below, cnp.NPY_BOOL)
+            and is_plain_array(bounded_above, cnp.NPY_BOOL)):
+        return None
+    cdef npy_intp size = cnp.PyArray_SIZE(<cnp.ndarray> low)
+    if (cnp.PyArray_SIZE(<cnp.ndarray> high) != size
+            or cnp.PyArray_SIZE(<cnp.ndarray> bounded_below) != size
+            or cnp.PyArray_SIZE(<cnp.ndarray> bounded_above) != size
+            or cnp.PyArray_NDIM(<cnp.ndarray> low) == 0):
+        return None
+    cdef pcg64_clone clone
+    if not clone_pcg64(rng_handle_from(namespace, space), &clone):
+        return None
+    cdef double clip_lo = 0.0, clip_hi = 0.0
+    if descr.kind == b'i' or descr.kind == b'u':
+        clip_lo, clip_hi = clip_bounds(type_num)
+    cdef cnp.ndarray out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(<cnp.ndarray> low),
+                                             cnp.PyArray_DIMS(<cnp.ndarray> low), type_num, 0)
+    cdef RangeCheck check = dispatch_fill(
+        &clone.bitgen, &clone.rng, out, <cnp.ndarray> low, <cnp.ndarray> high,
+        <const npy_bool *> cnp.PyArray_DATA(<cnp.ndarray> bounded_below),
+        <const npy_bool *> cnp.PyArray_DATA(<cnp.ndarray> bounded_above),
+        size, type_num, clip_lo, clip_hi)
+    if check != RANGE_OK:
+        return None
     return out
 
 

@@ -28,7 +28,10 @@ from gymspaces._distributions cimport (
     random_bounded_uint64_fill, random_standard_uniform,
 )
 from gymspaces._attrs cimport attr, instance_dict
-from gymspaces._rng cimport RNGHandle, rng_handle, rng_handle_from
+from gymspaces._rng cimport (
+    RNGHandle, any_bitgen, clone_pcg64, double_source, gs_pcg128_t, inline_pcg64, pcg64_clone,
+    rng_handle, rng_handle_from, source_double,
+)
 from gymspaces._scalars cimport (
     add_overflows, element_bits, int_bits, is_numpy_integer, make_scalar, native_integer_descr,
     truncate_signed,
@@ -377,39 +380,55 @@ cdef object _discrete_weighted(space, probability):
 # MultiDiscrete
 # ----------------------------------------------------------------------------
 
-cdef void _multi_discrete_fill(bitgen_t *bitgen, integral *out, const integral *nvec,
+cdef void _multi_discrete_fill(double_source *source, integral *out, const integral *nvec,
                                const integral *start, npy_intp size) noexcept nogil:
+    cdef double_source local = source[0]  # keeps an inline PCG64 state in registers
     cdef npy_intp i
     cdef integral drawn
     for i in range(size):
-        drawn = <integral> (random_standard_uniform(bitgen) * <double> nvec[i])
+        drawn = <integral> (source_double(&local) * <double> nvec[i])
         # numpy array addition wraps silently; unsigned arithmetic keeps that defined.
         out[i] = <integral> (<uint64_t> drawn + <uint64_t> start[i])
+    source[0] = local
 
 
-cdef void _dispatch_fill(bitgen_t *bitgen, cnp.ndarray out, cnp.ndarray nvec,
-                         cnp.ndarray start, npy_intp size, char kind, int itemsize) noexcept nogil:
+cdef void _typed_fill(double_source *source, cnp.ndarray out, cnp.ndarray nvec,
+                      cnp.ndarray start, npy_intp size, char kind, int itemsize) noexcept nogil:
     cdef void *o = cnp.PyArray_DATA(out)
     cdef void *n = cnp.PyArray_DATA(nvec)
     cdef void *s = cnp.PyArray_DATA(start)
     if kind == b'i':
         if itemsize == 1:
-            _multi_discrete_fill(bitgen, <int8_t *> o, <int8_t *> n, <int8_t *> s, size)
+            _multi_discrete_fill(source, <int8_t *> o, <int8_t *> n, <int8_t *> s, size)
         elif itemsize == 2:
-            _multi_discrete_fill(bitgen, <int16_t *> o, <int16_t *> n, <int16_t *> s, size)
+            _multi_discrete_fill(source, <int16_t *> o, <int16_t *> n, <int16_t *> s, size)
         elif itemsize == 4:
-            _multi_discrete_fill(bitgen, <int32_t *> o, <int32_t *> n, <int32_t *> s, size)
+            _multi_discrete_fill(source, <int32_t *> o, <int32_t *> n, <int32_t *> s, size)
         else:
-            _multi_discrete_fill(bitgen, <int64_t *> o, <int64_t *> n, <int64_t *> s, size)
+            _multi_discrete_fill(source, <int64_t *> o, <int64_t *> n, <int64_t *> s, size)
     else:
         if itemsize == 1:
-            _multi_discrete_fill(bitgen, <uint8_t *> o, <uint8_t *> n, <uint8_t *> s, size)
+            _multi_discrete_fill(source, <uint8_t *> o, <uint8_t *> n, <uint8_t *> s, size)
         elif itemsize == 2:
-            _multi_discrete_fill(bitgen, <uint16_t *> o, <uint16_t *> n, <uint16_t *> s, size)
+            _multi_discrete_fill(source, <uint16_t *> o, <uint16_t *> n, <uint16_t *> s, size)
         elif itemsize == 4:
-            _multi_discrete_fill(bitgen, <uint32_t *> o, <uint32_t *> n, <uint32_t *> s, size)
+            _multi_discrete_fill(source, <uint32_t *> o, <uint32_t *> n, <uint32_t *> s, size)
         else:
-            _multi_discrete_fill(bitgen, <uint64_t *> o, <uint64_t *> n, <uint64_t *> s, size)
+            _multi_discrete_fill(source, <uint64_t *> o, <uint64_t *> n, <uint64_t *> s, size)
+
+
+cdef void _dispatch_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, cnp.ndarray out, cnp.ndarray nvec,
+                         cnp.ndarray start, npy_intp size, char kind, int itemsize) noexcept nogil:
+    """``trunc(next_double() * nvec) + start`` per entry, inline when ``pcg`` is set."""
+    cdef inline_pcg64 inline_source
+    cdef any_bitgen numpy_source
+    if pcg != NULL:
+        inline_source.rng = pcg[0]
+        _typed_fill(&inline_source, out, nvec, start, size, kind, itemsize)
+        pcg[0] = inline_source.rng
+    else:
+        numpy_source.bitgen = bitgen
+        _typed_fill(&numpy_source, out, nvec, start, size, kind, itemsize)
 
 
 cdef inline cnp.ndarray as_c_array(object values, cnp.dtype descr):
@@ -480,14 +499,56 @@ def multi_discrete_sample(space):
     if size > NOGIL_THRESHOLD:
         handle.acquire()
         with nogil:
-            _dispatch_fill(handle.bitgen, out, nvec, start, size, kind, itemsize)
+            _dispatch_fill(handle.bitgen, handle.pcg, out, nvec, start, size, kind, itemsize)
         handle.release()
     else:
         locked = handle.acquire_shared()
-        _dispatch_fill(handle.bitgen, out, nvec, start, size, kind, itemsize)
+        _dispatch_fill(handle.bitgen, handle.pcg, out, nvec, start, size, kind, itemsize)
         handle.release_shared(locked)
     if cnp.PyArray_NDIM(out) == 0:
         return out[()]
+    return out
+
+
+def discrete_batch_sample_detached(space, npy_intp n):
+    """``batch_space(space, n).sample()`` of a Discrete, from a private generator copy.
+
+    That batched space is ``MultiDiscrete(full(n, space.n), start=full(n,
+    space.start))`` seeded with a deep copy of ``space.np_random``; here its
+    draws come from a copy of the PCG64 state, so ``space``'s generator does
+    not move. Returns ``None`` (build the batched space instead) unless the
+    generator is a PCG64 drawn inline, ``n >= 1``, the dtype is a native
+    integer one and ``space.n > 0`` and ``space.start`` are integers that fit
+    in it (then ``np.full`` stores them exactly).
+    """
+    cdef dict namespace = instance_dict(space)
+    dtype = attr(namespace, space, "dtype")
+    n_obj = attr(namespace, space, "n")
+    start_obj = attr(namespace, space, "start")
+    if n < 1 or not isinstance(dtype, np.dtype) or (<cnp.dtype> dtype).kind not in (b'i', b'u'):
+        return None
+    if not cnp.PyArray_ISNBO((<cnp.dtype> dtype).byteorder):
+        return None
+    if not (type(n_obj) is int or is_numpy_integer(n_obj)) or not (
+            type(start_obj) is int or is_numpy_integer(start_obj)):
+        return None
+    cdef cnp.dtype descr = <cnp.dtype> dtype
+    bits = 8 * descr.itemsize
+    lowest, highest = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if descr.kind == b'i' else (0, (1 << bits) - 1)
+    count, first = int(n_obj), int(start_obj)
+    if not (0 < count <= highest and lowest <= first <= highest):
+        return None
+    cdef pcg64_clone clone
+    if not clone_pcg64(rng_handle_from(namespace, space), &clone):
+        return None
+    cdef npy_intp dims[1]
+    dims[0] = n
+    cdef cnp.ndarray nvec = cnp.PyArray_EMPTY(1, dims, descr.type_num, 0)
+    cdef cnp.ndarray start = cnp.PyArray_EMPTY(1, dims, descr.type_num, 0)
+    cdef cnp.ndarray out = cnp.PyArray_EMPTY(1, dims, descr.type_num, 0)
+    nvec.fill(count)
+    start.fill(first)
+    _dispatch_fill(&clone.bitgen, &clone.rng, out, nvec, start, n, descr.kind, descr.itemsize)
     return out
 
 

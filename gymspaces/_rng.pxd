@@ -139,5 +139,34 @@ cdef class RNGHandle:
         return 0
 
 
+# A private copy of a PCG64 bit generator: numpy's routines draw from
+# ``bitgen`` and inline fills from ``rng``, both without touching the original.
+# It points into itself, so it must stay where it was filled (a local).
+ctypedef struct pcg64_clone:
+    gs_pcg128_t rng
+    gs_pcg64_state_t state
+    bitgen_t bitgen
+
+
+cdef inline bint clone_pcg64(RNGHandle handle, pcg64_clone *clone) except -1:
+    """Fill ``clone`` with the current state of ``handle``'s PCG64.
+
+    Stands in for ``copy.deepcopy(generator)`` when the copy is drawn from and
+    dropped. Returns False (nothing filled) unless the inline path is enabled
+    for this generator.
+    """
+    cdef bint locked
+    if handle.pcg == NULL:
+        return False
+    locked = handle.acquire_shared()
+    clone.rng = handle.pcg[0]
+    clone.state = (<gs_pcg64_state_t *> handle.bitgen.state)[0]
+    handle.release_shared(locked)
+    clone.state.pcg_state = &clone.rng
+    clone.bitgen = handle.bitgen[0]
+    clone.bitgen.state = &clone.state
+    return True
+
+
 cdef RNGHandle rng_handle(object space)
 cdef RNGHandle rng_handle_from(dict namespace, object space)

@@ -11,7 +11,7 @@ import numpy as np
 if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     from numpy.typing import NDArray
 
-from gymspaces import _graph, _rng
+from gymspaces import _box, _discrete, _graph, _rng
 from gymspaces._warnings import warn
 from gymspaces.box import Box
 from gymspaces.discrete import Discrete
@@ -381,6 +381,24 @@ _DIRECT_BATCHERS: dict[type, tuple[str, Callable[..., Space[Any] | None]]] = {
 }
 
 
+def _box_detached(space: Box, n: int) -> Any:
+    """``batch_space(Box, n).sample()`` from a private copy of the generator, or ``None``."""
+    if space.low.dtype != space.dtype or space.high.dtype != space.dtype:
+        return None
+    bounds = _graph.box_batch_bounds(space.low, space.high, n)
+    if bounds is None:
+        return None
+    return _box.box_sample_detached(space, *bounds)
+
+
+# type -> sampler of ``batch_space(space, n).sample()`` that builds no space and
+# copies no Generator (``None`` when it cannot: then build the batched space).
+_DETACHED_SAMPLERS: dict[type, Callable[[Any, int], Any]] = {
+    Box: _box_detached,
+    Discrete: _discrete.discrete_batch_sample_detached,
+}
+
+
 def _sample_through_copy(space: Space[Any], n: Any, kwargs: dict[str, Any]) -> Any:
     """``batch_space(space, n).sample(**kwargs)``, then one ``random()`` on ``space``'s generator."""
     utils = _space_utils()
@@ -390,6 +408,11 @@ def _sample_through_copy(space: Space[Any], n: Any, kwargs: dict[str, Any]) -> A
         handler_name, build = direct
         # Users may register their own batch_space for these types: respect it.
         if utils.batch_space.dispatch(type(space)) is getattr(utils, handler_name):
+            detached = _DETACHED_SAMPLERS.get(type(space)) if not kwargs else None
+            result = None if detached is None else detached(space, int(n))
+            if result is not None:
+                _rng.advance_by_one_double(space)
+                return result
             batched = build(utils, space, n)
     if batched is None:
         batched = utils.batch_space(space, n)

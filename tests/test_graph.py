@@ -209,6 +209,11 @@ def test_unusual_counts_match_gymnasium(num_nodes, num_edges):
         (lambda L: L.MultiDiscrete([[2, 3], [4, 5]]), lambda L: L.Discrete(4, start=-2, dtype=np.int8)),
         (lambda L: L.Tuple((L.Discrete(2), L.Box(0, 1))), lambda L: L.Text(3)),
         (lambda L: L.Dict(a=L.Discrete(2)), lambda L: L.Dict(b=L.Box(0, 1, (2,)))),
+        # Detached (no batched space built) samplers: dtypes, offsets that wrap, unbounded passes.
+        (lambda L: L.Discrete(5, start=250, dtype=np.uint8), lambda L: L.Discrete(3, start=-2, dtype=np.int16)),
+        (lambda L: L.Box(-np.inf, np.inf, (3,), np.float64), lambda L: L.Box(-1, np.inf, (2,), np.float32)),
+        (lambda L: L.Box(0, 255, (4,), np.uint8), lambda L: L.Discrete(2**40, start=-(2**50))),
+        (lambda L: L.Box(-5, 5, (2,), np.int64), lambda L: L.Discrete(7, dtype=np.uint32)),
     ],
 )
 def test_sample_streams_match_gymnasium(node, edge):
