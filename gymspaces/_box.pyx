@@ -132,31 +132,41 @@ cdef inline void store(box_t *out, npy_intp i, double x, double clip_lo, double 
                 out[i] = high[i]
 
 
-cdef void uniform_pass(double_source *source, box_t *out, const box_t *low, const box_t *high,
+cdef bint uniform_pass(double_source *source, box_t *out, const box_t *low, const box_t *high,
                        const npy_bool *below, const npy_bool *above, npy_intp size,
                        bint all_bounded, double clip_lo, double clip_hi) noexcept nogil:
     """``uniform(low, high)`` of the bounded coordinates, in C order, stored cast.
 
     ``random_uniform(lo, r)`` is ``lo + r * next_double()``, written out (the
-    build uses -ffp-contract=off, so no FMA changes the rounding).
+    build uses -ffp-contract=off, so no FMA changes the rounding). Returns
+    whether some range was invalid (see :func:`check_ranges`); ``source`` is
+    then left as it was, so a caller drawing from a copy can drop the draws.
     """
     # A local copy lets the compiler keep an inline PCG64 state in registers:
     # stores to ``out`` (possibly char-typed) could otherwise alias it.
     cdef double_source local = source[0]
     cdef npy_intp i
-    cdef double lo
-    if all_bounded:
-        for i in range(size):
+    cdef double lo, r
+    cdef int invalid = 0
+    for i in range(size):
+        if all_bounded or (below[i] and above[i]):
             lo = low_as_double(low[i])
-            store(out, i, lo + (high_as_double(high[i]) - lo) * source_double(&local),
-                  clip_lo, clip_hi, low, high)
-    else:
-        for i in range(size):
-            if below[i] and above[i]:
-                lo = low_as_double(low[i])
-                store(out, i, lo + (high_as_double(high[i]) - lo) * source_double(&local),
-                      clip_lo, clip_hi, low, high)
+            r = high_as_double(high[i]) - lo
+            invalid |= range_invalid(r, low[i])
+            store(out, i, lo + r * source_double(&local), clip_lo, clip_hi, low, high)
+    if invalid:
+        return True
     source[0] = local
+    return False
+
+
+cdef inline int range_invalid(double r, box_t tag) noexcept nogil:
+    """Whether numpy's ``uniform`` rejects the range ``r`` (not finite, or sign bit set)."""
+    if (box_t is int8_t or box_t is int16_t or box_t is int32_t or box_t is uint8_t
+            or box_t is uint16_t or box_t is uint32_t or box_t is bool_t):
+        return r < 0.0  # exact integers: always finite, never -0.0
+    else:
+        return (not (fabs(r) <= DBL_MAX)) | (signbit(r) != 0)
 
 
 cdef RangeCheck check_ranges(const box_t *low, const box_t *high, const npy_bool *below,
@@ -230,17 +240,21 @@ cdef RangeCheck box_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, box_t *out, const b
                       clip_lo, clip_hi, low, high)
     if n_both == 0:
         return RANGE_OK
-    check = check_ranges(low, high, below, above, size, n_both == size)
-    if check != RANGE_OK:
-        return check
     # The normal/exponential passes above went through ``bitgen`` and left the
     # state in memory, so an inline copy taken now continues the same stream.
+    # Inline draws go to a copy that is only kept if every range was valid, so
+    # the ranges are checked during the pass; numpy's routines draw in place,
+    # so for them the ranges are checked first, as numpy's ``uniform`` does.
     if pcg != NULL:
         inline_source.rng = pcg[0]
-        uniform_pass(&inline_source, out, low, high, below, above, size, n_both == size,
-                     clip_lo, clip_hi)
+        if uniform_pass(&inline_source, out, low, high, below, above, size, n_both == size,
+                        clip_lo, clip_hi):
+            return check_ranges(low, high, below, above, size, n_both == size)
         pcg[0] = inline_source.rng
     else:
+        check = check_ranges(low, high, below, above, size, n_both == size)
+        if check != RANGE_OK:
+            return check
         numpy_source.bitgen = bitgen
         uniform_pass(&numpy_source, out, low, high, below, above, size, n_both == size,
                      clip_lo, clip_hi)

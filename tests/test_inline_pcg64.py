@@ -84,3 +84,30 @@ def test_other_bit_generators_use_numpys_path(bit_generator):
 
 def test_default_generator_uses_inline_path():
     assert generator_handle(np.random.default_rng(0)).uses_inline_pcg64 == inline_pcg64_enabled()
+
+
+@pytest.mark.parametrize("dtype,edit,error", [
+    (np.uint8, lambda s: s.low.__setitem__(5, 250) or s.high.__setitem__(5, 10), ValueError),
+    (np.int16, lambda s: s.low.__setitem__(0, 9) or s.high.__setitem__(0, 2), ValueError),
+    (np.float64, lambda s: s.low.__setitem__(3, np.nan), OverflowError),
+    (np.float64, lambda s: s.high.__setitem__(7, -np.inf), OverflowError),
+    (np.float64, lambda s: s.low.__setitem__(2, 0.5) or s.high.__setitem__(2, 0.25), ValueError),
+])
+def test_invalid_edited_ranges_leave_the_stream_like_gymnasium(dtype, edit, error):
+    """A range made invalid in place raises before any uniform draw counts (checked during the pass)."""
+    import warnings
+
+    import gymnasium.spaces as gym_spaces
+
+    ours = Box(0, 1 if np.dtype(dtype).kind == "f" else 100, (40,), dtype, seed=3)
+    theirs = gym_spaces.Box(0, 1 if np.dtype(dtype).kind == "f" else 100, (40,), dtype, seed=3)
+    ours.sample(), theirs.sample()
+    edit(ours), edit(theirs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        with pytest.raises(error):
+            theirs.sample()
+        with pytest.raises(error):
+            ours.sample()
+    assert ours.np_random.bit_generator.state == theirs.np_random.bit_generator.state
+    assert ours.np_random.random() == theirs.np_random.random()
