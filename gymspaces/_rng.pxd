@@ -40,59 +40,6 @@ cdef extern from *:
         return (double)(gs_pcg64_next64(rng) >> 11) * (1.0 / 9007199254740992.0);
     }
 
-    #if GS_HAVE_UINT128
-    static inline double gs_pcg64_double_of(gs_uint128_t state) {
-        uint64_t folded = ((uint64_t)(state >> 64)) ^ (uint64_t)state;
-        unsigned rotation = (unsigned)(state >> 122);
-        uint64_t value = (folded >> rotation) | (folded << ((64u - rotation) & 63u));
-        return (double)(value >> 11) * (1.0 / 9007199254740992.0);
-    }
-    #endif
-
-    /* ``n`` successive next_double values into ``out``. The LCG is stepped as
-     * four interleaved chains (s[k+4] = a^4 s[k] + (a^3 + a^2 + a + 1) c, exact
-     * modulo 2**128), which breaks the multiply's latency chain: the values
-     * and the final state are those of n single steps. */
-    static inline void gs_pcg64_fill_double(gs_pcg128_t *rng, Py_ssize_t n, double *out) {
-    #if GS_HAVE_UINT128
-        const gs_uint128_t a =
-            (((gs_uint128_t)2549297995355413924ULL) << 64) | 4865540595714422341ULL;
-        const gs_uint128_t c = rng->inc;
-        gs_uint128_t state = rng->state;
-        Py_ssize_t i = 0;
-        if (n >= 8) {
-            const gs_uint128_t a2 = a * a;
-            const gs_uint128_t a4 = a2 * a2;
-            const gs_uint128_t c4 = (a2 * a + a2 + a + 1) * c;
-            gs_uint128_t s0 = state * a + c;
-            gs_uint128_t s1 = s0 * a + c;
-            gs_uint128_t s2 = s1 * a + c;
-            gs_uint128_t s3 = s2 * a + c;
-            for (;;) {
-                out[i] = gs_pcg64_double_of(s0);
-                out[i + 1] = gs_pcg64_double_of(s1);
-                out[i + 2] = gs_pcg64_double_of(s2);
-                out[i + 3] = gs_pcg64_double_of(s3);
-                i += 4;
-                if (i + 4 > n) {
-                    break;
-                }
-                s0 = s0 * a4 + c4;
-                s1 = s1 * a4 + c4;
-                s2 = s2 * a4 + c4;
-                s3 = s3 * a4 + c4;
-            }
-            state = s3;
-        }
-        for (; i < n; i++) {
-            state = state * a + c;
-            out[i] = gs_pcg64_double_of(state);
-        }
-        rng->state = state;
-    #else
-        (void)rng; (void)n; (void)out;
-    #endif
-    }
     """
     bint GS_HAVE_UINT128
     ctypedef struct gs_pcg128_t:
@@ -103,7 +50,6 @@ cdef extern from *:
         uint32_t uinteger
     uint64_t gs_pcg64_next64(gs_pcg128_t *rng) noexcept nogil
     double gs_pcg64_next_double(gs_pcg128_t *rng) noexcept nogil
-    void gs_pcg64_fill_double(gs_pcg128_t *rng, Py_ssize_t n, double *out) noexcept nogil
 
 
 # Two sources of doubles for fused bulk loops: a local copy of a PCG64 state

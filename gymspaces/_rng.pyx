@@ -7,7 +7,6 @@ kernel draws interleave exactly as they would with numpy's own methods.
 
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from numpy.random cimport bitgen_t
-cimport numpy as cnp
 
 from gymspaces._attrs cimport attr, attr_or_none, instance_dict
 
@@ -172,13 +171,6 @@ def _verify_pcg64():
             return
         if reference.state != twin.state:
             return
-        for count in (0, 1, 7, 8, 9, 12, 100, 257):
-            expected = np.random.Generator(reference).random(count).tolist()
-            filled = np.empty(count)
-            if count:
-                gs_pcg64_fill_double(rng, count, <double *> cnp.PyArray_DATA(filled))
-            if filled.tolist() != expected or reference.state != twin.state:
-                return
     PCG64_INLINE_VERIFIED = True
 
 
