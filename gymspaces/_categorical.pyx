@@ -101,6 +101,53 @@ cdef ChoiceCheck check_choice_probabilities(const double *p, npy_intp n, double 
     return CHOICE_OK
 
 
+cdef ChoiceCheck check_unit_probabilities(const double *p, npy_intp n, double atol,
+                                          double pairwise_total) noexcept nogil:
+    """:func:`check_choice_probabilities` for a ``p`` known to lie in [0, 1] whose
+    ``np.sum`` is ``pairwise_total``.
+
+    Such a ``p`` has no NaN and no negative entry, so only the Kahan sum's
+    distance to one is left to decide, and that sum differs from the pairwise
+    one by far less than ``atol / 2`` (both are within ``(2 log2 n + 40) eps``
+    of the exact sum, whose magnitude is that of the total). Totals within
+    ``atol / 2`` of one are therefore accepted without the serial Kahan pass;
+    others get the exact check.
+    """
+    if fabs(pairwise_total - 1.0) <= 0.5 * atol and n < (<npy_intp> 1) << 40:
+        return CHOICE_OK
+    return check_choice_probabilities(p, n, atol)
+
+
+cdef void cumulative_sum(const double *p, npy_intp n, double *cdf) noexcept nogil:
+    """``cumsum(p)`` in numpy's sequential order (``n >= 1``)."""
+    cdef double running = p[0]
+    cdef npy_intp i
+    cdf[0] = running
+    for i in range(1, n):
+        running = running + p[i]
+        cdf[i] = running
+
+
+cdef npy_intp search_right_normalised(const double *cdf, npy_intp n, double u) noexcept nogil:
+    """:func:`search_right` over ``cdf / cdf[-1]`` without dividing every entry.
+
+    Only the entries the bisection visits are divided, each exactly as numpy's
+    in-place division does, and division by a positive total keeps the order,
+    so the result is the same.
+    """
+    cdef npy_intp lo = 0
+    cdef npy_intp hi = n
+    cdef npy_intp mid
+    cdef double last = cdf[n - 1]
+    while lo < hi:
+        mid = lo + ((hi - lo) >> 1)
+        if cdf[mid] / last <= u:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
 cdef void normalised_cdf(const double *p, npy_intp n, double *cdf) noexcept nogil:
     """``cdf = cumsum(p); cdf /= cdf[-1]`` with numpy's sequential cumsum."""
     cdef double running = 0.0

@@ -13,6 +13,8 @@ Each function reproduces the Generator calls Gymnasium 1.4.0 makes:
 import sys
 import warnings
 
+from libc.math cimport NAN, isnan
+
 cimport numpy as cnp
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -21,7 +23,8 @@ from numpy.random cimport bitgen_t
 
 from gymspaces._categorical cimport (
     CHOICE_OK, ChoiceCheck, check_choice_probabilities, choice_error, choice_tolerance, isclose_to_one,
-    normalised_cdf, pairwise_sum, search_right,
+    check_unit_probabilities, cumulative_sum, normalised_cdf, pairwise_sum, search_right,
+    search_right_normalised,
 )
 from gymspaces._distributions cimport (
     random_bounded_uint8_fill, random_bounded_uint16_fill, random_bounded_uint32_fill,
@@ -161,10 +164,13 @@ cdef object masked_choice(RNGHandle handle, object mask):
 
 
 cdef npy_intp probability_choice(RNGHandle handle, object probability,
-                                 npy_intp expected=-1) except -1:
+                                 npy_intp expected=-1, double unit_total=NAN) except -1:
     """``choice(a, p=p)`` over ``expected`` items (``-1``: as many as ``p`` has).
 
     numpy's validation of ``p`` in numpy's order, its cdf, one double.
+    ``unit_total`` is ``np.sum(p)`` when the caller has checked that ``p`` is a
+    float64 array with every entry in [0, 1] (NaN otherwise): then most of
+    the validation is already settled (see ``check_unit_probabilities``).
     """
     cdef cnp.ndarray p
     cdef npy_intp n, index
@@ -182,7 +188,10 @@ cdef npy_intp probability_choice(RNGHandle handle, object probability,
         raise ValueError("a and p must have same size")
     if n == 0:
         raise ValueError("a cannot be empty unless no samples are taken")
-    code = check_choice_probabilities(<double *> cnp.PyArray_DATA(p), n, atol)
+    if isnan(unit_total):
+        code = check_choice_probabilities(<double *> cnp.PyArray_DATA(p), n, atol)
+    else:
+        code = check_unit_probabilities(<double *> cnp.PyArray_DATA(p), n, atol, unit_total)
     if code != CHOICE_OK:
         raise choice_error(code)
     if n <= STACK_CDF:
@@ -192,10 +201,10 @@ cdef npy_intp probability_choice(RNGHandle handle, object probability,
         if cdf == NULL:
             raise MemoryError()
     try:
-        normalised_cdf(<double *> cnp.PyArray_DATA(p), n, cdf)
+        cumulative_sum(<double *> cnp.PyArray_DATA(p), n, cdf)
         with handle.lock:
             u = random_standard_uniform(handle.bitgen)
-        index = search_right(cdf, n, u)
+        index = search_right_normalised(cdf, n, u)
     finally:
         if cdf != stack_cdf:
             PyMem_Free(cdf)
@@ -348,6 +357,7 @@ cdef object _discrete_masked(space, mask):
 
 cdef object _discrete_weighted(space, probability):
     cdef npy_intp index
+    cdef double total = NAN
     if ASSERTS:
         if not cnp.PyArray_Check(probability):
             raise AssertionError(
@@ -366,12 +376,13 @@ cdef object _discrete_weighted(space, probability):
             raise AssertionError(
                 "All values of the sample probability should be between 0 and 1, "
                 f"actual values: {probability}")
-        if not isclose_to_one(probability_sum(probability)):
+        total = probability_sum(probability)
+        if not isclose_to_one(total):
             raise AssertionError(
                 "The sum of the sample probability should be equal to 1, "
                 f"actual sum: {np.sum(probability)}")
     handle = rng_handle(space)
-    index = probability_choice(handle, probability, <npy_intp> int(space.n))
+    index = probability_choice(handle, probability, <npy_intp> int(space.n), total)
     descr = native_integer_descr(space.dtype)
     return add_start(descr, int_bits(space.start), <uint64_t> index)
 

@@ -172,3 +172,27 @@ def test_choice_check_matches_numpy_on_random_vectors():
         assert _hook_verdict(p) == expected, (trial, p)
         verdicts.add(expected)
     assert len(verdicts) >= 4  # every branch was exercised
+
+
+@pytest.mark.parametrize("offset", [0.0, 3e-9, 7.4e-9, 7.5e-9, 1.2e-8, 1.49e-8, 1.5e-8, 2e-8, 5e-7])
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+@pytest.mark.parametrize("n", [2, 9, 1000, 4099])
+def test_discrete_probability_sums_near_choice_tolerance_match_gymnasium(offset, sign, n):
+    """Totals on either side of Generator.choice's tolerance (sqrt(eps) ~ 1.49e-8):
+    the shortcut that skips numpy's Kahan sum must accept and reject exactly as it does."""
+    import gymnasium.spaces as gym_spaces
+
+    from gymspaces import Discrete
+
+    rng = np.random.default_rng(n)
+    p = rng.random(n)
+    p /= p.sum()
+    p[0] += sign * offset
+    p = np.clip(p, 0.0, 1.0)
+    outcomes = []
+    for space in (Discrete(n, seed=1), gym_spaces.Discrete(n, seed=1)):
+        try:
+            outcomes.append(("value", [int(space.sample(probability=p)) for _ in range(3)]))
+        except (ValueError, AssertionError) as error:
+            outcomes.append((type(error).__name__, str(error)))
+    assert outcomes[0] == outcomes[1]
