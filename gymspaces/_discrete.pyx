@@ -287,7 +287,7 @@ def discrete_sample(self, mask=None, probability=None):
 cdef bint _cache_discrete_params(RNGHandle handle, n_obj, start_obj, dtype) except -1:
     """Cache the C parameters of a Discrete space; ``False`` if they are not plain
     scalars of the space's own dtype (then nothing is cached)."""
-    if not isinstance(dtype, np.dtype):
+    if not cnp.PyArray_DescrCheck(dtype):
         return False
     if type(n_obj) is not dtype.type or type(start_obj) is not dtype.type:
         return False
@@ -453,7 +453,7 @@ cdef inline cnp.ndarray as_c_array(object values, cnp.dtype descr):
 cdef inline bint same_integer_type(object values, object dtype):
     """An ndarray whose dtype has ``dtype``'s kind and width."""
     cdef cnp.dtype own, expected
-    if not cnp.PyArray_Check(values) or not isinstance(dtype, np.dtype):
+    if not cnp.PyArray_Check(values) or not cnp.PyArray_DescrCheck(dtype):
         return False
     own = <cnp.dtype> cnp.PyArray_DESCR(<cnp.ndarray> values)
     expected = <cnp.dtype> dtype
@@ -477,11 +477,95 @@ def multi_discrete_sample_entry(self, mask=None, probability=None):
         Of the space's shape and dtype (a numpy scalar for a 0-d ``nvec``).
     """
     if mask is None and probability is None:
-        return multi_discrete_sample(self)
+        return plain_multi_discrete_sample(self)
+    if probability is None and ASSERTS and type(mask) is tuple:
+        result = flat_masked_multi_discrete_sample(self, <tuple> mask)
+        if result is not None:
+            return result
     return self._sample_masked(mask, probability)
 
 
+cdef object flat_masked_multi_discrete_sample(space, tuple mask):
+    """Masked sample of a 1-D MultiDiscrete whose mask is a tuple of 1-D int8 arrays.
+
+    Does what the general leaf-by-leaf walk does -- per entry, Gymnasium's
+    binary check, then one ``choice`` among the allowed actions (``start`` if
+    none) -- without building a list of scalars first. Returns ``None``
+    before drawing anything unless every structural check of that walk would
+    pass and every possible value fits the dtype (then the result is the same
+    as ``np.array(values, dtype)``); the caller then takes the general walk.
+    """
+    cdef dict namespace = instance_dict(space)
+    dtype = attr(namespace, space, "dtype")
+    nvec_obj = attr(namespace, space, "nvec")
+    start_obj = attr(namespace, space, "start")
+    if not (cnp.PyArray_DescrCheck(dtype) and cnp.PyArray_Check(nvec_obj) and cnp.PyArray_Check(start_obj)):
+        return None
+    cdef cnp.dtype descr = <cnp.dtype> dtype
+    cdef cnp.ndarray nvec = <cnp.ndarray> nvec_obj
+    cdef cnp.ndarray start = <cnp.ndarray> start_obj
+    cdef int type_num = descr.type_num
+    cdef npy_intp size = len(mask)
+    if not (cnp.PyArray_ISNBO(descr.byteorder) and (descr.kind == b'i' or (descr.kind == b'u' and descr.itemsize <= 4))
+            and cnp.PyArray_NDIM(nvec) == 1 and cnp.PyArray_NDIM(start) == 1
+            and cnp.PyArray_DIM(nvec, 0) == size and cnp.PyArray_DIM(start, 0) == size
+            and cnp.PyArray_TYPE(nvec) == type_num and cnp.PyArray_TYPE(start) == type_num
+            and cnp.PyArray_ISNOTSWAPPED(nvec) and cnp.PyArray_ISNOTSWAPPED(start)):
+        return None
+    cdef int64_t lowest, highest, count, first
+    if descr.kind == b'i':
+        highest = <int64_t> ((<uint64_t> 1 << (8 * descr.itemsize - 1)) - 1)
+        lowest = -highest - 1
+    else:
+        lowest, highest = 0, <int64_t> ((<uint64_t> 1 << (8 * descr.itemsize)) - 1)
+    cdef npy_intp i
+    for i in range(size):
+        leaf = mask[i]
+        count = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(nvec) + i * cnp.PyArray_STRIDE(nvec, 0), type_num, 0)
+        first = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(start) + i * cnp.PyArray_STRIDE(start, 0), type_num, 0)
+        # Values run from first to first + count - 1: both must fit (no wrap, no cast issue).
+        if not (is_1d_int8(leaf) and cnp.PyArray_DIM(<cnp.ndarray> leaf, 0) == count
+                and count >= 1 and first >= lowest and first <= highest - (count - 1)):
+            return None
+    cdef npy_intp dims[1]
+    dims[0] = size
+    cdef cnp.ndarray out = cnp.PyArray_EMPTY(1, dims, type_num, 0)
+    cdef char *out_data = <char *> cnp.PyArray_DATA(out)
+    cdef RNGHandle handle = rng_handle_from(namespace, space)
+    cdef bint only_binary
+    cdef npy_intp ones, index
+    cdef int64_t value
+    for i in range(size):
+        leaf = mask[i]
+        ones = count_ones(<cnp.ndarray> leaf, &only_binary)
+        if not only_binary:
+            raise AssertionError(f"Expects all masks values to 0 or 1, actual values: {leaf}")
+        value = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(start) + i * cnp.PyArray_STRIDE(start, 0), type_num, 0)
+        if ones:
+            index = nth_one(<cnp.ndarray> leaf, <npy_intp> draw_index(handle, <uint64_t> ones))
+            value += index
+        store_integer(out_data, descr.itemsize, i, value)
+    return out
+
+
+cdef inline void store_integer(char *data, int itemsize, npy_intp i, int64_t value) noexcept:
+    """Element ``i`` of a contiguous integer array of width ``itemsize`` (value fits)."""
+    if itemsize == 1:
+        (<int8_t *> data)[i] = <int8_t> value
+    elif itemsize == 2:
+        (<int16_t *> data)[i] = <int16_t> value
+    elif itemsize == 4:
+        (<int32_t *> data)[i] = <int32_t> value
+    else:
+        (<int64_t *> data)[i] = value
+
+
 def multi_discrete_sample(space):
+    """Unmasked sample of a :class:`~gymspaces.MultiDiscrete` space (see below)."""
+    return plain_multi_discrete_sample(space)
+
+
+cdef object plain_multi_discrete_sample(space):
     """Unmasked sample of a :class:`~gymspaces.MultiDiscrete` space.
 
     ``trunc(u * nvec) + start`` with one ``next_double`` per entry in C order;
@@ -536,7 +620,7 @@ def discrete_batch_sample_detached(space, npy_intp n):
     dtype = attr(namespace, space, "dtype")
     n_obj = attr(namespace, space, "n")
     start_obj = attr(namespace, space, "start")
-    if n < 1 or not isinstance(dtype, np.dtype) or (<cnp.dtype> dtype).kind not in (b'i', b'u'):
+    if n < 1 or not cnp.PyArray_DescrCheck(dtype) or (<cnp.dtype> dtype).kind not in (b'i', b'u'):
         return None
     if not cnp.PyArray_ISNBO((<cnp.dtype> dtype).byteorder):
         return None
