@@ -107,3 +107,186 @@ def concatenate_tree(space, items, out, fallback):
     if cls is not DictSpace and cls is not TupleSpace and cls not in LEAF_SPACES:
         return None
     return concatenate_node(space, list(items), out, fallback)
+
+
+# ----------------------------------------------------------------------------
+# iterate
+# ----------------------------------------------------------------------------
+#
+# ``iterate`` of a batched Dict yields, per row ``i``, the dict of its children's
+# ``i``-th items, where an array leaf's item is ``leaf[i]`` (what iterating the
+# array gives: a row view, or a numpy scalar for a 1-D array) and a Tuple child's
+# item is the tuple of its children's items. ``DictRows`` produces those rows
+# one at a time from a plan of the tree made when iteration starts; any tree,
+# batch or registration it does not cover (other spaces or containers, 0-d
+# arrays, leaves of unequal length...) is left to the general implementation.
+
+from cpython.dict cimport PyDict_SetItem
+from cpython.sequence cimport PySequence_GetItem
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from cpython.ref cimport Py_INCREF
+from cpython.object cimport PyObject, PyTypeObject
+
+cdef extern from "Python.h":
+    PyObject *PyDict_GetItemWithError(object mapping, object key) except? NULL
+
+cdef extern from "numpy/arrayobject.h":
+    # Steals the reference to ``descr``.
+    object PyArray_NewFromDescr(PyTypeObject *subtype, cnp.PyArray_Descr *descr, int nd,
+                                npy_intp *dims, npy_intp *strides, void *data, int flags,
+                                PyObject *obj)
+    object PyArray_Scalar(void *data, cnp.PyArray_Descr *descr, object base)
+    bint PyDataType_HASSUBARRAY(cnp.PyArray_Descr *descr)
+
+cdef object ArraySpace0 = None
+cdef object ArraySpace1 = None
+cdef object ArraySpace2 = None
+cdef bint ITERATE_ENABLED = False
+
+def configure_iterate(box, multi_discrete, multi_binary, bint enabled=True):
+    """Classes (exact types) whose batches iterate as their array's rows."""
+    global ArraySpace0, ArraySpace1, ArraySpace2, ITERATE_ENABLED
+    ArraySpace0, ArraySpace1, ArraySpace2 = box, multi_discrete, multi_binary
+    ITERATE_ENABLED = enabled
+
+
+def set_iterate_enabled(bint enabled):
+    """Turn the iterate kernel off, e.g. when a user re-registers a built-in rule."""
+    global ITERATE_ENABLED
+    ITERATE_ENABLED = enabled
+
+
+cdef class Node:
+    """A Dict (``keys`` set) or Tuple (``keys`` is ``None``) of the plan; each
+    child is a ``Node`` or the batch array of a leaf."""
+    cdef tuple keys
+    cdef list children
+
+
+cdef object make_plan(object space, object items, npy_intp *length):
+    """The plan of ``space``'s rows in ``items`` (a ``Node`` or a leaf's array),
+    or ``None`` if not covered. ``length`` collects the common length of every
+    leaf (-1 before the first)."""
+    cdef type cls = type(space)
+    cdef Node node
+    cdef PyObject *found
+    cdef npy_intp n
+    cdef Py_ssize_t index
+    if cls is ArraySpace0 or cls is ArraySpace1 or cls is ArraySpace2:
+        if type(items) is not cnp.ndarray or cnp.PyArray_NDIM(<cnp.ndarray> items) < 1:
+            return None
+        n = cnp.PyArray_DIM(<cnp.ndarray> items, 0)
+        if length[0] >= 0 and length[0] != n:
+            return None
+        length[0] = n
+        return items
+    if cls is DictSpace:
+        children = space.spaces
+        if type(items) is not dict or type(children) is not dict or len(<dict> children) == 0:
+            return None
+        node = Node.__new__(Node)
+        node.keys = tuple(<dict> children)
+        node.children = []
+        for key in node.keys:
+            found = PyDict_GetItemWithError(items, key)
+            if found == NULL:
+                return None
+            child = make_plan((<dict> children)[key], <object> found, length)
+            if child is None:
+                return None
+            node.children.append(child)
+        return node
+    if cls is TupleSpace:
+        children = space.spaces
+        if (type(items) is not tuple or type(children) is not tuple or len(<tuple> children) == 0
+                or len(<tuple> items) < len(<tuple> children)):
+            return None
+        node = Node.__new__(Node)
+        node.keys = None
+        node.children = []
+        for index in range(len(<tuple> children)):
+            child = make_plan((<tuple> children)[index], (<tuple> items)[index], length)
+            if child is None:
+                return None
+            node.children.append(child)
+        return node
+    return None
+
+
+cdef object array_item(cnp.ndarray array, Py_ssize_t i):
+    """``array[i]``, as iterating ``array`` (an exact ndarray) yields it.
+
+    Like numpy's own ``array[i]``: a scalar read at row ``i`` of a 1-D array,
+    else a view of the row whose base is ``array`` and whose flags follow from
+    ``array``'s. Dtypes with a sub-array (which reshape views) use numpy's path.
+    """
+    cdef cnp.PyArray_Descr *descr = cnp.PyArray_DESCR(array)
+    cdef char *data
+    if i >= cnp.PyArray_DIM(array, 0) or PyDataType_HASSUBARRAY(descr):
+        return PySequence_GetItem(array, i)
+    data = cnp.PyArray_BYTES(array) + i * cnp.PyArray_STRIDE(array, 0)
+    if cnp.PyArray_NDIM(array) == 1:
+        return PyArray_Scalar(data, descr, array)
+    Py_INCREF(<object> descr)
+    view = PyArray_NewFromDescr(
+        <PyTypeObject *> cnp.ndarray, descr, cnp.PyArray_NDIM(array) - 1,
+        cnp.PyArray_DIMS(array) + 1, cnp.PyArray_STRIDES(array) + 1, data,
+        cnp.PyArray_FLAGS(array), NULL)
+    cnp.set_array_base(view, array)
+    return view
+
+
+cdef object row_of(object plan, Py_ssize_t i):
+    cdef Py_ssize_t index, count
+    cdef object value
+    cdef dict result
+    cdef tuple parts
+    cdef Node node
+    if type(plan) is not Node:
+        return array_item(<cnp.ndarray> plan, i)
+    node = <Node> plan
+    count = len(node.children)
+    if node.keys is not None:
+        result = {}
+        for index in range(count):
+            PyDict_SetItem(result, node.keys[index], row_of(node.children[index], i))
+        return result
+    parts = PyTuple_New(count)
+    for index in range(count):
+        value = row_of(node.children[index], i)
+        Py_INCREF(value)
+        PyTuple_SET_ITEM(parts, index, value)
+    return parts
+
+
+cdef class DictRows:
+    """Iterator over the rows of a planned batch."""
+    cdef object root
+    cdef Py_ssize_t length
+    cdef Py_ssize_t position
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.position >= self.length:
+            raise StopIteration
+        item = row_of(self.root, self.position)
+        self.position += 1
+        return item
+
+
+def iterate_rows(space, items):
+    """An iterator over the rows of the batch ``items`` of the batched Dict/Tuple
+    ``space``, or ``None`` when the kernel is off or does not cover the call."""
+    cdef npy_intp length = -1
+    if not ITERATE_ENABLED:
+        return None
+    root = make_plan(space, items, &length)
+    if type(root) is not Node:  # not covered (a bare leaf is not a Dict/Tuple batch)
+        return None
+    cdef DictRows rows = DictRows.__new__(DictRows)
+    rows.root = root
+    rows.length = length
+    rows.position = 0
+    return rows

@@ -10,7 +10,7 @@ import numpy as np
 if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     from numpy.typing import NDArray
 
-from gymspaces import _box
+from gymspaces import _box, _flatten
 from gymspaces._warnings import warn
 from gymspaces.space import Space
 
@@ -281,8 +281,8 @@ class Box(Space[np.ndarray[Any, np.dtype[ScalarT]]]):
         )
 
     def to_jsonable(self, sample_n: Iterable[NDArray[Any]]) -> list[Any]:
-        """Samples as nested lists."""
-        return [sample.tolist() for sample in sample_n]
+        """Samples as nested lists (``[sample.tolist() for sample in sample_n]``)."""
+        return _flatten.rows_tolist(sample_n)
 
     def from_jsonable(self, sample_n: Iterable[Any]) -> list[NDArray[Any]]:
         """Nested lists back to arrays of the Box's dtype."""

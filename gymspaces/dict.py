@@ -9,6 +9,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from gymspaces import _flatten
 from gymspaces.space import Space
 from gymspaces.tuple import _SUBSEED_BOUND, _chosen_kind
 
@@ -218,9 +219,13 @@ class Dict(
 
     def to_jsonable(self, sample_n: Iterable[dict[Any, Any]]) -> dict[Any, Any]:
         """A batch of samples as one JSON-able list per key."""
+        children = self.spaces
+        if type(children) is dict:
+            # Columns of built-in leaves are converted in C (same objects).
+            return _flatten.dict_to_jsonable(children, sample_n)
         return {
             key: child.to_jsonable([sample[key] for sample in sample_n])
-            for key, child in self.spaces.items()
+            for key, child in children.items()
         }
 
     def from_jsonable(self, sample_n: dict[Any, Any]) -> list[dict[Any, Any]]:  # type: ignore[override]

@@ -8,6 +8,7 @@ from typing import Any, TypeVar, overload
 
 import numpy as np
 
+from gymspaces import _flatten
 from gymspaces.space import Space
 
 __all__ = ["Tuple"]
@@ -157,6 +158,9 @@ class Tuple(Space[tuple[T_cov, ...]], collections.abc.Sequence[T_cov]):
 
     def to_jsonable(self, sample_n: Iterable[tuple[Any, ...]]) -> list[Any]:
         """A batch of samples as one JSON-able list per sub-space."""
+        if type(self.spaces) is tuple:
+            # Columns of built-in leaves are converted in C (same objects).
+            return _flatten.tuple_to_jsonable(self.spaces, sample_n)
         columns = []
         for index, child in enumerate(self.spaces):
             columns.append(child.to_jsonable([sample[index] for sample in sample_n]))

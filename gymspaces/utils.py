@@ -642,6 +642,34 @@ def _refresh_fast_path() -> None:
 
 
 _flatten.configure(Tuple, Dict, Box, Discrete, MultiDiscrete, MultiBinary)
+# Dict/Tuple.to_jsonable convert columns of these leaves in C while their
+# ``to_jsonable`` is the built-in one.
+_flatten.configure_jsonable(
+    Box, Box.to_jsonable, MultiDiscrete, MultiDiscrete.to_jsonable, Discrete, Discrete.to_jsonable
+)
 for _dispatcher in (flatten, unflatten, flatdim):
     _dispatcher.on_register(_refresh_fast_path)
 _refresh_fast_path()
+
+
+def _compiled_flatten() -> Any:
+    """``flatten`` as a compiled function with the dispatcher's API.
+
+    The compiled entry encodes an exact ``Discrete`` itself (while the built-in
+    rules are in place) and hands every other call to the dispatcher, so
+    ``register``/``dispatch``/``registry`` keep working for user spaces.
+    """
+    dispatcher = flatten
+    compiled = _flatten.flatten
+    _flatten.set_generic_flatten(dispatcher)
+    for name in ("register", "dispatch", "registry", "on_register"):
+        setattr(compiled, name, getattr(dispatcher, name))
+    compiled.__wrapped__ = dispatcher.__wrapped__
+    compiled.__doc__ = dispatcher.__doc__
+    compiled.__module__ = __name__
+    compiled.__name__ = compiled.__qualname__ = "flatten"
+    compiled.__annotations__ = dict(dispatcher.__annotations__)
+    return compiled
+
+
+flatten = _compiled_flatten()  # type: ignore[assignment]

@@ -390,6 +390,10 @@ def _iterate_tuple(space: Tuple, items: Any) -> Iterator[Any]:
 @iterate.register(Dict)
 def _iterate_dict(space: Dict, items: Mapping[Any, Any]) -> Iterator[dict[Any, Any]]:
     # A generator: nothing is checked until the first item is requested.
+    rows = _batch.iterate_rows(space, items)
+    if rows is not None:  # a tree of array leaves: rows built in C, one per step
+        yield from rows
+        return
     pairs = [(key, iterate(subspace, items[key])) for key, subspace in space.spaces.items()]
     keys, iterators = zip(*pairs, strict=True)
     for values in zip(*iterators, strict=True):
@@ -577,3 +581,25 @@ def _refresh_concatenate_kernel() -> None:
 _batch.configure(Tuple, Dict, (Box, Discrete, MultiDiscrete, MultiBinary))
 concatenate.on_register(_refresh_concatenate_kernel)
 _refresh_concatenate_kernel()
+
+# The iterate kernel applies the built-in rules of these classes (arrays give
+# their rows; Tuple/Dict zip their children); it stays on only while no user
+# registration replaces one of them.
+_BUILT_IN_ITERATE = {
+    Box: _iterate_array,
+    MultiDiscrete: _iterate_array,
+    MultiBinary: _iterate_array,
+    Tuple: _iterate_tuple,
+    Dict: _iterate_dict,
+}
+
+
+def _refresh_iterate_kernel() -> None:
+    _batch.set_iterate_enabled(
+        all(iterate.dispatch(cls) is rule for cls, rule in _BUILT_IN_ITERATE.items())
+    )
+
+
+_batch.configure_iterate(Box, MultiDiscrete, MultiBinary)
+iterate.on_register(_refresh_iterate_kernel)
+_refresh_iterate_kernel()
