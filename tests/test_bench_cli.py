@@ -382,3 +382,51 @@ def test_a_crashing_case_is_an_error_even_when_the_gate_only_warns(tmp_path):
     assert "RuntimeError: setup exploded" in result.stderr  # pytest's report is shown
     assert "some benchmarks failed to run" in result.stderr
     assert "discrete_sample: no gymspaces result" in result.stdout
+
+
+# --------------------------------------------------------------------------- confirming misses
+
+
+def _fake_suite(monkeypatch, figures):
+    """Replace run_suite: attempt ``i`` writes ``figures[i]`` (case -> ratio) as pytest-benchmark JSON."""
+    calls = []
+
+    def run_suite(json_path, *, quick, cases, pytest_args, verbose, timing_args=None):
+        calls.append((list(cases), timing_args))
+        ratios = figures[len(calls) - 1]
+        benchmarks = []
+        for key in cases:
+            for implementation, median in (("gymspaces", 1e-6), ("gymnasium", ratios[key] * 1e-6)):
+                benchmarks.append({
+                    "group": key, "stats": {"median": median}, "options": {"max_time": 0.5},
+                    "extra_info": {"case": key, "implementation": implementation, "version": "x"},
+                })
+        Path(json_path).write_text(json.dumps({"benchmarks": benchmarks}))
+        return 0
+
+    monkeypatch.setattr(_benchcli, "run_suite", run_suite)
+    return calls
+
+
+def test_a_miss_is_measured_again_and_passes_if_the_floor_is_met(monkeypatch):
+    targets = _benchcli.load_targets(TARGETS)
+    run = _synthetic(100.0)
+    run.medians["graph_sample"]["gymnasium"] = run.medians["graph_sample"]["gymspaces"] * 5  # 5x < 20x
+    report = _benchcli.evaluate(run, targets)
+    assert report.misses == ["graph_sample: 5.0x < 20x: 25% of the floor, needs 4.00x more"]
+    calls = _fake_suite(monkeypatch, [{"graph_sample": 25.0}])
+    confirmed = _benchcli._confirm_misses(run, report, targets, None, None, [], False)
+    assert calls == [(["graph_sample"], _benchcli.CONFIRM_ARGS)]
+    assert not confirmed.misses
+    assert any("graph_sample: re-measured" in note for note in confirmed.notes)
+
+
+def test_a_case_that_misses_every_time_still_fails(monkeypatch):
+    targets = _benchcli.load_targets(TARGETS)
+    run = _synthetic(100.0)
+    run.medians["box_sample"]["gymnasium"] = run.medians["box_sample"]["gymspaces"] * 2
+    report = _benchcli.evaluate(run, targets)
+    calls = _fake_suite(monkeypatch, [{"box_sample": 3.0}, {"box_sample": 39.0}])
+    confirmed = _benchcli._confirm_misses(run, report, targets, None, None, [], False)
+    assert len(calls) == _benchcli.CONFIRM_ATTEMPTS == 2
+    assert confirmed.misses == ["box_sample: 39.0x < 40x: 98% of the floor, needs 1.03x more"]
