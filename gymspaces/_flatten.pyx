@@ -296,13 +296,20 @@ cdef object int64_one_hot(space, x):
 
 def flatten(space, x):
     cdef object out
-    if ENABLED and type(space) is DiscreteSpace:
-        out = int64_one_hot(space, x)
-        if out is not None:
-            return out
-        out = one_hot(space, x)
-        if out is not None:
-            return out
+    cdef type cls = type(space)
+    if ENABLED:
+        if cls is DiscreteSpace:
+            out = int64_one_hot(space, x)
+            if out is not None:
+                return out
+            out = one_hot(space, x)
+            if out is not None:
+                return out
+        elif cls is DictSpace or cls is TupleSpace:
+            # What the built-in Dict/Tuple rules try first, without the dispatcher.
+            out = flatten_tree(space, x)
+            if out is not None:
+                return out
     return GENERIC_FLATTEN(space, x)
 
 
@@ -615,7 +622,7 @@ cdef object gather(space, object x, list parts):
     return None
 
 
-def flatten_tree(space, x):
+cpdef object flatten_tree(space, x):
     """``flatten`` of a Tuple/Dict tree of fundamental spaces in one pass, else ``None``."""
     if not ENABLED:
         return None
