@@ -257,6 +257,15 @@ def set_generic_flatten(dispatcher):
     GENERIC_FLATTEN = dispatcher
 
 
+cdef object GENERIC_UNFLATTEN = None
+
+
+def set_generic_unflatten(dispatcher):
+    """The ``space_dispatch`` dispatcher that ``unflatten`` defers to."""
+    global GENERIC_UNFLATTEN
+    GENERIC_UNFLATTEN = dispatcher
+
+
 cdef object INT64_DESCR = np.dtype(np.int64)
 cdef object INT64_TYPE = np.int64
 
@@ -798,7 +807,18 @@ cdef object unflatten_node(object space, cnp.ndarray x, npy_intp begin, npy_intp
     return unflatten_leaf(space, x, begin, end, fallback)
 
 
-def unflatten_tree(space, x, fallback):
+def unflatten(space, x):
+    cdef object out
+    cdef type cls = type(space)
+    if ENABLED and (cls is DictSpace or cls is TupleSpace):
+        # What the built-in Dict/Tuple rules try first, without the dispatcher.
+        out = unflatten_tree(space, x, GENERIC_UNFLATTEN)
+        if out is not None:
+            return out
+    return GENERIC_UNFLATTEN(space, x)
+
+
+cpdef object unflatten_tree(space, x, fallback):
     """``unflatten`` of a Tuple/Dict tree of fundamental spaces from a 1-D array, else ``None``.
 
     Segments are cut exactly as ``np.split`` at the running flat sizes cuts them

@@ -652,24 +652,26 @@ for _dispatcher in (flatten, unflatten, flatdim):
 _refresh_fast_path()
 
 
-def _compiled_flatten() -> Any:
-    """``flatten`` as a compiled function with the dispatcher's API.
+def _compiled_entry(dispatcher: Any, compiled: Any, name: str) -> Any:
+    """``compiled`` dressed as ``dispatcher``: same API, name and documentation.
 
-    The compiled entry encodes an exact ``Discrete`` itself (while the built-in
-    rules are in place) and hands every other call to the dispatcher, so
-    ``register``/``dispatch``/``registry`` keep working for user spaces.
+    The compiled entries handle the built-in cases (an exact ``Discrete`` for
+    ``flatten``, Dict/Tuple trees of fundamental spaces for both) themselves
+    while the built-in rules are in place, and hand every other call to the
+    dispatcher, so ``register``/``dispatch``/``registry`` keep working for
+    user spaces.
     """
-    dispatcher = flatten
-    compiled = _flatten.flatten
-    _flatten.set_generic_flatten(dispatcher)
-    for name in ("register", "dispatch", "registry", "on_register"):
-        setattr(compiled, name, getattr(dispatcher, name))
+    for attribute in ("register", "dispatch", "registry", "on_register"):
+        setattr(compiled, attribute, getattr(dispatcher, attribute))
     compiled.__wrapped__ = dispatcher.__wrapped__
     compiled.__doc__ = dispatcher.__doc__
     compiled.__module__ = __name__
-    compiled.__name__ = compiled.__qualname__ = "flatten"
+    compiled.__name__ = compiled.__qualname__ = name
     compiled.__annotations__ = dict(dispatcher.__annotations__)
     return compiled
 
 
-flatten = _compiled_flatten()  # type: ignore[assignment]
+_flatten.set_generic_flatten(flatten)
+_flatten.set_generic_unflatten(unflatten)
+flatten = _compiled_entry(flatten, _flatten.flatten, "flatten")  # type: ignore[assignment]
+unflatten = _compiled_entry(unflatten, _flatten.unflatten, "unflatten")  # type: ignore[assignment]

@@ -261,6 +261,35 @@ def test_overriding_a_built_in_rule_turns_the_tree_kernel_off():
     assert gs_utils.flatten(space, element).shape == (18,)
 
 
+def test_overriding_a_built_in_unflatten_rule_is_honoured_inside_trees():
+    space = _dict4(GS)
+    flat = gs_utils.flatten(space, space.sample())
+    original = gs_utils.unflatten.dispatch(GS.Discrete)
+    try:
+        gs_utils.unflatten.register(GS.Discrete, lambda s, x: "replaced")
+        assert gs_utils.unflatten(space, flat)["c"] == "replaced"
+    finally:
+        gs_utils.unflatten.register(GS.Discrete, original)
+    assert gs_utils.unflatten(space, flat)["c"] in GS.Discrete(5)
+    assert gs_utils.unflatten.__name__ == "unflatten" and gs_utils.unflatten.__module__ == "gymspaces.utils"
+
+
+def test_custom_space_unflatten_registration_is_honoured():
+    class Pair(gymspaces.Space):
+        def __init__(self):
+            super().__init__((2,), np.float64)
+
+        @property
+        def is_np_flattenable(self):
+            return True
+
+    gs_utils.flatdim.register(Pair, lambda space: 2)
+    gs_utils.unflatten.register(Pair, lambda space, x: ("pair", *x.tolist()))
+    tree = GS.Tuple((GS.Discrete(2), Pair()))
+    assert gs_utils.unflatten(Pair(), np.array([1.0, 2.0])) == ("pair", 1.0, 2.0)
+    assert gs_utils.unflatten(tree, np.array([0.0, 1.0, 5.0, 6.0]))[1] == ("pair", 5.0, 6.0)
+
+
 def test_flatten_of_non_space_raises_like_gymnasium():
     same_outcome(outcome(lambda: gs_utils.flatten(3, 3)), outcome(lambda: gym_utils.flatten(3, 3)), "flatten(int)")
     same_outcome(outcome(lambda: gs_utils.flatdim("x")), outcome(lambda: gym_utils.flatdim("x")), "flatdim(str)")
