@@ -45,6 +45,8 @@ if DEBUG:
     COMPILE_ARGS = ["-O0", "-g", "-ffp-contract=off"]
 
 MACROS = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+if DEBUG:
+    MACROS.append(("GYMSPACES_DEBUG_BUILD", "1"))  # reported as gymspaces._rng.DEBUG_BUILD
 
 # Modules that call numpy's C distributions link the static random library.
 RANDOM_KERNELS = ["_rng", "_categorical", "_discrete", "_box", "_multi_binary", "_text", "_graph"]
@@ -87,5 +89,7 @@ setup(
         + [kernel(name, random=False) for name in PLAIN_KERNELS],
         compiler_directives=DIRECTIVES,
         include_path=["."],
+        # Directives are baked into the generated C: a debug build regenerates it.
+        force=DEBUG,
     ),
 )

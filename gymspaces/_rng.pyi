@@ -1,5 +1,7 @@
 import numpy as np
 
+DEBUG_BUILD: bool
+
 class RNGHandle:
     """C view (``bitgen_t*`` and lock) of one numpy Generator."""
 

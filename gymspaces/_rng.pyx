@@ -12,6 +12,17 @@ from gymspaces._attrs cimport attr, attr_or_none, instance_dict
 
 import numpy as np
 
+cdef extern from *:
+    """
+    #ifndef GYMSPACES_DEBUG_BUILD
+    #define GYMSPACES_DEBUG_BUILD 0
+    #endif
+    """
+    int GYMSPACES_DEBUG_BUILD_FLAG "GYMSPACES_DEBUG_BUILD"
+
+DEBUG_BUILD = bool(GYMSPACES_DEBUG_BUILD_FLAG)
+"""Whether the kernels were built with ``GYMSPACES_DEBUG_BUILD=1`` (bounds checks on)."""
+
 cdef const char *CAPSULE_NAME = "BitGenerator"
 cdef object PCG64 = np.random.PCG64
 # Set by _verify_pcg64 below, before any handle exists.
