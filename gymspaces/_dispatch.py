@@ -3,8 +3,9 @@
 :func:`functools.singledispatch` resolves through a ``WeakKeyDictionary`` on
 every call, which costs more than flattening a small space. ``space_dispatch``
 keeps singledispatch's resolution rules and API (``register``, ``dispatch``,
-``registry``) but remembers each class's implementation in a plain dict,
-cleared whenever an implementation is registered.
+``registry``) but remembers the implementation of each registered class in a
+plain dict, cleared whenever an implementation is registered. (Other classes
+go through singledispatch's weak cache, so they can still be collected.)
 """
 
 from __future__ import annotations
@@ -28,11 +29,21 @@ def space_dispatch(default: Callable[..., Any]) -> Any:
     cache: dict[type, Callable[..., Any]] = {}
     listeners: list[Callable[[], None]] = []
 
+    registry = resolver.registry
+
     def dispatch(cls: type) -> Callable[..., Any]:
-        """The implementation for ``cls`` (singledispatch's choice, cached)."""
+        """The implementation for ``cls`` (singledispatch's choice, cached).
+
+        Only registered classes enter the plain-dict cache: the registry holds
+        them anyway. Any other class (a user subclass, perhaps created at run
+        time) is left to singledispatch's own cache, which is weak, so that
+        dispatching on it does not keep it alive.
+        """
         implementation = cache.get(cls)
         if implementation is None:
-            implementation = cache[cls] = resolver.dispatch(cls)
+            implementation = resolver.dispatch(cls)
+            if cls in registry:
+                cache[cls] = implementation
         return implementation
 
     # The dispatcher is generated with ``default``'s own parameter list: a
