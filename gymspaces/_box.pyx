@@ -19,6 +19,7 @@ from gymspaces._distributions cimport (
     npy_double_to_half, npy_half, random_exponential, random_normal,
 )
 from gymspaces._attrs cimport attr, instance_dict
+from gymspaces._outputs cimport batch_array
 from gymspaces._rng cimport (
     RNGHandle, any_bitgen, clone_pcg64, double_source, gs_pcg128_t, inline_pcg64, pcg64_clone,
     rng_handle_from, source_double,
@@ -261,11 +262,10 @@ cdef RangeCheck box_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, box_t *out, const b
     return RANGE_OK
 
 
-cdef RangeCheck dispatch_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, cnp.ndarray out, cnp.ndarray low,
+cdef RangeCheck dispatch_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, void *o, cnp.ndarray low,
                               cnp.ndarray high, const npy_bool *below, const npy_bool *above,
                               npy_intp size, int type_num, double clip_lo,
                               double clip_hi) noexcept nogil:
-    cdef void *o = cnp.PyArray_DATA(out)
     cdef void *lo = cnp.PyArray_DATA(low)
     cdef void *hi = cnp.PyArray_DATA(high)
     if type_num == cnp.NPY_FLOAT:
@@ -370,19 +370,52 @@ def box_sample(self, mask=None, probability=None):
         raise Error(f"Box.sample cannot be provided a mask, actual value: {mask}")
     if probability is not None:
         raise Error(f"Box.sample cannot be provided a probability mask, actual value: {probability}")
-    cdef dict namespace = instance_dict(self)
-    cdef cnp.dtype descr = <cnp.dtype?> attr(namespace, self, "dtype")
-    cdef int type_num = canonical_type(descr)
-    low_obj = attr(namespace, self, "low")
-    high_obj = attr(namespace, self, "high")
-    below_obj = attr(namespace, self, "bounded_below")
-    above_obj = attr(namespace, self, "bounded_above")
-    if not (same_dtype(low_obj, descr) and same_dtype(high_obj, descr)
-            and same_dtype(below_obj, BOOL_DESCR) and same_dtype(above_obj, BOOL_DESCR)):
+    drawn = box_draw(self, -1, None)
+    if drawn is None:
         # Bounds reassigned with another dtype: numpy's promotions then decide the
         # result, so replay Gymnasium's numpy calls on the space's generator.
         return self._sample_with_numpy()
-    cdef RNGHandle handle = rng_handle_from(namespace, self)
+    return drawn
+
+
+def box_sample_batch(self, npy_intp n, out=None):
+    """``n`` successive :func:`box_sample` draws stacked into an ``(n, *shape)`` array.
+
+    Parameters
+    ----------
+    n : int
+        Number of samples (``>= 0``).
+    out : numpy.ndarray, optional
+        C-contiguous, writeable array of shape ``(n, *shape)`` and exactly the
+        Box's (native) dtype; written in place and returned.
+
+    Returns
+    -------
+    numpy.ndarray or None
+        ``None`` when the Box is one the kernel leaves to numpy (bounds of
+        another dtype, a non-native dtype): the caller then samples one by one.
+    """
+    if n < 0:
+        raise ValueError(f"the number of samples must be non-negative, got {n}")
+    return box_draw(self, n, out)
+
+
+cdef object box_draw(space, npy_intp reps, object out):
+    """One sample (``reps < 0``) or ``reps`` successive samples stacked; ``None`` if
+    the Box needs numpy's own promotions."""
+    cdef dict namespace = instance_dict(space)
+    cdef cnp.dtype descr = <cnp.dtype?> attr(namespace, space, "dtype")
+    cdef int type_num = canonical_type(descr)
+    low_obj = attr(namespace, space, "low")
+    high_obj = attr(namespace, space, "high")
+    below_obj = attr(namespace, space, "bounded_below")
+    above_obj = attr(namespace, space, "bounded_above")
+    if not (same_dtype(low_obj, descr) and same_dtype(high_obj, descr)
+            and same_dtype(below_obj, BOOL_DESCR) and same_dtype(above_obj, BOOL_DESCR)):
+        return None
+    if reps >= 0 and not cnp.PyArray_ISNBO(descr.byteorder):
+        return None
+    cdef RNGHandle handle = rng_handle_from(namespace, space)
     cdef cnp.ndarray low = as_c_array(low_obj, type_num)
     cdef cnp.ndarray high = as_c_array(high_obj, type_num)
     cdef cnp.ndarray below = as_c_array(below_obj, cnp.NPY_BOOL)
@@ -396,33 +429,53 @@ def box_sample(self, mask=None, probability=None):
     cdef double clip_lo = 0.0, clip_hi = 0.0
     if descr.kind == b'i' or descr.kind == b'u':
         clip_lo, clip_hi = clip_bounds(type_num)
-    cdef cnp.ndarray out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(low), cnp.PyArray_DIMS(low), type_num, 0)
+    cdef cnp.ndarray result = batch_output(low, reps, type_num, out)
+    cdef char *data = <char *> cnp.PyArray_DATA(result)
+    cdef npy_intp row_bytes = size * descr.itemsize
+    cdef npy_intp rows = 1 if reps < 0 else reps
+    cdef npy_intp r
     cdef const npy_bool *below_p = <const npy_bool *> cnp.PyArray_DATA(below)
     cdef const npy_bool *above_p = <const npy_bool *> cnp.PyArray_DATA(above)
-    cdef RangeCheck check
+    cdef RangeCheck check = RANGE_OK
     cdef bint locked
-    if size > NOGIL_THRESHOLD:
+    if size * rows > NOGIL_THRESHOLD:
         handle.acquire()
         with nogil:
-            check = dispatch_fill(handle.bitgen, handle.pcg, out, low, high, below_p, above_p, size,
-                                  type_num, clip_lo, clip_hi)
+            for r in range(rows):
+                check = dispatch_fill(handle.bitgen, handle.pcg, data + r * row_bytes, low, high,
+                                      below_p, above_p, size, type_num, clip_lo, clip_hi)
+                if check != RANGE_OK:
+                    break
         handle.release()
     else:
         locked = handle.acquire_shared()
-        check = dispatch_fill(handle.bitgen, handle.pcg, out, low, high, below_p, above_p, size,
-                              type_num, clip_lo, clip_hi)
+        for r in range(rows):
+            check = dispatch_fill(handle.bitgen, handle.pcg, data + r * row_bytes, low, high,
+                                  below_p, above_p, size, type_num, clip_lo, clip_hi)
+            if check != RANGE_OK:
+                break
         handle.release_shared(locked)
     if check == RANGE_NOT_FINITE:
-        _warn_like_numpy_subtract(self, descr)
+        _warn_like_numpy_subtract(space, descr)
         raise OverflowError("Range exceeds valid bounds")
     if check == RANGE_NEGATIVE:
         raise ValueError("high - low < 0")
+    if reps >= 0:
+        return result
     if not cnp.PyArray_ISNBO(descr.byteorder):
-        out = out.astype(descr)
-    if cnp.PyArray_NDIM(out) == 0 and descr.kind != b'f':
+        result = result.astype(descr)
+    if cnp.PyArray_NDIM(result) == 0 and descr.kind != b'f':
         # Gymnasium's np.floor turns a 0-d integer/bool sample into a numpy scalar.
-        return out[()]
-    return out
+        return result[()]
+    return result
+
+
+cdef cnp.ndarray batch_output(cnp.ndarray low, npy_intp reps, int type_num, object out):
+    """Where samples are written: ``low``'s shape, with a leading ``reps`` axis
+    (and possibly the caller's ``out``) when ``reps >= 0``."""
+    if reps < 0:
+        return cnp.PyArray_EMPTY(cnp.PyArray_NDIM(low), cnp.PyArray_DIMS(low), type_num, 0)
+    return batch_array(low, reps, type_num, out)
 
 
 def box_sample_detached(space, low, high, bounded_below, bounded_above):
@@ -464,7 +517,7 @@ def box_sample_detached(space, low, high, bounded_below, bounded_above):
     cdef cnp.ndarray out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(<cnp.ndarray> low),
                                              cnp.PyArray_DIMS(<cnp.ndarray> low), type_num, 0)
     cdef RangeCheck check = dispatch_fill(
-        &clone.bitgen, &clone.rng, out, <cnp.ndarray> low, <cnp.ndarray> high,
+        &clone.bitgen, &clone.rng, cnp.PyArray_DATA(out), <cnp.ndarray> low, <cnp.ndarray> high,
         <const npy_bool *> cnp.PyArray_DATA(<cnp.ndarray> bounded_below),
         <const npy_bool *> cnp.PyArray_DATA(<cnp.ndarray> bounded_above),
         size, type_num, clip_lo, clip_hi)

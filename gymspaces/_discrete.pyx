@@ -31,6 +31,7 @@ from gymspaces._distributions cimport (
     random_bounded_uint64_fill, random_standard_uniform,
 )
 from gymspaces._attrs cimport attr, instance_dict
+from gymspaces._outputs cimport batch_array
 from gymspaces._rng cimport (
     RNGHandle, any_bitgen, clone_pcg64, double_source, gs_pcg128_t, inline_pcg64, pcg64_clone,
     rng_handle, rng_handle_from, source_double,
@@ -392,54 +393,58 @@ cdef object _discrete_weighted(space, probability):
 # ----------------------------------------------------------------------------
 
 cdef void _multi_discrete_fill(double_source *source, integral *out, const integral *nvec,
-                               const integral *start, npy_intp size) noexcept nogil:
+                               const integral *start, npy_intp size, npy_intp reps) noexcept nogil:
+    """``reps`` successive samples (rows of ``out``), each ``trunc(u * nvec) + start``."""
     cdef double_source local = source[0]  # keeps an inline PCG64 state in registers
-    cdef npy_intp i
+    cdef npy_intp i, r
     cdef integral drawn
-    for i in range(size):
-        drawn = <integral> (source_double(&local) * <double> nvec[i])
-        # numpy array addition wraps silently; unsigned arithmetic keeps that defined.
-        out[i] = <integral> (<uint64_t> drawn + <uint64_t> start[i])
+    for r in range(reps):
+        for i in range(size):
+            drawn = <integral> (source_double(&local) * <double> nvec[i])
+            # numpy array addition wraps silently; unsigned arithmetic keeps that defined.
+            out[r * size + i] = <integral> (<uint64_t> drawn + <uint64_t> start[i])
     source[0] = local
 
 
 cdef void _typed_fill(double_source *source, cnp.ndarray out, cnp.ndarray nvec,
-                      cnp.ndarray start, npy_intp size, char kind, int itemsize) noexcept nogil:
+                      cnp.ndarray start, npy_intp size, npy_intp reps, char kind,
+                      int itemsize) noexcept nogil:
     cdef void *o = cnp.PyArray_DATA(out)
     cdef void *n = cnp.PyArray_DATA(nvec)
     cdef void *s = cnp.PyArray_DATA(start)
     if kind == b'i':
         if itemsize == 1:
-            _multi_discrete_fill(source, <int8_t *> o, <int8_t *> n, <int8_t *> s, size)
+            _multi_discrete_fill(source, <int8_t *> o, <int8_t *> n, <int8_t *> s, size, reps)
         elif itemsize == 2:
-            _multi_discrete_fill(source, <int16_t *> o, <int16_t *> n, <int16_t *> s, size)
+            _multi_discrete_fill(source, <int16_t *> o, <int16_t *> n, <int16_t *> s, size, reps)
         elif itemsize == 4:
-            _multi_discrete_fill(source, <int32_t *> o, <int32_t *> n, <int32_t *> s, size)
+            _multi_discrete_fill(source, <int32_t *> o, <int32_t *> n, <int32_t *> s, size, reps)
         else:
-            _multi_discrete_fill(source, <int64_t *> o, <int64_t *> n, <int64_t *> s, size)
+            _multi_discrete_fill(source, <int64_t *> o, <int64_t *> n, <int64_t *> s, size, reps)
     else:
         if itemsize == 1:
-            _multi_discrete_fill(source, <uint8_t *> o, <uint8_t *> n, <uint8_t *> s, size)
+            _multi_discrete_fill(source, <uint8_t *> o, <uint8_t *> n, <uint8_t *> s, size, reps)
         elif itemsize == 2:
-            _multi_discrete_fill(source, <uint16_t *> o, <uint16_t *> n, <uint16_t *> s, size)
+            _multi_discrete_fill(source, <uint16_t *> o, <uint16_t *> n, <uint16_t *> s, size, reps)
         elif itemsize == 4:
-            _multi_discrete_fill(source, <uint32_t *> o, <uint32_t *> n, <uint32_t *> s, size)
+            _multi_discrete_fill(source, <uint32_t *> o, <uint32_t *> n, <uint32_t *> s, size, reps)
         else:
-            _multi_discrete_fill(source, <uint64_t *> o, <uint64_t *> n, <uint64_t *> s, size)
+            _multi_discrete_fill(source, <uint64_t *> o, <uint64_t *> n, <uint64_t *> s, size, reps)
 
 
 cdef void _dispatch_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, cnp.ndarray out, cnp.ndarray nvec,
-                         cnp.ndarray start, npy_intp size, char kind, int itemsize) noexcept nogil:
+                         cnp.ndarray start, npy_intp size, char kind, int itemsize,
+                         npy_intp reps=1) noexcept nogil:
     """``trunc(next_double() * nvec) + start`` per entry, inline when ``pcg`` is set."""
     cdef inline_pcg64 inline_source
     cdef any_bitgen numpy_source
     if pcg != NULL:
         inline_source.rng = pcg[0]
-        _typed_fill(&inline_source, out, nvec, start, size, kind, itemsize)
+        _typed_fill(&inline_source, out, nvec, start, size, reps, kind, itemsize)
         pcg[0] = inline_source.rng
     else:
         numpy_source.bitgen = bitgen
-        _typed_fill(&numpy_source, out, nvec, start, size, kind, itemsize)
+        _typed_fill(&numpy_source, out, nvec, start, size, reps, kind, itemsize)
 
 
 cdef inline cnp.ndarray as_c_array(object values, cnp.dtype descr):
@@ -603,6 +608,136 @@ cdef object plain_multi_discrete_sample(space):
     if cnp.PyArray_NDIM(out) == 0:
         return out[()]
     return out
+
+
+def multi_discrete_sample_batch(space, npy_intp n, out=None):
+    """``n`` successive unmasked samples stacked into an ``(n, *shape)`` array.
+
+    Returns ``None`` (sample one by one instead) when the arrays are not of the
+    space's own native integer dtype.
+    """
+    if n < 0:
+        raise ValueError(f"the number of samples must be non-negative, got {n}")
+    cdef dict namespace = instance_dict(space)
+    dtype = attr(namespace, space, "dtype")
+    nvec_obj = attr(namespace, space, "nvec")
+    start_obj = attr(namespace, space, "start")
+    if not (same_integer_type(nvec_obj, dtype) and same_integer_type(start_obj, dtype)):
+        return None
+    cdef cnp.dtype descr = <cnp.dtype> dtype
+    if not cnp.PyArray_ISNBO(descr.byteorder):
+        return None
+    cdef cnp.ndarray nvec = as_c_array(nvec_obj, descr)
+    cdef cnp.ndarray start = as_c_array(start_obj, descr)
+    cdef npy_intp size = cnp.PyArray_SIZE(nvec)
+    if cnp.PyArray_SIZE(start) != size:
+        return None
+    cdef cnp.ndarray result = batch_array(nvec, n, descr.type_num, out)
+    cdef RNGHandle handle = rng_handle_from(namespace, space)
+    cdef bint locked
+    if size * n > NOGIL_THRESHOLD:
+        handle.acquire()
+        with nogil:
+            _dispatch_fill(handle.bitgen, handle.pcg, result, nvec, start, size, descr.kind,
+                           descr.itemsize, n)
+        handle.release()
+    else:
+        locked = handle.acquire_shared()
+        _dispatch_fill(handle.bitgen, handle.pcg, result, nvec, start, size, descr.kind,
+                       descr.itemsize, n)
+        handle.release_shared(locked)
+    return result
+
+
+def discrete_sample_batch(space, npy_intp n, mask=None, probability=None, out=None):
+    """``n`` successive :func:`discrete_sample` draws stacked into an ``(n,)`` array.
+
+    Parameters
+    ----------
+    n : int
+        Number of samples (``>= 0``).
+    mask : numpy.ndarray of int8, shape (n, k) or (k,), optional
+        Row ``i`` is the mask of sample ``i`` (a 1-D mask applies to every
+        sample); a row with nothing allowed gives ``start``, without a draw.
+    probability : numpy.ndarray of float64, shape (n, k) or (k,), optional
+        Likewise, the probabilities of each sample.
+    out : numpy.ndarray, optional
+        C-contiguous, writeable ``(n,)`` array of the space's dtype.
+
+    Returns
+    -------
+    numpy.ndarray or None
+        ``None`` when the space holds values the kernel leaves to numpy
+        (parameters of another type, results that overflow the dtype): the
+        caller then samples one by one, which reproduces numpy's behaviour.
+    """
+    if n < 0:
+        raise ValueError(f"the number of samples must be non-negative, got {n}")
+    if mask is not None and probability is not None:
+        raise ValueError(
+            "Only one of `mask` or `probability` can be provided, actual values: "
+            f"mask={mask}, probability={probability}"
+        )
+    cdef dict namespace = instance_dict(space)
+    cdef RNGHandle handle = rng_handle_from(namespace, space)
+    n_obj = attr(namespace, space, "n")
+    start_obj = attr(namespace, space, "start")
+    dtype = attr(namespace, space, "dtype")
+    if handle.key_a is not n_obj or handle.key_b is not start_obj or handle.key_c is not dtype:
+        if not _cache_discrete_params(handle, n_obj, start_obj, dtype):
+            return None
+    cdef cnp.dtype descr = handle.descr
+    if descr is not dtype and descr != dtype:
+        return None  # a non-native dtype
+    if add_overflows(handle.value_b, handle.value_a - 1, descr.kind == b'i', <int> descr.itemsize):
+        return None  # numpy warns on each overflowing sample: one by one
+    cdef npy_intp dims[1]
+    dims[0] = n
+    cdef cnp.ndarray result = batch_array(cnp.PyArray_EMPTY(0, dims, descr.type_num, 0), n, descr.type_num, out)
+    cdef char *data = <char *> cnp.PyArray_DATA(result)
+    cdef int itemsize = descr.itemsize
+    cdef npy_intp r
+    cdef bint locked
+    if mask is None and probability is None:
+        locked = handle.acquire_shared()
+        for r in range(n):
+            store_bits(data, itemsize, r,
+                       handle.value_b + bounded_draw(handle.bitgen, handle.value_a - 1, itemsize))
+        handle.release_shared(locked)
+        return result
+    rows = batched_rows(mask if mask is not None else probability, n,
+                        "mask" if mask is not None else "probability")
+    for r in range(n):
+        row = rows if cnp.PyArray_NDIM(<cnp.ndarray> rows) == 1 else rows[r]
+        if mask is not None:
+            value = _discrete_masked(space, row)
+        else:
+            value = _discrete_weighted(space, row)
+        store_bits(data, itemsize, r, int_bits(value))
+    return result
+
+
+cdef cnp.ndarray batched_rows(object values, npy_intp n, str name):
+    """A batched mask or probability: an array of shape ``(n, k)``, or ``(k,)`` for every row."""
+    if not cnp.PyArray_Check(values):
+        raise TypeError(f"the batched {name} must be a numpy.ndarray, actual type: {type(values)}")
+    cdef cnp.ndarray array = <cnp.ndarray> values
+    if not (cnp.PyArray_NDIM(array) == 1 or (cnp.PyArray_NDIM(array) == 2 and cnp.PyArray_DIM(array, 0) == n)):
+        raise ValueError(
+            f"the batched {name} must have shape ({n}, k) or (k,), actual shape: {values.shape}")
+    return array
+
+
+cdef inline void store_bits(char *data, int itemsize, npy_intp i, uint64_t value) noexcept:
+    """Element ``i`` of a contiguous integer array: the low ``itemsize`` bytes of ``value``."""
+    if itemsize == 1:
+        (<uint8_t *> data)[i] = <uint8_t> value
+    elif itemsize == 2:
+        (<uint16_t *> data)[i] = <uint16_t> value
+    elif itemsize == 4:
+        (<uint32_t *> data)[i] = <uint32_t> value
+    else:
+        (<uint64_t *> data)[i] = value
 
 
 def discrete_batch_sample_detached(space, npy_intp n):

@@ -13,6 +13,7 @@ from numpy cimport npy_intp
 
 from gymspaces._distributions cimport random_bounded_uint8_fill, random_standard_uniform
 from gymspaces._attrs cimport attr, instance_dict
+from gymspaces._outputs cimport batch_array
 from gymspaces._rng cimport RNGHandle, rng_handle, rng_handle_from
 
 import numpy as np
@@ -139,3 +140,41 @@ def multi_binary_sample(self, mask=None, probability=None):
     for i in range(size):
         o[i] = uv[i] <= pv[i]
     return out
+
+
+def multi_binary_sample_batch(self, npy_intp n, out=None):
+    """``n`` successive unmasked samples stacked into an ``(n, *shape)`` int8 array.
+
+    Each sample is its own 8-bit fill, as ``n`` calls of ``sample()`` make them
+    (the fill's bit buffer starts afresh on every call).
+
+    Parameters
+    ----------
+    n : int
+        Number of samples (``>= 0``).
+    out : numpy.ndarray, optional
+        C-contiguous, writeable int8 array of shape ``(n, *shape)``.
+    """
+    if n < 0:
+        raise ValueError(f"the number of samples must be non-negative, got {n}")
+    cdef dict namespace = instance_dict(self)
+    cdef cnp.ndarray one = empty_int8(attr(namespace, self, "n"))
+    cdef npy_intp size = cnp.PyArray_SIZE(one)
+    cdef cnp.ndarray result = batch_array(one, n, cnp.NPY_INT8, out)
+    cdef uint8_t *data = <uint8_t *> cnp.PyArray_DATA(result)
+    cdef RNGHandle handle = rng_handle_from(namespace, self)
+    cdef npy_intp r
+    cdef bint locked
+    if size * n > NOGIL_THRESHOLD:
+        handle.acquire()
+        with nogil:
+            for r in range(n):
+                random_bounded_uint8_fill(handle.bitgen, 0, 1, size, False, data + r * size)
+        handle.release()
+    else:
+        locked = handle.acquire_shared()
+        for r in range(n):
+            random_bounded_uint8_fill(handle.bitgen, 0, 1, size, False, data + r * size)
+        handle.release_shared(locked)
+    return result
+

@@ -10,7 +10,7 @@ import numpy as np
 if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     from numpy.typing import NDArray
 
-from gymspaces import _box, _flatten
+from gymspaces import _batching, _box, _flatten
 from gymspaces._warnings import warn
 from gymspaces.space import Space
 
@@ -261,6 +261,10 @@ class Box(Space[np.ndarray[Any, np.dtype[ScalarT]]]):
         if self.dtype == np.int64:
             out = out.clip(min=self.low, max=self.high)
         return out
+
+    # Batched sampling and membership (not in Gymnasium; see Space.sample_batch).
+    sample_batch = _batching.box_sample_batch
+    contains_batch = _batching.box_contains_batch
 
     # Compiled: arrays of the Box's own dtype are checked in C.
     contains = _box.box_contains

@@ -9,7 +9,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from gymspaces import _flatten
+from gymspaces import _batching, _flatten
 from gymspaces.space import Space
 from gymspaces.tuple import _SUBSEED_BOUND, _chosen_kind
 
@@ -168,6 +168,10 @@ class Dict(
             f"mask keys: {parts.keys()}, space keys: {children.keys()}"
         )
         return {key: child.sample(**{kind: parts[key]}) for key, child in children.items()}
+
+    # Batched sampling and membership (not in Gymnasium; see Space.sample_batch).
+    sample_batch = _batching.dict_sample_batch
+    contains_batch = _batching.dict_contains_batch
 
     def contains(self, x: Any) -> bool:
         """Whether ``x`` is a dict with exactly the space's keys and valid values."""

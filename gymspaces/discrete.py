@@ -7,7 +7,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 import numpy as np
 
-from gymspaces import _discrete
+from gymspaces import _batching, _discrete
 from gymspaces.space import MaskNDArray, Space
 
 __all__ = ["Discrete"]
@@ -72,6 +72,10 @@ class Discrete(Space[IntegerT], Generic[IntegerT]):
 
     # Compiled: plain sampling is the hottest call of the library.
     sample = _discrete.discrete_sample
+
+    # Batched sampling and membership (not in Gymnasium; see Space.sample_batch).
+    sample_batch = _batching.discrete_sample_batch
+    contains_batch = _batching.discrete_contains_batch
 
     # Compiled: numpy integer scalars (what sample returns) are checked in C.
     contains = _discrete.discrete_contains

@@ -10,7 +10,7 @@ import numpy as np
 if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     from numpy.typing import NDArray
 
-from gymspaces import _multi_binary
+from gymspaces import _batching, _multi_binary
 from gymspaces.space import Space
 
 __all__ = ["MultiBinary"]
@@ -65,6 +65,10 @@ class MultiBinary(Space[np.ndarray[Any, np.dtype[np.int8]]]):
 
     # Compiled: numpy's 8-bit bounded fill on the space's bit generator.
     sample = _multi_binary.multi_binary_sample
+
+    # Batched sampling and membership (not in Gymnasium; see Space.sample_batch).
+    sample_batch = _batching.multi_binary_sample_batch
+    contains_batch = _batching.multi_binary_contains_batch
 
     def contains(self, x: Any) -> bool:
         """Whether ``x`` (an array, or a list/tuple converted to one) has the shape and only 0s and 1s."""

@@ -10,7 +10,7 @@ import numpy as np
 if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     from numpy.typing import NDArray
 
-from gymspaces import _discrete
+from gymspaces import _batching, _discrete
 from gymspaces._warnings import warn
 from gymspaces.discrete import Discrete
 from gymspaces.space import MaskNDArray, Space
@@ -114,6 +114,10 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
                 for leaf_mask, leaf_nvec, leaf_start in zip(sub_mask, sub_nvec, sub_start, strict=True)
             ]
         return _discrete.multi_discrete_leaf(self, sub_mask, sub_nvec, sub_start, weighted)
+
+    # Batched sampling and membership (not in Gymnasium; see Space.sample_batch).
+    sample_batch = _batching.multi_discrete_sample_batch
+    contains_batch = _batching.multi_discrete_contains_batch
 
     # Compiled: integer arrays are checked in C.
     contains = _discrete.multi_discrete_contains

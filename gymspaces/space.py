@@ -10,7 +10,7 @@ import numpy as np
 if TYPE_CHECKING:
     from numpy.typing import DTypeLike
 
-from gymspaces import seeding
+from gymspaces import _batching, seeding
 
 __all__ = ["Space", "MaskNDArray"]
 
@@ -87,6 +87,54 @@ class Space(Generic[T_cov]):
     def sample(self, mask: Any | None = None, probability: Any | None = None) -> T_cov:
         """Draw a random element, optionally restricted by a mask or weighted by probabilities."""
         raise NotImplementedError
+
+    def sample_batch(
+        self, n: int, mask: Any | None = None, probability: Any | None = None, out: Any | None = None
+    ) -> Any:
+        """Draw ``n`` elements at once: exactly what ``n`` successive :meth:`sample` calls draw.
+
+        Not in Gymnasium. The values and the generator states left behind are
+        those of ``[self.sample(...) for _ in range(n)]``; they are stacked as
+        :func:`gymspaces.vector.create_empty_array` lays out a batch of ``n``
+        (the structure ``batch_space(self, n).sample()`` returns). Fundamental
+        spaces fill the whole batch in one compiled call.
+
+        Parameters
+        ----------
+        n : int
+            Number of elements (``>= 0``).
+        mask, probability : optional
+            Batched arguments of :meth:`sample`: arrays with a leading axis of
+            ``n`` rows (row ``i`` for element ``i``; an array without that axis
+            applies to every element), tuples/dicts of those for Tuple/Dict
+            spaces, a tuple mirroring ``nvec`` for MultiDiscrete, and a
+            sequence of ``n`` per-element arguments for other spaces.
+        out : optional
+            A batch structure (as ``create_empty_array(self, n)`` makes) to
+            write into; array leaves must be C-contiguous and of the exact dtype.
+
+        Returns
+        -------
+        The batch (``out`` when given).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Discrete
+        >>> Discrete(3, seed=1).sample_batch(4).tolist() == [
+        ...     int(x) for x in (lambda s: [s.sample() for _ in range(4)])(Discrete(3, seed=1))]
+        True
+        """
+        return _batching.sample_batch_by_loop(self, n, mask, probability, out)
+
+    def contains_batch(self, batch: Any) -> np.ndarray:
+        """Membership of every element of a batch, as a bool array (not in Gymnasium).
+
+        Entry ``i`` is ``self.contains(item_i)`` for the ``i``-th item that
+        :func:`gymspaces.vector.iterate` yields from ``batch``; fundamental
+        spaces decide all rows at once, Tuple/Dict spaces child by child.
+        """
+        return _batching.contains_batch_by_items(self, batch)
 
     def seed(self, seed: int | None = None) -> int | Any:
         """Replace the space's generator with one seeded from ``seed``; return the seed used."""

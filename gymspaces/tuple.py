@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import collections.abc
+import typing
 from collections.abc import Iterable
 from typing import Any, TypeVar, overload
 
 import numpy as np
 
-from gymspaces import _flatten
+from gymspaces import _batching, _flatten
 from gymspaces.space import Space
 
 __all__ = ["Tuple"]
@@ -45,7 +46,10 @@ def _require_space(candidate: Any) -> None:
         )
 
 
-class Tuple(Space[tuple[T_cov, ...]], collections.abc.Sequence[T_cov]):
+# ``typing.Sequence`` (not ``collections.abc.Sequence``) puts ``Generic`` right
+# after the Sequence ABC in the MRO, as in Gymnasium's Tuple: classes deriving
+# from both (gymspaces.gymnasium.spaces.Tuple) need the two orders to agree.
+class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[T_cov]):
     """Tuples whose ``i``-th entry is an element of the ``i``-th sub-space.
 
     Parameters
@@ -143,6 +147,10 @@ class Tuple(Space[tuple[T_cov, ...]], collections.abc.Sequence[T_cov]):
         return tuple(
             [child.sample(**{kind: part}) for child, part in zip(self.spaces, parts, strict=True)]
         )
+
+    # Batched sampling and membership (not in Gymnasium; see Space.sample_batch).
+    sample_batch = _batching.tuple_sample_batch
+    contains_batch = _batching.tuple_contains_batch
 
     def contains(self, x: Any) -> bool:
         """Whether ``x`` (a tuple; lists and arrays are converted) matches every sub-space."""

@@ -1,0 +1,356 @@
+"""Batched sampling and membership: what ``Space.sample_batch`` and ``contains_batch`` do.
+
+Stream definition
+-----------------
+``space.sample_batch(n, mask, probability)`` draws exactly what ``n``
+successive ``space.sample(...)`` calls draw -- the same values, leaving every
+generator in the same state -- and returns them stacked the way
+``gymspaces.vector.create_empty_array(space, n)`` lays a batch out (the
+structure ``batch_space(space, n).sample()`` returns). Replacing a loop of
+``sample()`` by one ``sample_batch`` call therefore changes no number.
+
+Batched masks and probabilities have a leading batch axis: row ``i`` is the
+argument of sample ``i``. Arrays may also omit that axis (one mask for every
+sample). For Tuple/Dict spaces they are tuples/dicts of the children's batched
+arguments; for MultiDiscrete a tuple mirroring ``nvec`` whose leaves have the
+leading axis; for Text, Sequence, Graph and OneOf a sequence of ``n`` per-sample
+arguments.
+
+``space.contains_batch(batch)`` returns a bool array whose entry ``i`` is
+``space.contains(item_i)``, ``item_i`` being the ``i``-th item
+``gymspaces.vector.iterate`` yields from the batch.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Mapping
+from collections.abc import Sequence as SequenceABC
+from typing import Any
+
+import numpy as np
+
+__all__ = ["batch_count", "contains_batch_by_items", "row_argument", "sample_batch_by_loop"]
+
+
+def batch_count(n: Any) -> int:
+    """``n`` as a non-negative ``int`` (``TypeError`` for non-integers, ``ValueError`` if negative)."""
+    count = operator.index(n)
+    if count < 0:
+        raise ValueError(f"the number of samples must be non-negative, got {count}")
+    return count
+
+
+def check_single_kind(mask: Any, probability: Any) -> None:
+    """The rule of ``sample``: a mask or a probability, not both."""
+    if mask is not None and probability is not None:
+        raise ValueError(
+            "Only one of `mask` or `probability` can be provided, actual values: "
+            f"mask={mask}, probability={probability}"
+        )
+
+
+def row_argument(space: Any, batched: Any, row: int, n: int) -> Any:
+    """Sample ``row``'s mask or probability out of a batched one for ``space``."""
+    from gymspaces.dict import Dict
+    from gymspaces.discrete import Discrete
+    from gymspaces.multi_binary import MultiBinary
+    from gymspaces.multi_discrete import MultiDiscrete
+    from gymspaces.tuple import Tuple
+
+    if batched is None:
+        return None
+    if isinstance(space, Dict):
+        if not isinstance(batched, Mapping):
+            raise TypeError(f"a batched Dict mask must be a mapping, actual type: {type(batched)}")
+        return {key: row_argument(child, batched.get(key), row, n) for key, child in space.spaces.items()}
+    if isinstance(space, Tuple):
+        if not isinstance(batched, tuple) or len(batched) != len(space.spaces):
+            raise TypeError(
+                f"a batched Tuple mask must be a tuple of {len(space.spaces)} entries, actual: {type(batched)}"
+            )
+        return tuple(row_argument(child, part, row, n) for child, part in zip(space.spaces, batched))
+    if isinstance(space, MultiDiscrete):
+        return _multi_discrete_row(batched, space.nvec, row, n)
+    if isinstance(space, Discrete):
+        return _array_row(batched, 1, row, n)  # a mask has one entry per action
+    if isinstance(space, MultiBinary):
+        return _array_row(batched, len(space.shape), row, n)
+    if not isinstance(batched, SequenceABC) or len(batched) != n:
+        raise ValueError(
+            f"a batched mask of {type(space).__name__} must be a sequence of {n} per-sample "
+            f"masks, actual: {type(batched)}"
+        )
+    return batched[row]
+
+
+def _array_row(batched: Any, single_ndim: int, row: int, n: int) -> Any:
+    """Row ``row`` of an array mask with a leading batch axis (or the mask itself without one)."""
+    if not isinstance(batched, np.ndarray):
+        raise TypeError(f"a batched mask must be a numpy.ndarray, actual type: {type(batched)}")
+    if batched.ndim == single_ndim:
+        return batched
+    if batched.ndim == single_ndim + 1 and batched.shape[0] == n:
+        return batched[row]
+    raise ValueError(
+        f"a batched mask must have a leading axis of {n} samples, actual shape: {batched.shape}"
+    )
+
+
+def _multi_discrete_row(batched: Any, nvec: np.ndarray, row: int, n: int) -> Any:
+    """Row ``row`` of a MultiDiscrete batched mask: a tuple mirroring ``nvec``."""
+    if nvec.ndim == 0:
+        if not isinstance(batched, np.ndarray):
+            raise TypeError(f"a batched mask leaf must be a numpy.ndarray, actual type: {type(batched)}")
+        if batched.ndim == 1:
+            return batched
+        if batched.ndim == 2 and batched.shape[0] == n:
+            return batched[row]
+        raise ValueError(
+            f"a batched mask leaf must have shape ({n}, k) or (k,), actual shape: {batched.shape}"
+        )
+    if not isinstance(batched, tuple) or len(batched) != len(nvec):
+        raise TypeError(f"a batched MultiDiscrete mask must be a tuple of {len(nvec)} entries")
+    return tuple(_multi_discrete_row(part, sub, row, n) for part, sub in zip(batched, nvec))
+
+
+def sample_batch_by_loop(space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
+    """``sample_batch`` as ``n`` calls of ``sample`` stacked by ``vector.concatenate``.
+
+    Exact for every space, including custom ones whose ``batch_space`` and
+    ``concatenate`` rules are registered.
+    """
+    from gymspaces import vector
+
+    count = batch_count(n)
+    check_single_kind(mask, probability)
+    kind, batched = ("mask", mask) if mask is not None else ("probability", probability)
+    items = []
+    for row in range(count):
+        argument = row_argument(space, batched, row, count) if batched is not None else None
+        items.append(space.sample(**{kind: argument}) if argument is not None else space.sample())
+    if out is None:
+        out = vector.create_empty_array(space, count)
+    if count == 0:
+        return out  # concatenate cannot stack nothing; the empty batch is the answer
+    return vector.concatenate(space, items, out)
+
+
+def contains_batch_by_items(space: Any, batch: Any) -> np.ndarray:
+    """``contains_batch`` as ``contains`` of every item of the batch (generic rule)."""
+    items = _items(batch)
+    return np.fromiter((bool(space.contains(item)) for item in items), dtype=np.bool_, count=len(items))
+
+
+def _items(batch: Any) -> Any:
+    """The items of a batch of a non-composite space: rows of an array, entries of a sequence."""
+    if isinstance(batch, np.ndarray):
+        if batch.ndim == 0:
+            raise ValueError("a batch must have a leading axis, got a 0-d array")
+        return list(batch)
+    if isinstance(batch, (tuple, list)):
+        return batch
+    raise TypeError(f"a batch must be an array, tuple or list, actual type: {type(batch)}")
+
+
+# ---------------------------------------------------------------------------
+# Fundamental spaces: one compiled call per batch
+# ---------------------------------------------------------------------------
+
+
+def box_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
+    """:meth:`Box.sample_batch`: the Box kernel fills all ``n`` rows in one call."""
+    from gymspaces import _box
+
+    count = batch_count(n)
+    if mask is not None or probability is not None:
+        space.sample(mask=mask, probability=probability)  # raises Gymnasium's error
+    drawn = _box.box_sample_batch(space, count, out)
+    return sample_batch_by_loop(space, count, out=out) if drawn is None else drawn
+
+
+def discrete_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
+    """:meth:`Discrete.sample_batch`: plain draws, or one masked/weighted draw per row, in C."""
+    from gymspaces import _discrete
+
+    count = batch_count(n)
+    drawn = _discrete.discrete_sample_batch(space, count, mask, probability, out)
+    if drawn is None:
+        return sample_batch_by_loop(space, count, mask, probability, out)
+    return drawn
+
+
+def multi_discrete_sample_batch(
+    space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None
+) -> Any:
+    """:meth:`MultiDiscrete.sample_batch`: plain batches in one compiled call."""
+    from gymspaces import _discrete
+
+    count = batch_count(n)
+    if mask is None and probability is None:
+        drawn = _discrete.multi_discrete_sample_batch(space, count, out)
+        if drawn is not None:
+            return drawn
+    return sample_batch_by_loop(space, count, mask, probability, out)
+
+
+def multi_binary_sample_batch(
+    space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None
+) -> Any:
+    """:meth:`MultiBinary.sample_batch`: plain batches in one compiled call."""
+    from gymspaces import _multi_binary
+
+    count = batch_count(n)
+    if mask is None and probability is None:
+        return _multi_binary.multi_binary_sample_batch(space, count, out)
+    return sample_batch_by_loop(space, count, mask, probability, out)
+
+
+def _all_rows(batch: np.ndarray, ok: np.ndarray) -> np.ndarray:
+    """Per-row ``all`` of an elementwise verdict shaped like ``batch``."""
+    n = batch.shape[0]
+    if n == 0:
+        return np.zeros(0, dtype=np.bool_)
+    return np.asarray(ok).reshape(n, -1).all(axis=1)
+
+
+def _row_shape_matches(batch: Any, shape: tuple[int, ...]) -> bool:
+    return isinstance(batch, np.ndarray) and batch.ndim >= 1 and batch.shape[1:] == shape
+
+
+def box_contains_batch(space: Any, batch: Any) -> np.ndarray:
+    """:meth:`Box.contains_batch`: shape, castability and bounds of every row at once."""
+    if not (isinstance(batch, np.ndarray) and batch.ndim >= 1 and batch.dtype != object):
+        return contains_batch_by_items(space, batch)
+    if batch.shape[1:] != space.shape or not np.can_cast(batch.dtype, space.dtype):
+        return np.zeros(batch.shape[0], dtype=np.bool_)
+    return _all_rows(batch, (batch >= space.low) & (batch <= space.high))
+
+
+def discrete_contains_batch(space: Any, batch: Any) -> np.ndarray:
+    """:meth:`Discrete.contains_batch` of an array: every entry is an integer scalar item."""
+    if not isinstance(batch, np.ndarray) or batch.ndim == 0 or batch.dtype == object:
+        return contains_batch_by_items(space, batch)
+    n = batch.shape[0]
+    if batch.ndim != 1 or not np.issubdtype(batch.dtype, np.integer) or not np.can_cast(batch.dtype, space.dtype):
+        return np.zeros(n, dtype=np.bool_)  # items are not integer scalars of a castable dtype
+    info = np.iinfo(batch.dtype)
+    lowest, past = int(space.start), int(space.start) + int(space.n)
+    # Exact bounds in the batch's own dtype (clamped so that they are representable).
+    if lowest > info.max or past - 1 < info.min or past <= lowest:
+        return np.zeros(n, dtype=np.bool_)
+    low = batch.dtype.type(max(lowest, info.min))
+    high = batch.dtype.type(min(past - 1, info.max))
+    return (batch >= low) & (batch <= high)
+
+
+def multi_discrete_contains_batch(space: Any, batch: Any) -> np.ndarray:
+    """:meth:`MultiDiscrete.contains_batch`: shape, castability and range of every row."""
+    if not (isinstance(batch, np.ndarray) and batch.ndim >= 1 and batch.dtype != object):
+        return contains_batch_by_items(space, batch)
+    if batch.shape[1:] != space.shape or not np.can_cast(batch.dtype, space.dtype):
+        return np.zeros(batch.shape[0], dtype=np.bool_)
+    return _all_rows(batch, (space.start <= batch) & (batch <= space.start + (space.nvec - 1)))
+
+
+def multi_binary_contains_batch(space: Any, batch: Any) -> np.ndarray:
+    """:meth:`MultiBinary.contains_batch`: shape and 0/1 entries of every row."""
+    if not (isinstance(batch, np.ndarray) and batch.ndim >= 1 and batch.dtype != object):
+        return contains_batch_by_items(space, batch)
+    if batch.shape[1:] != space.shape:
+        return np.zeros(batch.shape[0], dtype=np.bool_)
+    return _all_rows(batch, np.logical_or(batch == 0, batch == 1))
+
+
+# ---------------------------------------------------------------------------
+# Tuple and Dict: child by child when that draws what the loop draws
+# ---------------------------------------------------------------------------
+
+
+def _generators(space: Any, found: list[Any]) -> None:
+    """Every generator object set in ``space``'s tree (children included)."""
+    own = getattr(space, "_np_random", None)
+    if own is not None:
+        found.append(own)
+    children: Any = getattr(space, "spaces", None)
+    if isinstance(children, Mapping):
+        children = list(children.values())
+    for child in list(children or ()) + [
+        getattr(space, name, None) for name in ("feature_space", "node_space", "edge_space")
+    ]:
+        if child is not None and child is not space and hasattr(child, "sample"):
+            _generators(child, found)
+
+
+def independent_children(space: Any) -> bool:
+    """No generator is shared inside the tree: then children may be batched one after another
+    (each one's draws do not depend on the others'), which is what ``n`` samples draw."""
+    found: list[Any] = []
+    _generators(space, found)
+    return len({id(generator) for generator in found}) == len(found)
+
+
+def dict_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
+    """:meth:`Dict.sample_batch`: a dict of the children's batches."""
+    count = batch_count(n)
+    check_single_kind(mask, probability)
+    kind, batched = ("mask", mask) if mask is not None else ("probability", probability)
+    keys = list(space.spaces)
+    usable = independent_children(space) and (
+        batched is None or (isinstance(batched, Mapping) and set(batched) == set(keys))
+    ) and (out is None or (isinstance(out, Mapping) and set(out) >= set(keys)))
+    if not usable:
+        return sample_batch_by_loop(space, count, mask, probability, out)
+    result = {} if out is None else out
+    for key in keys:
+        child_out = None if out is None else out[key]
+        argument = None if batched is None else batched[key]
+        result[key] = space.spaces[key].sample_batch(count, **{kind: argument}, out=child_out)
+    return result
+
+
+def tuple_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
+    """:meth:`Tuple.sample_batch`: a tuple of the children's batches."""
+    count = batch_count(n)
+    check_single_kind(mask, probability)
+    kind, batched = ("mask", mask) if mask is not None else ("probability", probability)
+    children = space.spaces
+    usable = independent_children(space) and (
+        batched is None or (isinstance(batched, tuple) and len(batched) == len(children))
+    ) and (out is None or (isinstance(out, tuple) and len(out) == len(children)))
+    if not usable:
+        return sample_batch_by_loop(space, count, mask, probability, out)
+    return tuple(
+        child.sample_batch(
+            count,
+            **{kind: None if batched is None else batched[i]},
+            out=None if out is None else out[i],
+        )
+        for i, child in enumerate(children)
+    )
+
+
+def dict_contains_batch(space: Any, batch: Any) -> np.ndarray:
+    """:meth:`Dict.contains_batch`: every child's verdicts, combined row by row."""
+    if not isinstance(batch, Mapping):
+        raise TypeError(f"a batch of a Dict space must be a mapping, actual type: {type(batch)}")
+    return _combine([child.contains_batch(batch[key]) for key, child in space.spaces.items()])
+
+
+def tuple_contains_batch(space: Any, batch: Any) -> np.ndarray:
+    """:meth:`Tuple.contains_batch`: every child's verdicts, combined row by row."""
+    if not isinstance(batch, tuple) or len(batch) != len(space.spaces):
+        raise TypeError(f"a batch of a Tuple space must be a tuple of {len(space.spaces)} child batches")
+    return _combine([child.contains_batch(part) for child, part in zip(space.spaces, batch)])
+
+
+def _combine(verdicts: list[np.ndarray]) -> np.ndarray:
+    if not verdicts:
+        raise ValueError("an empty Tuple/Dict batch has no length")
+    lengths = {len(verdict) for verdict in verdicts}
+    if len(lengths) != 1:
+        raise ValueError(f"the child batches have different lengths: {sorted(lengths)}")
+    result = verdicts[0].copy()
+    for verdict in verdicts[1:]:
+        result &= verdict
+    return result
