@@ -159,6 +159,35 @@ def _to_jsonable(lib: Any) -> Callable[[], Any]:
     return lambda: space.to_jsonable(items)
 
 
+MASKS_64 = (np.random.default_rng(1).random((64, 10)) < 0.5).astype(np.int8)
+MASKS_64[5] = 0  # a row with nothing allowed
+
+
+def _discrete_batch_mask(lib: Any) -> Callable[[], Any]:
+    """64 masked Discrete(10) draws, one mask row each.
+
+    gymspaces: ``Discrete.sample_batch(64, mask=(64, 10) array)``. Gymnasium's
+    best equivalent: the batched space ``batch_space(Discrete(10), 64)`` (a
+    MultiDiscrete) sampled with a tuple of the 64 row masks.
+    """
+    if lib.name == "gymspaces":
+        space = lib.Discrete(10, seed=SEED)
+        return lambda: space.sample_batch(64, mask=MASKS_64)
+    batched = lib.batch_space(lib.Discrete(10, seed=SEED), 64)
+    rows = tuple(MASKS_64)
+    return lambda: batched.sample(mask=rows)
+
+
+def _dict_contains_batch(lib: Any) -> Callable[[], Any]:
+    """Membership of 64 Dict samples: ``contains_batch`` vs a loop of ``contains``."""
+    space = _dict4(lib)
+    items = [space.sample() for _ in range(64)]
+    if lib.name == "gymspaces":
+        batch = lib.concatenate(space, items, lib.create_empty_array(space, 64))
+        return lambda: space.contains_batch(batch)
+    return lambda: np.array([space.contains(item) for item in items], dtype=np.bool_)
+
+
 IMPORTED_MODULES = {"gymspaces": "gymspaces", "gymnasium": "gymnasium.spaces", "numpy": "numpy"}
 """What the ``import`` case imports for each implementation (``numpy`` is the baseline)."""
 
@@ -260,6 +289,9 @@ CASES: list[Case] = [
     Case("concatenate_dict", "concatenate 8 Dict samples", _concatenate),
     Case("iterate_dict", "iterate 8 Dict samples", _iterate),
     Case("dict_to_jsonable", "to_jsonable 64 Dict samples", _to_jsonable),
+    # Beyond Gymnasium: batched calls vs Gymnasium's best equivalent.
+    Case("discrete_sample_batch_mask", "Discrete(10).sample_batch(64, mask)", _discrete_batch_mask),
+    Case("dict_contains_batch", "Dict(4 keys).contains_batch(64)", _dict_contains_batch),
     Case("import", "import in a fresh interpreter", _import, slow=True),
 ]
 

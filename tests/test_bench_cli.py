@@ -42,6 +42,8 @@ AGREED_FLOORS = {
     "dict_unflatten": 10,
     "dict_contains": 10,
     "concatenate_dict": 8,
+    "discrete_sample_batch_mask": 20,
+    "dict_contains_batch": 10,
 }
 
 
