@@ -262,6 +262,9 @@ class Box(Space[np.ndarray[Any, np.dtype[ScalarT]]]):
             out = out.clip(min=self.low, max=self.high)
         return out
 
+    # Uniform bounds (e.g. 0..255 images) pickle as one element each.
+    _compact_arrays = ("low", "high", "bounded_below", "bounded_above")
+
     # Batched sampling and membership (not in Gymnasium; see Space.sample_batch).
     sample_batch = _batching.box_sample_batch
     contains_batch = _batching.box_contains_batch

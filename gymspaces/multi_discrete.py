@@ -115,6 +115,9 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
             ]
         return _discrete.multi_discrete_leaf(self, sub_mask, sub_nvec, sub_start, weighted)
 
+    # Uniform ``nvec``/``start`` pickle as one element each.
+    _compact_arrays = ("nvec", "start")
+
     # Batched sampling and membership (not in Gymnasium; see Space.sample_batch).
     sample_batch = _batching.multi_discrete_sample_batch
     contains_batch = _batching.multi_discrete_contains_batch

@@ -23,6 +23,31 @@ MaskNDArray = np.ndarray[Any, np.dtype[np.int8]]
 # identity of what they were derived from) and never pickled or copied.
 KERNEL_CACHE_ATTRS = ("_rng_handle", "_kernel_cache")
 
+# Compact pickles: an array attribute whose elements are all the same (a Box of
+# 0..255 pixels, say) is pickled as this marker, its dtype, shape and one
+# element's bytes, and rebuilt element for element (bits included) on load.
+UNIFORM_ARRAY_MARK = "gymspaces.uniform-array/1"
+
+
+def compact_array(value: Any) -> Any:
+    """``value`` itself, or a small uniform-array record if every element has the same bytes."""
+    if not (type(value) is np.ndarray and value.size > 1 and value.flags.c_contiguous) or value.dtype.hasobject:
+        return value
+    flat = value.reshape(-1)
+    first = flat[:1].tobytes()
+    if flat.tobytes() != first * flat.size:
+        return value
+    return (UNIFORM_ARRAY_MARK, value.dtype, value.shape, first)
+
+
+def expand_array(value: Any) -> Any:
+    """Inverse of :func:`compact_array` (anything else is returned unchanged)."""
+    if type(value) is tuple and len(value) == 4 and value[0] == UNIFORM_ARRAY_MARK:
+        _, dtype, shape, first = value
+        element = np.frombuffer(first, dtype=dtype)
+        return np.repeat(element, int(np.prod(shape, dtype=np.int64))).reshape(shape)
+    return value
+
 
 class Space(Generic[T_cov]):
     """Base class of every observation and action space.
@@ -148,11 +173,28 @@ class Space(Generic[T_cov]):
     def __contains__(self, x: Any) -> bool:
         return self.contains(x)
 
+    # Array attributes pickled compactly when uniform (see compact_array).
+    _compact_arrays: tuple[str, ...] = ()
+
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         for name in KERNEL_CACHE_ATTRS:
             state.pop(name, None)
+        for name in self._compact_arrays:
+            if name in state:
+                state[name] = compact_array(state[name])
         return state
+
+    def __copy__(self) -> Space[T_cov]:
+        """A shallow copy sharing every attribute object, the generator included,
+        as ``copy.copy`` of a Gymnasium space does (only the kernel caches are
+        left out, and arrays are not compacted as they are for pickles)."""
+        clone = type(self).__new__(type(self))
+        state = self.__dict__.copy()
+        for name in KERNEL_CACHE_ATTRS:
+            state.pop(name, None)
+        clone.__setstate__(state)
+        return clone
 
     def __setstate__(self, state: Iterable[tuple[str, Any]] | Mapping[str, Any]) -> None:
         """Restore a pickled space, accepting states written by older Gym versions."""
@@ -164,6 +206,8 @@ class Space(Generic[T_cov]):
             state["_np_random"] = state.pop("np_random")
         for name in KERNEL_CACHE_ATTRS:
             state.pop(name, None)
+        for name, value in state.items():
+            state[name] = expand_array(value)
         self.__dict__.update(state)
 
     def to_jsonable(self, sample_n: Iterable[T_cov]) -> list[Any] | Any:
