@@ -20,7 +20,7 @@ from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, INT32_MAX
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 from numpy cimport npy_intp
 
 from gymspaces._attrs cimport PyDict_GetItemWithError, attr, instance_dict
@@ -303,23 +303,53 @@ cdef object int64_one_hot(space, x):
     return out
 
 
-def flatten(space, x):
-    cdef object out
+def flatten(space, x, out=None):
+    cdef object result
     cdef type cls = type(space)
+    if out is not None:
+        return flatten_into(space, x, out)
     if ENABLED:
         if cls is DiscreteSpace:
-            out = int64_one_hot(space, x)
-            if out is not None:
-                return out
-            out = one_hot(space, x)
-            if out is not None:
-                return out
+            result = int64_one_hot(space, x)
+            if result is not None:
+                return result
+            result = one_hot(space, x)
+            if result is not None:
+                return result
         elif cls is DictSpace or cls is TupleSpace:
             # What the built-in Dict/Tuple rules try first, without the dispatcher.
-            out = flatten_tree(space, x)
-            if out is not None:
-                return out
+            result = flatten_tree(space, x)
+            if result is not None:
+                return result
     return GENERIC_FLATTEN(space, x)
+
+
+cdef object flatten_into(space, x, out):
+    """``flatten(space, x)`` written into ``out``.
+
+    Tuple/Dict trees of fundamental spaces are encoded straight into ``out``;
+    any other space is flattened as usual and the result copied. ``out`` must
+    be a writeable 1-D array of the result's length and exact dtype.
+    """
+    cdef type cls = type(space)
+    if ENABLED and (cls is DictSpace or cls is TupleSpace):
+        written = flatten_tree(space, x, out)
+        if written is not None:
+            return written
+    result = flatten(space, x)
+    if not cnp.PyArray_Check(result):
+        raise TypeError(f"out= needs a space that flattens to an array; {space} flattens to {type(result)}")
+    if not cnp.PyArray_Check(out):
+        raise TypeError(f"out must be a numpy.ndarray, actual type: {type(out)}")
+    if (<object> out).shape != (<object> result).shape:
+        raise ValueError(f"out must have shape {(<object> result).shape}, actual shape: {(<object> out).shape}")
+    if not cnp.PyArray_EquivTypes(<cnp.dtype> cnp.PyArray_DESCR(<cnp.ndarray> out),
+                                  <cnp.dtype> cnp.PyArray_DESCR(<cnp.ndarray> result)):
+        raise ValueError(f"out must have dtype {(<object> result).dtype}, actual dtype: {(<object> out).dtype}")
+    if not cnp.PyArray_ISWRITEABLE(<cnp.ndarray> out):
+        raise ValueError("out must be writeable")
+    np.copyto(out, result)
+    return out
 
 
 cdef inline bint is_plain_vector(object x):
@@ -530,6 +560,8 @@ cdef object multi_discrete_decode(space, dict namespace, cnp.ndarray x, npy_intp
             "valid samples in a flattened space can be unflattened.")
     if found != size:
         return None
+    if cnp.PyArray_NDIM(out) == 0:
+        return out[()]  # numpy's 0-d ``array + start`` is a numpy scalar
     return out
 
 
@@ -631,8 +663,27 @@ cdef object gather(space, object x, list parts):
     return None
 
 
-cpdef object flatten_tree(space, x):
-    """``flatten`` of a Tuple/Dict tree of fundamental spaces in one pass, else ``None``."""
+cdef cnp.ndarray checked_target(object target, npy_intp size, cnp.dtype descr):
+    """``target`` if it can receive a flat result of ``size`` elements of ``descr``."""
+    if not cnp.PyArray_Check(target):
+        raise TypeError(f"out must be a numpy.ndarray, actual type: {type(target)}")
+    cdef cnp.ndarray array = <cnp.ndarray> target
+    if cnp.PyArray_NDIM(array) != 1 or cnp.PyArray_DIM(array, 0) != size:
+        raise ValueError(f"out must have shape ({size},), actual shape: {(<object> array).shape}")
+    if not cnp.PyArray_EquivTypes(<cnp.dtype> cnp.PyArray_DESCR(array), descr):
+        raise ValueError(f"out must have dtype {descr}, actual dtype: {(<object> array).dtype}")
+    if not cnp.PyArray_IS_C_CONTIGUOUS(array) or not cnp.PyArray_ISWRITEABLE(array):
+        raise ValueError("out must be C-contiguous and writeable")
+    return array
+
+
+cpdef object flatten_tree(space, x, target=None):
+    """``flatten`` of a Tuple/Dict tree of fundamental spaces in one pass, else ``None``.
+
+    With ``target`` (a writeable, C-contiguous 1-D array of the result's
+    length and exact dtype) the result is written there instead of a new array;
+    ``ValueError`` if ``target`` does not fit.
+    """
     if not ENABLED:
         return None
     cdef list parts = []
@@ -645,7 +696,12 @@ cpdef object flatten_tree(space, x):
     cdef cnp.dtype out_descr = <cnp.dtype> out_dtype
     if not cnp.PyArray_ISNBO(out_descr.byteorder):
         return None
-    cdef cnp.ndarray out = cnp.PyArray_ZEROS(1, &total, out_descr.type_num, 0)
+    cdef cnp.ndarray out
+    if target is None:
+        out = cnp.PyArray_ZEROS(1, &total, out_descr.type_num, 0)
+    else:
+        out = checked_target(target, total, out_descr)
+        memset(cnp.PyArray_DATA(out), 0, total * out_descr.itemsize)
     cdef char *data = <char *> cnp.PyArray_DATA(out)
     cdef int out_type = out_descr.type_num
     cdef int out_size = <int> out_descr.itemsize

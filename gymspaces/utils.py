@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
 
 from gymspaces import _flatten
 from gymspaces._dispatch import space_dispatch
+from gymspaces._flatten_batch import flatten_batch
 from gymspaces.box import Box
 from gymspaces.dict import Dict
 from gymspaces.discrete import Discrete
@@ -43,6 +44,7 @@ __all__ = [
     "flatten_space",
     "unflatten",
     "is_space_dtype_shape_equiv",
+    "flatten_batch",
     "np_random",
     "RNG",
     "RandomNumberGenerator",
@@ -255,10 +257,20 @@ def _(space: Graph, x: GraphInstance) -> GraphInstance:
     return GraphInstance(nodes, edges, x.edge_links)
 
 
-def _flatten_batched(vector: Any, feature_space: Space[Any], batched: Space[Any], items: Any) -> Any:
-    """Flatten every item of a batch and stack the results in the flattened feature space."""
-    flat_space = flatten_space(feature_space)
+def _flatten_batched(
+    vector: Any, feature_space: Space[Any], batched: Space[Any], items: Any, *, space_first: bool = True
+) -> Any:
+    """Flatten every item of a batch and stack the results in the flattened feature space.
+
+    ``space_first``: flatten the feature space before the items (Gymnasium's order
+    for Graph) or after them (its order for a stacked Sequence); when both steps
+    raise, the first one decides the exception.
+    """
+    if space_first:
+        flat_space = flatten_space(feature_space)
     flat_items = [flatten(feature_space, item) for item in vector.iterate(batched, items)]
+    if not space_first:
+        flat_space = flatten_space(feature_space)
     out = vector.create_empty_array(flat_space, n=len(flat_items))
     return vector.concatenate(flat_space, flat_items, out)
 
@@ -275,7 +287,9 @@ def _(space: Text, x: str) -> NDArray[np.int32]:
 @flatten.register(Sequence)
 def _(space: Sequence, x: Any) -> Any:
     if space.stack:
-        return _flatten_batched(_vector(), space.feature_space, space.stacked_feature_space, x)
+        return _flatten_batched(
+            _vector(), space.feature_space, space.stacked_feature_space, x, space_first=False
+        )
     return tuple(flatten(space.feature_space, item) for item in x)
 
 
