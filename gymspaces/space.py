@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -45,7 +46,7 @@ def expand_array(value: Any) -> Any:
     if type(value) is tuple and len(value) == 4 and value[0] == UNIFORM_ARRAY_MARK:
         _, dtype, shape, first = value
         element = np.frombuffer(first, dtype=dtype)
-        return np.repeat(element, int(np.prod(shape, dtype=np.int64))).reshape(shape)
+        return np.repeat(element, math.prod(shape)).reshape(shape)
     return value
 
 
