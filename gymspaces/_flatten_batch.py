@@ -16,6 +16,13 @@ from typing import Any
 
 import numpy as np
 
+from gymspaces.box import Box
+from gymspaces.dict import Dict
+from gymspaces.discrete import Discrete
+from gymspaces.multi_binary import MultiBinary
+from gymspaces.multi_discrete import MultiDiscrete
+from gymspaces.tuple import Tuple
+
 __all__ = ["flatten_batch"]
 
 
@@ -59,8 +66,6 @@ def flatten_batch(space: Any, batch: Any, out: np.ndarray | None = None) -> np.n
 
 
 def _length(space: Any, batch: Any) -> int:
-    from gymspaces.dict import Dict
-    from gymspaces.tuple import Tuple
 
     if isinstance(space, (Dict, Tuple)) and not space.spaces:
         raise ValueError(f"a batch of the empty space {space} has no length")
@@ -77,12 +82,6 @@ def _length(space: Any, batch: Any) -> int:
 
 def _plan(space: Any) -> tuple[np.dtype] | None:
     """``(flat dtype,)`` if the tree is made of leaves encoded here, else ``None``."""
-    from gymspaces.box import Box
-    from gymspaces.dict import Dict
-    from gymspaces.discrete import Discrete
-    from gymspaces.multi_binary import MultiBinary
-    from gymspaces.multi_discrete import MultiDiscrete
-    from gymspaces.tuple import Tuple
 
     kind = type(space)
     if kind in (Box, MultiBinary, Discrete, MultiDiscrete):
@@ -104,11 +103,6 @@ def _plan(space: Any) -> tuple[np.dtype] | None:
 
 def _encodable(space: Any, batch: Any) -> bool:
     """Whether every leaf batch is an array whose items flatten without Gymnasium's edge cases."""
-    from gymspaces.box import Box
-    from gymspaces.dict import Dict
-    from gymspaces.discrete import Discrete
-    from gymspaces.multi_binary import MultiBinary
-    from gymspaces.multi_discrete import MultiDiscrete
 
     kind = type(space)
     if kind is Dict:
@@ -127,19 +121,14 @@ def _encodable(space: Any, batch: Any) -> bool:
         return False  # (uint64 - int64 start would go through float64)
     if kind is Discrete:
         # One-hot positions x - start in [0, n): anything else keeps flatten's own rules.
-        return batch.ndim == 1 and bool(np.all((batch >= space.start) & (batch < space.start + space.n)))
+        return batch.ndim == 1 and bool(((batch >= space.start) & (batch < space.start + space.n)).all())
     return batch.shape[1:] == space.shape and bool(
-        np.all((batch >= space.start) & (batch <= space.start + (space.nvec - 1)))
+        ((batch >= space.start) & (batch <= space.start + (space.nvec - 1))).all()
     )
 
 
 def _encode(space: Any, batch: Any, out: np.ndarray, column: int) -> int:
     """Write the flat encoding of ``batch`` into ``out[:, column:]``; return the next column."""
-    from gymspaces.box import Box
-    from gymspaces.dict import Dict
-    from gymspaces.discrete import Discrete
-    from gymspaces.multi_binary import MultiBinary
-    from gymspaces.multi_discrete import MultiDiscrete
 
     kind = type(space)
     n = out.shape[0]
