@@ -219,6 +219,14 @@ def _box_image_pickle(lib: Any) -> Callable[[], Any]:
     return lambda: pickle.loads(pickle.dumps(space)).low
 
 
+def _shared_memory_dict(lib: Any) -> Callable[[], Any]:
+    """Shared memory for 8 Dict elements: one buffer (gymspaces) vs one per leaf (Gymnasium)."""
+    space = _dict4(lib)
+    if lib.name == "gymspaces":
+        return lambda: len(lib.create_shared_memory(space, 8, single_buffer=True))
+    return lambda: len(lib.create_shared_memory(space, 8))
+
+
 IMPORTED_MODULES = {"gymspaces": "gymspaces", "gymnasium": "gymnasium.spaces", "numpy": "numpy"}
 """What the ``import`` case imports for each implementation (``numpy`` is the baseline)."""
 
@@ -326,6 +334,7 @@ CASES: list[Case] = [
     Case("dict_sample_batch", "Dict(4 keys).sample_batch(8)", _dict_sample_batch, beyond=True),
     Case("dict_flatten_batch", "flatten_batch 64 Dict samples", _dict_flatten_batch, beyond=True),
     Case("box_image_pickle", "pickle round trip of Box(0,255,(84,84,3),uint8)", _box_image_pickle, beyond=True),
+    Case("shared_memory_dict", "create_shared_memory(Dict(4 keys), 8)", _shared_memory_dict, beyond=True),
     Case("import", "import in a fresh interpreter", _import, slow=True),
 ]
 

@@ -5,6 +5,7 @@ rules, so support for a custom space is added with ``batch_space.register(MySpac
 """
 
 from gymspaces.vector.shared_memory import (
+    SharedSlice,
     create_shared_memory,
     read_from_shared_memory,
     write_to_shared_memory,
@@ -27,4 +28,5 @@ __all__ = [
     "create_shared_memory",
     "read_from_shared_memory",
     "write_to_shared_memory",
+    "SharedSlice",
 ]

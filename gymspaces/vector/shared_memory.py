@@ -240,3 +240,137 @@ def _(space: OneOf, index: int, value: tuple[int, Any], shared_memory: tuple[Any
     indices = np.frombuffer(shared_memory[0].get_obj(), dtype=np.int64)
     np.copyto(indices[index : index + 1], chosen)
     write_to_shared_memory(space.spaces[chosen], index, child_value, shared_memory[1 + chosen])
+
+
+# ----------------------------------------------------------------------------
+# Single-buffer layout (beyond Gymnasium)
+# ----------------------------------------------------------------------------
+#
+# The default layout gives every leaf its own ``ctx.Array``: one shared
+# mapping and one lock per leaf. ``create_shared_memory(..., single_buffer=True)``
+# places every leaf in one byte buffer instead (one mapping, one lock), each
+# leaf at a 64-byte aligned offset, and returns the same nested structure
+# whose leaves are ``SharedSlice`` objects. They offer what the readers and
+# writers use of a ``ctx.Array`` (``get_obj``, ``get_lock``), so
+# ``read_from_shared_memory`` and ``write_to_shared_memory`` work unchanged.
+
+_ALIGNMENT = 64  # a cache line: leaves written by different workers never share one
+
+
+class SharedSlice:
+    """One leaf's bytes inside a single shared buffer (see ``single_buffer=True``).
+
+    Parameters
+    ----------
+    buffer : multiprocessing Array of c_uint8
+        The shared buffer holding every leaf.
+    offset, nbytes : int
+        Where the leaf's ``n`` elements lie in it.
+    """
+
+    __slots__ = ("buffer", "offset", "nbytes")
+
+    def __init__(self, buffer: Any, offset: int, nbytes: int) -> None:
+        self.buffer = buffer
+        self.offset = offset
+        self.nbytes = nbytes
+
+    def get_obj(self) -> memoryview:
+        """A writable view of the leaf's bytes (what ``np.frombuffer`` reads)."""
+        whole = memoryview(self.buffer.get_obj()).cast("B")
+        return whole[self.offset : self.offset + self.nbytes]
+
+    def get_lock(self) -> Any:
+        """The buffer's lock (shared by every leaf)."""
+        return self.buffer.get_lock()
+
+    def __getstate__(self) -> tuple[Any, int, int]:
+        return self.buffer, self.offset, self.nbytes
+
+    def __setstate__(self, state: tuple[Any, int, int]) -> None:
+        self.buffer, self.offset, self.nbytes = state
+
+    def __repr__(self) -> str:
+        return f"SharedSlice(offset={self.offset}, nbytes={self.nbytes})"
+
+
+def _layout(space: Any, n: int, cursor: list[int]) -> Any:
+    """The structure of ``create_shared_memory(space, n)`` with ``(offset, nbytes)`` leaves."""
+
+    def leaf(nbytes: int) -> tuple[int, int]:
+        offset = -(-cursor[0] // _ALIGNMENT) * _ALIGNMENT
+        cursor[0] = offset + nbytes
+        return (offset, nbytes)
+
+    kind = type(space)
+    if kind in (Box, Discrete, MultiDiscrete, MultiBinary):
+        return leaf(n * _leaf_size(space) * np.dtype(space.dtype).itemsize)
+    if kind is Text:
+        return leaf(n * space.max_length * np.dtype(np.int32).itemsize)
+    if kind is Tuple:
+        return tuple(_layout(child, n, cursor) for child in space.spaces)
+    if kind is Dict:
+        return {key: _layout(child, n, cursor) for key, child in space.spaces.items()}
+    if kind is OneOf:
+        return (leaf(n * np.dtype(np.int64).itemsize),) + tuple(_layout(child, n, cursor) for child in space.spaces)
+    if kind in (Graph, Sequence):
+        _per_leaf_memory(space, n)  # raises Gymnasium's error for dynamic shapes
+    raise TypeError(
+        f"single_buffer=True supports the built-in fixed-shape spaces (and Tuple/Dict/OneOf of them), "
+        f"not {type(space)}; use the default layout, with a registered create_shared_memory"
+    )
+
+
+def _slices(layout: Any, buffer: Any) -> Any:
+    if isinstance(layout, dict):
+        return {key: _slices(part, buffer) for key, part in layout.items()}
+    if isinstance(layout, tuple) and layout and isinstance(layout[0], int):
+        return SharedSlice(buffer, layout[0], layout[1])
+    return tuple(_slices(part, buffer) for part in layout)
+
+
+_per_leaf_memory = create_shared_memory
+
+
+def create_shared_memory(  # type: ignore[no-redef]
+    space: Space[Any], n: int = 1, ctx: ModuleType = mp, *, single_buffer: bool = False
+) -> Any:
+    """Allocate shared memory for ``n`` elements of ``space``.
+
+    Parameters
+    ----------
+    space : Space
+        The (unbatched) space of one environment.
+    n : int
+        Number of elements (environments).
+    ctx : module or multiprocessing context
+        Provides ``Array``; use the context the workers are started with.
+    single_buffer : bool
+        Not in Gymnasium. ``False`` (default): one ``ctx.Array`` per leaf,
+        Gymnasium's layout. ``True``: every leaf in one shared byte buffer
+        (one allocation and one lock however deep the space), returned as the
+        same structure with :class:`SharedSlice` leaves; the read and write
+        helpers accept both layouts.
+
+    Raises
+    ------
+    TypeError
+        For Graph and Sequence (no fixed shape) and for non-spaces.
+    gymspaces.error.CustomSpaceError
+        For custom spaces without a registered implementation (default layout).
+    """
+    if not single_buffer:
+        return _per_leaf_memory(space, n, ctx)
+    if not isinstance(space, Space):
+        raise _unsupported("create_shared_memory", space)
+    cursor = [0]
+    layout = _layout(space, n, cursor)
+    buffer = ctx.Array(c_uint8, max(cursor[0], 1))
+    return _slices(layout, buffer)
+
+
+for _attribute in ("register", "dispatch", "registry", "on_register"):
+    setattr(create_shared_memory, _attribute, getattr(_per_leaf_memory, _attribute))
+del _attribute
+
+__all__ += ["SharedSlice"]
