@@ -191,6 +191,10 @@ def multi_discrete_sample_batch(
         drawn = _discrete.multi_discrete_sample_batch(space, count, out)
         if drawn is not None:
             return drawn
+    elif probability is None and type(mask) is tuple:
+        drawn = _discrete.multi_discrete_masked_batch(space, count, mask, out)
+        if drawn is not None:
+            return drawn
     return sample_batch_by_loop(space, count, mask, probability, out)
 
 

@@ -649,6 +649,96 @@ def multi_discrete_sample_batch(space, npy_intp n, out=None):
     return result
 
 
+def multi_discrete_masked_batch(space, npy_intp n, tuple mask, out=None):
+    """``n`` successive masked samples of a 1-D MultiDiscrete, stacked; ``None`` if not covered.
+
+    ``mask`` mirrors ``nvec``: entry ``i`` is an int8 array of shape
+    ``(n, nvec[i])`` (row ``r`` masks sample ``r``) or ``(nvec[i],)`` (every
+    sample). Rows are drawn in order, entry by entry, with the checks of the
+    single-sample walk, so errors leave the generator where the equivalent
+    loop of ``sample(mask=...)`` leaves it. Returns ``None`` before drawing
+    anything for spaces or masks the single-sample fast path does not cover
+    (then the caller loops over ``sample``).
+    """
+    if not ASSERTS:
+        return None
+    cdef dict namespace = instance_dict(space)
+    dtype = attr(namespace, space, "dtype")
+    nvec_obj = attr(namespace, space, "nvec")
+    start_obj = attr(namespace, space, "start")
+    if not (cnp.PyArray_DescrCheck(dtype) and cnp.PyArray_Check(nvec_obj) and cnp.PyArray_Check(start_obj)):
+        return None
+    cdef cnp.dtype descr = <cnp.dtype> dtype
+    cdef cnp.ndarray nvec = <cnp.ndarray> nvec_obj
+    cdef cnp.ndarray start = <cnp.ndarray> start_obj
+    cdef int type_num = descr.type_num
+    cdef npy_intp size = len(mask)
+    if not (cnp.PyArray_ISNBO(descr.byteorder) and (descr.kind == b'i' or (descr.kind == b'u' and descr.itemsize <= 4))
+            and cnp.PyArray_NDIM(nvec) == 1 and cnp.PyArray_NDIM(start) == 1
+            and cnp.PyArray_DIM(nvec, 0) == size and cnp.PyArray_DIM(start, 0) == size
+            and cnp.PyArray_TYPE(nvec) == type_num and cnp.PyArray_TYPE(start) == type_num
+            and cnp.PyArray_ISNOTSWAPPED(nvec) and cnp.PyArray_ISNOTSWAPPED(start)):
+        return None
+    cdef int64_t lowest, highest, count, first
+    if descr.kind == b'i':
+        highest = <int64_t> ((<uint64_t> 1 << (8 * descr.itemsize - 1)) - 1)
+        lowest = -highest - 1
+    else:
+        lowest, highest = 0, <int64_t> ((<uint64_t> 1 << (8 * descr.itemsize)) - 1)
+    cdef npy_intp i, r
+    for i in range(size):
+        leaf = mask[i]
+        count = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(nvec) + i * cnp.PyArray_STRIDE(nvec, 0), type_num, 0)
+        first = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(start) + i * cnp.PyArray_STRIDE(start, 0), type_num, 0)
+        if not (cnp.PyArray_Check(leaf) and cnp.PyArray_TYPE(<cnp.ndarray> leaf) == cnp.NPY_INT8
+                and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> leaf) and count >= 1
+                and first >= lowest and first <= highest - (count - 1)):
+            return None
+        if cnp.PyArray_NDIM(<cnp.ndarray> leaf) == 1:
+            if cnp.PyArray_DIM(<cnp.ndarray> leaf, 0) != count:
+                return None
+        elif not (cnp.PyArray_NDIM(<cnp.ndarray> leaf) == 2 and cnp.PyArray_DIM(<cnp.ndarray> leaf, 0) == n
+                  and cnp.PyArray_DIM(<cnp.ndarray> leaf, 1) == count):
+            return None
+    cdef cnp.ndarray result = batch_array(nvec, n, type_num, out)
+    cdef char *out_data = <char *> cnp.PyArray_DATA(result)
+    cdef RNGHandle handle = rng_handle_from(namespace, space)
+    cdef const int8_t *row
+    cdef npy_intp ones, k, j, rank
+    cdef bint binary
+    cdef int64_t value
+    cdef int8_t v
+    for r in range(n):
+        for i in range(size):
+            leaf = mask[i]
+            k = cnp.PyArray_DIM(<cnp.ndarray> leaf, cnp.PyArray_NDIM(<cnp.ndarray> leaf) - 1)
+            row = <const int8_t *> cnp.PyArray_DATA(<cnp.ndarray> leaf)
+            if cnp.PyArray_NDIM(<cnp.ndarray> leaf) == 2:
+                row += r * k
+            ones = 0
+            binary = True
+            for j in range(k):
+                v = row[j]
+                if v == 1:
+                    ones += 1
+                elif v != 0:
+                    binary = False
+            if not binary:
+                shown = leaf if cnp.PyArray_NDIM(<cnp.ndarray> leaf) == 1 else leaf[r]
+                raise AssertionError(f"Expects all masks values to 0 or 1, actual values: {shown}")
+            value = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(start) + i * cnp.PyArray_STRIDE(start, 0), type_num, 0)
+            if ones:
+                rank = <npy_intp> draw_index(handle, <uint64_t> ones)
+                for j in range(k):
+                    if row[j] == 1:
+                        if rank == 0:
+                            value += j
+                            break
+                        rank -= 1
+            store_integer(out_data, descr.itemsize, r * size + i, value)
+    return result
+
+
 def discrete_sample_batch(space, npy_intp n, mask=None, probability=None, out=None):
     """``n`` successive :func:`discrete_sample` draws stacked into an ``(n,)`` array.
 

@@ -298,3 +298,57 @@ def test_empty_batches():
         empty = space.sample_batch(0)
         assert len(empty) == 0
         assert space.contains_batch(empty).shape == (0,)
+
+
+@pytest.mark.parametrize("build", [
+    lambda: MultiDiscrete([5, 2, 3]),
+    lambda: MultiDiscrete([3, 4], dtype=np.int8, start=[-128, 120]),
+    lambda: MultiDiscrete([6, 2], dtype=np.uint8, start=[250, 0]),   # 250..255 fits; compiled
+    lambda: MultiDiscrete([9, 2], dtype=np.int8, start=[120, 0]),    # 120..128 overflows: loop
+    lambda: MultiDiscrete([[2, 3], [4, 5]]),                          # 2-D nvec: loop
+])
+def test_multi_discrete_row_masks(build):
+    space = build()
+    space.seed(9)
+    rng = np.random.default_rng(3)
+    n = 12
+    flat_nvec = space.nvec.reshape(-1)
+
+    def leaf(k, broadcast):
+        shape = (k,) if broadcast else (n, k)
+        return (rng.random(shape) < 0.5).astype(np.int8)
+
+    if space.nvec.ndim == 1:
+        batched = tuple(leaf(int(k), broadcast=(i == 1)) for i, k in enumerate(flat_nvec))
+        rows = [tuple(part if part.ndim == 1 else part[r] for part in batched) for r in range(n)]
+    else:
+        batched = tuple(tuple(leaf(int(k), False) for k in row) for row in space.nvec)
+        rows = [tuple(tuple(part[r] for part in group) for group in batched) for r in range(n)]
+    twin = copy.deepcopy(space)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            expected = np.stack([twin.sample(mask=row) for row in rows])
+        except OverflowError:  # values past the dtype: Gymnasium's np.array(..., dtype) raises
+            with pytest.raises(OverflowError):
+                space.sample_batch(n, mask=batched)
+            assert states(space) == states(twin)
+            return
+        actual = space.sample_batch(n, mask=batched)
+    assert_identical(actual, expected)
+    assert states(space) == states(twin)
+
+
+def test_multi_discrete_bad_row_stops_where_the_loop_stops():
+    space = MultiDiscrete([3, 3], seed=2)
+    first = np.ones((4, 3), np.int8)
+    second = np.ones((4, 3), np.int8)
+    second[2, 0] = 5
+    twin = copy.deepcopy(space)
+    with pytest.raises(AssertionError, match="0 or 1"):
+        space.sample_batch(4, mask=(first, second))
+    for r in range(2):
+        twin.sample(mask=(first[r], second[r]))
+    # Row 2: entry 0 is drawn, then entry 1's mask fails, as in the loop.
+    MultiDiscrete([3], seed=twin.np_random).sample(mask=(first[2],))
+    assert states(space) == states(twin)
