@@ -207,6 +207,10 @@ def multi_binary_sample_batch(
     count = batch_count(n)
     if mask is None and probability is None:
         return _multi_binary.multi_binary_sample_batch(space, count, out)
+    if probability is None:
+        drawn = _multi_binary.multi_binary_masked_batch(space, count, mask, out)
+        if drawn is not None:
+            return drawn
     return sample_batch_by_loop(space, count, mask, probability, out)
 
 

@@ -178,3 +178,48 @@ def multi_binary_sample_batch(self, npy_intp n, out=None):
         handle.release_shared(locked)
     return result
 
+
+
+def multi_binary_masked_batch(self, npy_intp n, mask, out=None):
+    """``n`` successive masked samples stacked; ``None`` if the mask is not covered here.
+
+    ``mask`` is an int8 array of shape ``(n, *shape)`` (row ``r`` masks
+    sample ``r``) or ``shape`` (every sample): 0 and 1 fix an entry, 2 leaves
+    it to the draw. Each sample draws its own full fill, then applies its row,
+    after checking that row as ``sample`` checks its mask.
+    """
+    if not ASSERTS or not cnp.PyArray_Check(mask) or cnp.PyArray_TYPE(<cnp.ndarray> mask) != cnp.NPY_INT8:
+        return None
+    if not cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> mask):
+        return None
+    cdef dict namespace = instance_dict(self)
+    cdef cnp.ndarray one = empty_int8(attr(namespace, self, "n"))
+    shape = (<object> one).shape
+    cdef bint per_row
+    if (<object> mask).shape == shape:
+        per_row = False
+    elif (<object> mask).shape == (n,) + shape:
+        per_row = True
+    else:
+        return None
+    cdef npy_intp size = cnp.PyArray_SIZE(one)
+    cdef cnp.ndarray result = batch_array(one, n, cnp.NPY_INT8, out)
+    cdef int8_t *data = <int8_t *> cnp.PyArray_DATA(result)
+    cdef const int8_t *m = <const int8_t *> cnp.PyArray_DATA(<cnp.ndarray> mask)
+    cdef const int8_t *row
+    cdef RNGHandle handle = rng_handle_from(namespace, self)
+    cdef npy_intp r, i
+    cdef bint locked
+    for r in range(n):
+        row = m + (r * size if per_row else 0)
+        for i in range(size):
+            if row[i] != 0 and row[i] != 1 and row[i] != 2:
+                shown = mask[r] if per_row else mask
+                raise AssertionError(f"All values of a mask should be 0, 1 or 2, actual values: {shown}")
+        locked = handle.acquire_shared()
+        random_bounded_uint8_fill(handle.bitgen, 0, 1, size, False, <uint8_t *> (data + r * size))
+        handle.release_shared(locked)
+        for i in range(size):
+            if row[i] != 2:
+                data[r * size + i] = row[i]
+    return result

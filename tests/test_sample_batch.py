@@ -352,3 +352,19 @@ def test_multi_discrete_bad_row_stops_where_the_loop_stops():
     # Row 2: entry 0 is drawn, then entry 1's mask fails, as in the loop.
     MultiDiscrete([3], seed=twin.np_random).sample(mask=(first[2],))
     assert states(space) == states(twin)
+
+
+def test_multi_binary_broadcast_mask_and_bad_row():
+    space = MultiBinary((2, 3), seed=8)
+    mask = np.array([[0, 1, 2], [2, 2, 1]], dtype=np.int8)
+    assert_batch_matches_loop(space, 5, mask=[mask] * 5)
+    twin = copy.deepcopy(space)
+    np.testing.assert_array_equal(space.sample_batch(5, mask=mask), looped(twin, 5, mask=mask))
+    rows = np.stack([mask] * 4)
+    rows[3, 0, 0] = 3
+    twin = copy.deepcopy(space)
+    with pytest.raises(AssertionError, match="0, 1 or 2"):
+        space.sample_batch(4, mask=rows)
+    for r in range(3):
+        twin.sample(mask=rows[r])
+    assert states(space) == states(twin)
