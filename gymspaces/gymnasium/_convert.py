@@ -1,0 +1,151 @@
+"""State-carrying conversion between Gymnasium, gymspaces and compatible spaces.
+
+Gymnasium 1.x and gymspaces store the same instance attributes under the same
+names (``_np_random``, ``_shape``, ``low``, ``spaces``, ...). A space is
+therefore converted by rebuilding its class from its attribute state, with
+every sub-space converted recursively and everything else either copied (so
+the result is independent of the original) or shared (a view). Copies go
+through one :func:`copy.deepcopy` memo for the whole tree, so generators shared
+between spaces stay shared in the result.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+from collections import OrderedDict
+from typing import Any
+
+import gymnasium.spaces as _gym
+
+import gymspaces as _gs
+from gymspaces.space import KERNEL_CACHE_ATTRS
+
+__all__ = ["SPACE_NAMES", "Converter", "convert"]
+
+SPACE_NAMES = (
+    "Box",
+    "Discrete",
+    "MultiBinary",
+    "MultiDiscrete",
+    "Text",
+    "Tuple",
+    "Dict",
+    "Sequence",
+    "Graph",
+    "OneOf",
+)
+
+# Old ``gym`` (0.26) spaces store the same attributes; they are converted only
+# when ``gym.spaces`` is already imported (a gym space object implies it is).
+_LEGACY_MODULE = "gym.spaces"
+
+
+def _family(target: str) -> dict[type, type]:
+    """Map every known space class (any library) to its class in ``target``.
+
+    ``target`` is ``"gymspaces"``, ``"gymnasium"`` or ``"compat"``.
+    """
+    from gymspaces.gymnasium import spaces as compat
+
+    libraries = [_gym, _gs, compat]
+    legacy = sys.modules.get(_LEGACY_MODULE)
+    if legacy is not None:
+        libraries.append(legacy)
+    goal = {"gymspaces": _gs, "gymnasium": _gym, "compat": compat}[target]
+    table: dict[type, type] = {}
+    for name in SPACE_NAMES:
+        for library in libraries:
+            cls = getattr(library, name, None)
+            if isinstance(cls, type):
+                table[cls] = getattr(goal, name)
+    return table
+
+
+_TABLES: dict[str, dict[type, type]] = {}
+
+
+def _table(target: str) -> dict[type, type]:
+    table = _TABLES.get(target)
+    legacy_loaded = _LEGACY_MODULE in sys.modules
+    if table is None or legacy_loaded != _TABLES.get(f"{target}:legacy", False):
+        table = _TABLES[target] = _family(target)
+        _TABLES[f"{target}:legacy"] = legacy_loaded  # type: ignore[assignment]
+    return table
+
+
+def _is_space(value: Any) -> bool:
+    if isinstance(value, (_gs.Space, _gym.Space)):
+        return True
+    legacy = sys.modules.get(_LEGACY_MODULE)
+    legacy_space = getattr(legacy, "Space", None)
+    return isinstance(legacy_space, type) and isinstance(value, legacy_space)
+
+
+class Converter:
+    """Convert one space tree; reuse the instance to keep sharing across trees.
+
+    Parameters
+    ----------
+    target : {"gymspaces", "gymnasium", "compat"}
+        The family of the resulting classes.
+    share : bool
+        Share attribute values (arrays, generators) with the original instead
+        of deep-copying them; spaces already of the target class are then
+        returned as they are.
+    keep_unknown : bool
+        Return spaces of unknown classes (custom spaces) unchanged instead of
+        raising :class:`TypeError`.
+    """
+
+    def __init__(self, target: str, *, share: bool = False, keep_unknown: bool = False) -> None:
+        self.table = _table(target)
+        self.target = target
+        self.share = share
+        self.keep_unknown = keep_unknown
+        # One memo for spaces (by id) and for deepcopy: shared objects stay shared.
+        self.memo: dict[int, Any] = {}
+
+    def space(self, space: Any) -> Any:
+        """The converted counterpart of ``space``."""
+        key = id(space)
+        if key in self.memo:
+            return self.memo[key]
+        cls = type(space)
+        target = self.table.get(cls)
+        if target is None:
+            if self.keep_unknown and _is_space(space):
+                return space
+            raise TypeError(
+                f"Cannot convert a space of class {cls.__module__}.{cls.__qualname__} "
+                f"to {self.target}: only {', '.join(SPACE_NAMES)} (exactly these classes, "
+                "not subclasses) are known"
+            )
+        if self.share and cls is target:
+            return space
+        state = dict(vars(space))
+        for name in KERNEL_CACHE_ATTRS:
+            state.pop(name, None)
+        converted = object.__new__(target)
+        self.memo[key] = converted
+        self.memo.setdefault(id(self.memo), []).append(space)  # keep ids valid
+        converted.__setstate__({name: self.value(value) for name, value in state.items()})
+        return converted
+
+    def value(self, value: Any) -> Any:
+        """An attribute value: spaces converted, containers rebuilt, the rest copied or shared."""
+        if _is_space(value):
+            return self.space(value)
+        kind = type(value)
+        if kind is tuple or kind is list:
+            return kind(self.value(item) for item in value)
+        if kind is dict or kind is OrderedDict:
+            return kind((key, self.value(item)) for key, item in value.items())
+        if self.share:
+            return value
+        return copy.deepcopy(value, self.memo)
+
+
+def convert(space: Any, target: str, *, share: bool = False, keep_unknown: bool = False) -> Any:
+    """Convert one space tree (see :class:`Converter`)."""
+    return Converter(target, share=share, keep_unknown=keep_unknown).space(space)

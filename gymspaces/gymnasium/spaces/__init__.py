@@ -1,0 +1,302 @@
+"""Spaces that are Gymnasium spaces and run on gymspaces.
+
+Every class here derives from its gymspaces namesake *and* from the
+Gymnasium one, in that order: ``isinstance(space, gymnasium.spaces.Box)``
+holds, Gymnasium's helpers (``flatten``, ``batch_space``, shared memory,
+``check_env``, wrappers, vector envs) accept the spaces, while ``sample``,
+``contains``, ``seed`` and ``np_random`` are gymspaces' compiled
+implementations. An environment switches with one line::
+
+    from gymspaces.gymnasium import spaces   # was: from gymnasium import spaces
+
+Composite spaces (``Tuple``, ``Dict``, ``OneOf``, ``Sequence``, ``Graph``)
+hold compatible children: a plain gymspaces or plain Gymnasium child is
+replaced by a compatible *view* of it that shares its attributes and its
+generator (so the composite draws the same stream as with the original
+object; only reseeding the original, which gives it a new generator, no
+longer reaches the view). A custom space (a subclass, or a ``Space`` of no known class) is
+kept as it is: it samples itself, but only a custom *Gymnasium* space is
+understood by Gymnasium's helpers. Derive custom spaces from
+:class:`Space` below to have both.
+
+Equality follows Gymnasium's rules and accepts the plain Gymnasium and the
+plain gymspaces namesake on either side: ``spaces.Box(0, 1) ==
+gymnasium.spaces.Box(0, 1) == gymspaces.Box(0, 1)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import gymnasium.spaces as _gym
+
+import gymspaces as _gs
+from gymspaces.dict import _ordered_spaces
+from gymspaces.gymnasium import _convert
+
+__all__ = [
+    "Space",
+    "Box",
+    "Discrete",
+    "Text",
+    "Graph",
+    "GraphInstance",
+    "MultiDiscrete",
+    "MultiBinary",
+    "Tuple",
+    "Sequence",
+    "Dict",
+    "OneOf",
+    "flatdim",
+    "flatten_space",
+    "flatten",
+    "unflatten",
+]
+
+
+def _adopt(child: Any) -> Any:
+    """``child`` as a child of a compatible composite (see the module docstring)."""
+    if isinstance(child, Space):
+        return child
+    return _convert.convert(child, "compat", share=True, keep_unknown=True)
+
+
+def _check_child(child: Any, message: str) -> Any:
+    if not isinstance(child, (_gs.Space, _gym.Space)):
+        raise TypeError(message)
+    return _adopt(child)
+
+
+def _equal(gs_cls: type, gym_cls: type) -> Any:
+    """``__eq__`` accepting the gymspaces and the Gymnasium namesake (and subclasses)."""
+
+    def __eq__(self: Any, other: object) -> bool:
+        return gs_cls.__eq__(self, other) or gym_cls.__eq__(self, other)
+
+    __eq__.__qualname__ = f"{gs_cls.__name__}.__eq__"
+    return __eq__
+
+
+class Space(_gs.Space, _gym.Space):
+    """Base of the compatible spaces; derive custom spaces from it.
+
+    Both a :class:`gymspaces.Space` and a :class:`gymnasium.spaces.Space`;
+    the generator machinery is gymspaces'.
+    """
+
+
+class Box(_gs.Box, Space, _gym.Box):
+    """:class:`gymspaces.Box` that is a :class:`gymnasium.spaces.Box`."""
+
+    __eq__ = _equal(_gs.Box, _gym.Box)
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Discrete(_gs.Discrete, Space, _gym.Discrete):
+    """:class:`gymspaces.Discrete` that is a :class:`gymnasium.spaces.Discrete`."""
+
+    __eq__ = _equal(_gs.Discrete, _gym.Discrete)
+    __hash__ = None  # type: ignore[assignment]
+
+
+class MultiBinary(_gs.MultiBinary, Space, _gym.MultiBinary):
+    """:class:`gymspaces.MultiBinary` that is a :class:`gymnasium.spaces.MultiBinary`."""
+
+    __eq__ = _equal(_gs.MultiBinary, _gym.MultiBinary)
+    __hash__ = None  # type: ignore[assignment]
+
+
+class MultiDiscrete(_gs.MultiDiscrete, Space, _gym.MultiDiscrete):
+    """:class:`gymspaces.MultiDiscrete` that is a :class:`gymnasium.spaces.MultiDiscrete`."""
+
+    __eq__ = _equal(_gs.MultiDiscrete, _gym.MultiDiscrete)
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Text(_gs.Text, Space, _gym.Text):
+    """:class:`gymspaces.Text` that is a :class:`gymnasium.spaces.Text`."""
+
+    __eq__ = _equal(_gs.Text, _gym.Text)
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Tuple(_gs.Tuple, Space, _gym.Tuple):
+    """:class:`gymspaces.Tuple` that is a :class:`gymnasium.spaces.Tuple`.
+
+    Children are made compatible (see the module docstring).
+    """
+
+    def __init__(self, spaces: Any, seed: Any = None) -> None:
+        self.spaces = tuple(
+            _check_child(
+                child,
+                f"{child} does not inherit from `gymnasium.Space`. Actual Type: {type(child)}",
+            )
+            for child in spaces
+        )
+        _gs.Space.__init__(self, None, None, seed)
+
+    __eq__ = _equal(_gs.Tuple, _gym.Tuple)
+    __hash__ = None  # type: ignore[assignment]
+
+
+class OneOf(_gs.OneOf, Space, _gym.OneOf):
+    """:class:`gymspaces.OneOf` that is a :class:`gymnasium.spaces.OneOf`.
+
+    Children are made compatible (see the module docstring).
+    """
+
+    def __init__(self, spaces: Any, seed: Any = None) -> None:
+        if not isinstance(spaces, Iterable):
+            raise TypeError(f"{spaces} is not an iterable")
+        children = tuple(spaces)
+        if not children:
+            raise ValueError("Empty `OneOf` spaces are not supported.")
+        self.spaces = tuple(
+            _check_child(
+                child,
+                f"{child} does not inherit from `gymnasium.Space`. Actual Type: {type(child)}",
+            )
+            for child in children
+        )
+        _gs.Space.__init__(self, None, None, seed)
+
+    __eq__ = _equal(_gs.OneOf, _gym.OneOf)
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Dict(_gs.Dict, Space, _gym.Dict):
+    """:class:`gymspaces.Dict` that is a :class:`gymnasium.spaces.Dict`.
+
+    Children (also those set with ``space[key] = child``) are made compatible
+    (see the module docstring).
+    """
+
+    def __init__(
+        self, spaces: Any = None, seed: Any = None, *, sort_keys: bool = True, **spaces_kwargs: Any
+    ) -> None:
+        self.sort_keys = sort_keys
+        children = _ordered_spaces(spaces, sort_keys)
+        for key, child in spaces_kwargs.items():
+            if key in children:
+                raise ValueError(
+                    f"Dict space keyword '{key}' already exists in the spaces dictionary."
+                )
+            children[key] = child
+        self.spaces = {
+            key: _check_child(
+                child,
+                f"Dict space element is not an instance of Space: key='{key}', space={child}",
+            )
+            for key, child in children.items()
+        }
+        _gs.Space.__init__(self, None, None, seed)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        """Store a sub-space (made compatible) under ``key``."""
+        self.spaces[key] = _check_child(
+            value,
+            f"Trying to set {key} to Dict space with value that is not a gymnasium space, "
+            f"actual type: {type(value)}",
+        )
+
+    __eq__ = _equal(_gs.Dict, _gym.Dict)
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Sequence(_gs.Sequence, Space, _gym.Sequence):
+    """:class:`gymspaces.Sequence` that is a :class:`gymnasium.spaces.Sequence`.
+
+    The feature space (and the stacked feature space) are made compatible; a
+    custom Gymnasium feature space is kept, and cannot be stacked.
+    """
+
+    def __init__(self, space: Any, seed: Any = None, stack: bool = False) -> None:
+        feature = _check_child(
+            space,
+            "Expects the feature space to be instance of a gym Space, "
+            f"actual type: {type(space)}",
+        )
+        if isinstance(feature, _gs.Space):
+            _gs.Sequence.__init__(self, feature, seed, stack)
+            if stack:
+                self.stacked_feature_space = _adopt(self.stacked_feature_space)
+            return
+        if stack:  # gymspaces cannot batch a custom Gymnasium space
+            raise TypeError(
+                f"A Sequence of the custom space {type(feature).__qualname__} cannot be "
+                "stacked; use gymnasium.spaces.Sequence for it"
+            )
+        self.feature_space, self.stack = feature, stack
+        _gs.Space.__init__(self, None, None, seed)
+
+    __eq__ = _equal(_gs.Sequence, _gym.Sequence)
+    __hash__ = None  # type: ignore[assignment]
+
+
+class GraphInstance(_gs.GraphInstance, _gym.GraphInstance):
+    """A graph sample: both a gymspaces and a Gymnasium ``GraphInstance``."""
+
+    __slots__ = ()
+
+
+class Graph(_gs.Graph, Space, _gym.Graph):
+    """:class:`gymspaces.Graph` that is a :class:`gymnasium.spaces.Graph`.
+
+    Samples are :class:`GraphInstance` (an instance of both libraries'
+    ``GraphInstance``); :meth:`contains` accepts either library's.
+    """
+
+    def __init__(self, node_space: Any, edge_space: Any, seed: Any = None) -> None:
+        node = _adopt(node_space) if isinstance(node_space, (_gs.Space, _gym.Space)) else node_space
+        edge = _adopt(edge_space) if isinstance(edge_space, (_gs.Space, _gym.Space)) else edge_space
+        _gs.Graph.__init__(self, node, edge, seed)
+        self.batch_node_space = _adopt(self.batch_node_space)
+        if self.batch_edge_space is not None:
+            self.batch_edge_space = _adopt(self.batch_edge_space)
+
+    def sample(
+        self,
+        mask: Any = None,
+        probability: Any = None,
+        num_nodes: int = 10,
+        num_edges: int | None = None,
+    ) -> GraphInstance:
+        """Draw a graph (see :meth:`gymspaces.Graph.sample`)."""
+        return GraphInstance(*_gs.Graph.sample(self, mask, probability, num_nodes, num_edges))
+
+    def contains(self, x: Any) -> bool:
+        """Whether ``x`` (either library's ``GraphInstance``) is a valid graph."""
+        if isinstance(x, _gym.GraphInstance) and not isinstance(x, _gs.GraphInstance):
+            x = GraphInstance(*x)
+        return _gs.Graph.contains(self, x)
+
+    __eq__ = _equal(_gs.Graph, _gym.Graph)
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _register_with_gymnasium() -> None:
+    """Register the classes where Gymnasium looks types up exactly, not by MRO.
+
+    ``gymnasium.vector.utils.batch_differing_spaces`` (vector envs with
+    ``observation_mode="different"``) requires the exact class in its
+    registry; each class gets its Gymnasium base's implementation.
+    """
+    from gymnasium.vector.utils import batch_differing_spaces
+
+    for name in _convert.SPACE_NAMES:
+        ours, theirs = globals()[name], getattr(_gym, name)
+        if ours not in batch_differing_spaces.registry:
+            batch_differing_spaces.register(ours, batch_differing_spaces.dispatch(theirs))
+
+
+_register_with_gymnasium()
+
+from gymspaces.gymnasium.spaces import utils  # noqa: E402  (needs the classes above)
+from gymspaces.gymnasium.spaces.utils import (  # noqa: E402
+    flatdim,
+    flatten,
+    flatten_space,
+    unflatten,
+)

@@ -1,0 +1,61 @@
+"""``flatdim``, ``flatten``, ``unflatten`` and ``flatten_space`` for compatible spaces.
+
+The values are computed by gymspaces' compiled helpers (the same numbers as
+Gymnasium's); graph samples come back as the compatible
+:class:`~gymspaces.gymnasium.spaces.GraphInstance` and :func:`flatten_space`
+returns compatible spaces, so results stay usable by Gymnasium code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import gymspaces as _gs
+from gymspaces import utils as _utils
+from gymspaces.gymnasium import _convert
+
+__all__ = ["flatdim", "flatten", "unflatten", "flatten_space"]
+
+flatdim = _utils.flatdim
+
+
+def _compatible_graphs(value: Any) -> Any:
+    """``value`` with every gymspaces ``GraphInstance`` in it made compatible."""
+    kind = type(value)
+    if kind is np.ndarray:
+        return value
+    if kind is _gs.GraphInstance:
+        from gymspaces.gymnasium.spaces import GraphInstance
+
+        return GraphInstance(*value)
+    if kind is tuple:
+        items = [_compatible_graphs(item) for item in value]
+        if any(new is not old for new, old in zip(items, value)):
+            return tuple(items)
+        return value
+    if kind is dict:
+        items = {key: _compatible_graphs(item) for key, item in value.items()}
+        if any(items[key] is not item for key, item in value.items()):
+            return items
+        return value
+    return value
+
+
+def flatten(space: Any, x: Any) -> Any:
+    """Flatten ``x``, an element of ``space`` (see :func:`gymspaces.flatten`)."""
+    return _compatible_graphs(_utils.flatten(space, x))
+
+
+def unflatten(space: Any, x: Any) -> Any:
+    """Rebuild an element of ``space`` from its flattened form (see :func:`gymspaces.unflatten`)."""
+    return _compatible_graphs(_utils.unflatten(space, x))
+
+
+def flatten_space(space: Any) -> Any:
+    """The space of flattened elements of ``space``, as compatible spaces.
+
+    Like Gymnasium's, the new spaces are unseeded.
+    """
+    return _convert.convert(_utils.flatten_space(space), "compat", share=True)
