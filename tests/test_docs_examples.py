@@ -38,5 +38,6 @@ def test_docstring_examples(name):
     assert runner.failures == 0, f"{runner.failures} failing example(s) in {name}"
 
 
-def test_the_docs_hold_examples():
-    assert doctest.testfile(str(ROOT / "docs" / "index.md"), module_relative=False, optionflags=FLAGS).attempted > 0
+@pytest.mark.parametrize("page", ["getting-started.md", "batched.md"])
+def test_the_docs_hold_examples(page):
+    assert doctest.testfile(str(ROOT / "docs" / page), module_relative=False, optionflags=FLAGS).attempted > 0

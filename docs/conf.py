@@ -1,0 +1,28 @@
+"""Sphinx configuration: ``python -m sphinx -W -b html docs docs/_build/html`` (offline)."""
+
+from __future__ import annotations
+
+import gymspaces
+
+project = "gymspaces"
+author = "the gymspaces developers"
+release = version = gymspaces.__version__
+
+extensions = [
+    "myst_parser",           # pages in Markdown
+    "sphinx.ext.autodoc",    # the API reference comes from the docstrings
+    "sphinx.ext.napoleon",   # numpy-style docstrings
+]
+source_suffix = {".md": "markdown"}
+exclude_patterns = ["_build"]
+myst_enable_extensions = ["colon_fence"]
+myst_heading_anchors = 3
+
+autodoc_member_order = "bysource"
+autodoc_typehints = "none"          # signatures stay readable; types are in the docstrings
+autodoc_inherit_docstrings = True
+napoleon_numpy_docstring = True
+napoleon_google_docstring = False
+
+html_theme = "alabaster"            # ships with Sphinx: the build needs no network
+html_static_path: list[str] = []
