@@ -403,12 +403,16 @@ def _sample_through_copy(space: Space[Any], n: Any, kwargs: dict[str, Any]) -> A
     """``batch_space(space, n).sample(**kwargs)``, then one ``random()`` on ``space``'s generator."""
     utils = _space_utils()
     batched = None
-    direct = _DIRECT_BATCHERS.get(type(space))
-    if direct is not None and (type(n) is int or isinstance(n, np.integer)) and n >= 1:
-        handler_name, build = direct
+    # Subclasses (e.g. gymspaces.gymnasium's classes) batch like their base:
+    # batch_space builds the base class, whatever the subclass overrides.
+    kind = type(space)
+    if kind not in _DIRECT_BATCHERS:
+        kind = next((base for base in kind.__mro__ if base in _DIRECT_BATCHERS), None)
+    if kind is not None and (type(n) is int or isinstance(n, np.integer)) and n >= 1:
+        handler_name, build = _DIRECT_BATCHERS[kind]
         # Users may register their own batch_space for these types: respect it.
         if utils.batch_space.dispatch(type(space)) is getattr(utils, handler_name):
-            detached = _DETACHED_SAMPLERS.get(type(space)) if not kwargs else None
+            detached = _DETACHED_SAMPLERS.get(kind) if not kwargs else None
             result = None if detached is None else detached(space, int(n))
             if result is not None:
                 _rng.advance_by_one_double(space)
