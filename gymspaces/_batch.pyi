@@ -1,6 +1,8 @@
 from collections.abc import Callable
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 def configure(
     tuple_space: type, dict_space: type, leaf_spaces: tuple[type, ...], enabled: bool = True
 ) -> None: ...
@@ -13,6 +15,11 @@ def configure_iterate(
 ) -> None: ...
 def set_iterate_enabled(enabled: bool) -> None: ...
 
+@disjoint_base
+class Node:
+    """A Dict or Tuple node of a batch plan (no Python-visible attributes)."""
+
+@disjoint_base
 class DictRows:
     def __iter__(self) -> DictRows: ...
     def __next__(self) -> Any: ...

@@ -26,7 +26,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Mapping
 from collections.abc import Sequence as SequenceABC
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -219,7 +219,7 @@ def _all_rows(batch: np.ndarray, ok: np.ndarray) -> np.ndarray:
     n = batch.shape[0]
     if n == 0:
         return np.zeros(0, dtype=np.bool_)
-    return np.asarray(ok).reshape(n, -1).all(axis=1)
+    return cast(np.ndarray, np.asarray(ok).reshape(n, -1).all(axis=1))
 
 
 def _row_shape_matches(batch: Any, shape: tuple[int, ...]) -> bool:

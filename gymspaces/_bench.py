@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -43,6 +43,9 @@ class Case:
 
 def library(name: str) -> SimpleNamespace:
     """The spaces, flatten helpers and vector helpers of ``"gymspaces"`` or ``"gymnasium"``."""
+    spaces: ModuleType
+    utils: ModuleType
+    vector: ModuleType
     if name == "gymspaces":
         import gymspaces
         import gymspaces.utils as utils

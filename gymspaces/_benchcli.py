@@ -29,7 +29,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from gymspaces._bench import CASES, CASES_BY_KEY
 
@@ -105,9 +105,9 @@ def default_targets_path() -> Path | None:
 
 
 def _toml() -> Any:
-    try:
+    if sys.version_info >= (3, 11):
         import tomllib
-    except ImportError:  # Python 3.10
+    else:  # Python 3.10
         try:
             import tomli as tomllib
         except ImportError:
@@ -341,7 +341,8 @@ def evaluate(
         if baseline is not None:
             row.baseline = baseline.median(key, "gymspaces")
         rows.append(row)
-    misses, notes = [], []
+    misses: list[str] = []
+    notes: list[str] = []
     for row in rows:
         if row.status == "MISS":
             if row.ours is None:
@@ -487,7 +488,7 @@ def plot(report: Report, run: Run, path: str, *, mode: str = "") -> None:
 
     rows = [row for row in report.rows if row.ratio is not None]
     labels = [row.key for row in rows]
-    values = [row.ratio for row in rows]
+    values = [cast(float, row.ratio) for row in rows]  # rows without a ratio were dropped
     floors = [row.floor for row in rows]
     colours = [{"pass": "#2e7d32", "MISS": "#c62828"}.get(row.status, "#78909c") for row in rows]
     if report.geometric_mean is not None:
@@ -551,7 +552,8 @@ class ProgressBar:
     def pytest_collection_modifyitems(self, config: Any, items: list[Any]) -> None:
         if self.cases is None:
             return
-        kept, dropped = [], []
+        kept: list[Any] = []
+        dropped: list[Any] = []
         for item in items:
             params = getattr(item, "callspec", None)
             key = params.params["case"].key if params is not None else IMPORT_KEY

@@ -12,6 +12,20 @@ def multi_discrete_sample(space: Any) -> NDArray[np.integer[Any]] | np.integer[A
 def multi_discrete_sample_entry(
     self: Any, mask: Any | None = None, probability: Any | None = None
 ) -> NDArray[np.integer[Any]] | np.integer[Any]: ...
+def multi_discrete_sample_batch(
+    space: Any, n: int, out: NDArray[Any] | None = None
+) -> NDArray[np.integer[Any]] | None: ...
+def multi_discrete_masked_batch(
+    space: Any, n: int, mask: tuple[Any, ...], out: NDArray[Any] | None = None
+) -> NDArray[np.integer[Any]] | None: ...
+def discrete_sample_batch(
+    space: Any,
+    n: int,
+    mask: NDArray[np.int8] | None = None,
+    probability: NDArray[np.float64] | None = None,
+    out: NDArray[Any] | None = None,
+) -> NDArray[np.integer[Any]] | None: ...
+def discrete_batch_sample_detached(space: Any, n: int) -> NDArray[np.integer[Any]] | None: ...
 def multi_discrete_leaf(
     space: Any, sub_mask: Any, sub_nvec: Any, sub_start: Any, weighted: bool
 ) -> Any: ...

@@ -11,8 +11,33 @@ go through singledispatch's weak cache, so they can still be collected.)
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, ParamSpec, Protocol, TypeVar, overload
+
+_P = ParamSpec("_P")
+_R_co = TypeVar("_R_co", covariant=True)
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+class SpaceDispatcher(Protocol, Generic[_P, _R_co]):
+    """The static type of a :func:`space_dispatch` function: ``default``'s own
+    signature, plus singledispatch's ``register``/``dispatch``/``registry``."""
+
+    registry: Mapping[Any, Callable[..., Any]]
+
+    @property
+    def __wrapped__(self) -> Callable[_P, _R_co]: ...
+
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R_co: ...
+
+    @overload
+    def register(self, cls: Any, func: None = None) -> Callable[[_F], _F]: ...
+    @overload
+    def register(self, cls: Any, func: _F) -> _F: ...
+
+    def dispatch(self, cls: Any) -> Callable[..., Any]: ...
+
+    def on_register(self, listener: Callable[[], None]) -> None: ...
 
 
 def _parameters(function: Callable[..., Any]) -> tuple[list[str], dict[str, Any]]:
@@ -23,7 +48,7 @@ def _parameters(function: Callable[..., Any]) -> tuple[list[str], dict[str, Any]
     return names, dict(zip(names[len(names) - len(defaults) :], defaults))
 
 
-def space_dispatch(default: Callable[..., Any]) -> Any:
+def space_dispatch(default: Callable[_P, _R_co]) -> SpaceDispatcher[_P, _R_co]:
     """Decorator: make ``default`` dispatch on the class of its first argument."""
     resolver = functools.singledispatch(default)
     cache: dict[type, Callable[..., Any]] = {}
@@ -62,7 +87,7 @@ def space_dispatch(default: Callable[..., Any]) -> Any:
     namespace: dict[str, Any] = {"_cache": cache, "_dispatch": dispatch}
     namespace.update({f"_default_{name}": value for name, value in defaults.items()})
     exec(compile(source, f"<space_dispatch {default.__name__}>", "exec"), namespace)
-    dispatcher = functools.wraps(default)(namespace[default.__name__])
+    dispatcher: Any = functools.wraps(default)(namespace[default.__name__])
 
     def register(cls: Any, func: Callable[..., Any] | None = None) -> Any:
         """Register ``func`` for ``cls`` (also usable as a decorator, like singledispatch)."""

@@ -57,10 +57,9 @@ def flatten_batch(space: Any, batch: Any, out: np.ndarray | None = None) -> np.n
     width = flatdim(space)
     n = _length(space, batch)
     plan = _plan(space)
-    dtype = plan[0] if plan is not None else None
     if plan is None or not _encodable(space, batch):
         return _by_items(space, batch, n, width, out)
-    result = _output(out, n, width, dtype)
+    result = _output(out, n, width, plan[0])
     _encode(space, batch, result, 0)
     return result
 
@@ -162,7 +161,7 @@ def _encode(space: Any, batch: Any, out: np.ndarray, column: int) -> int:
     return column
 
 
-def _output(out: Any, n: int, width: int, dtype: np.dtype) -> np.ndarray:
+def _output(out: Any, n: int, width: int, dtype: np.dtype | type[np.float64]) -> np.ndarray:
     if out is None:
         return np.empty((n, width), dtype=dtype)
     if not isinstance(out, np.ndarray):
@@ -181,12 +180,12 @@ def _by_items(space: Any, batch: Any, n: int, width: int, out: Any) -> np.ndarra
     from gymspaces import vector
     from gymspaces.utils import flatten
 
-    rows = [flatten(space, item) for item in vector.iterate(vector.batch_space(space, n), batch)]
+    rows: list[Any] = [flatten(space, item) for item in vector.iterate(vector.batch_space(space, n), batch)]
     if rows and not isinstance(rows[0], np.ndarray):
         raise TypeError(f"flatten_batch needs a space that flattens to an array; {space} does not")
     if not rows:
-        dtype = _plan(space)[0] if _plan(space) is not None else np.float64
-        return _output(out, 0, width, dtype)
+        plan = _plan(space)
+        return _output(out, 0, width, plan[0] if plan is not None else np.float64)
     stacked = np.stack(rows)
     if out is None:
         return stacked

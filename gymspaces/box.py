@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 import numpy as np
 
 if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     from numpy.typing import NDArray
+    from typing_extensions import TypeVar
+
+    # ``default=``: a bare ``Box`` annotation means ``Box[Any]`` (as Gymnasium's has a default).
+    _RealScalar = np.floating[Any] | np.integer[Any] | np.bool_
+    ScalarT = TypeVar("ScalarT", bound=_RealScalar, covariant=True, default=Any)
+    _ScalarT = TypeVar("_ScalarT", bound=_RealScalar)
+else:
+    from typing import TypeVar
+
+    ScalarT = TypeVar("ScalarT", bound=np.generic, covariant=True)
 
 from gymspaces import _batching, _box, _flatten
 from gymspaces._warnings import warn
 from gymspaces.space import Space
 
 __all__ = ["Box"]
-
-ScalarT = TypeVar("ScalarT", bound=np.generic, covariant=True)
-
 
 def _short_repr(array: NDArray[Any]) -> str:
     """A constant non-empty array prints as its value, anything else in full."""
@@ -57,19 +64,58 @@ class Box(Space[np.ndarray[Any, np.dtype[ScalarT]]]):
     dtype('uint8')
     """
 
-    dtype: np.dtype
-    low: NDArray[Any]
-    high: NDArray[Any]
+    dtype: np.dtype[ScalarT]
+    _shape: tuple[int, ...]
+    low: NDArray[ScalarT]
+    high: NDArray[ScalarT]
     bounded_below: NDArray[np.bool_]
     bounded_above: NDArray[np.bool_]
     low_repr: str | None
     high_repr: str | None
 
+    # The dtype picks the type parameter: float32 by default, as in Gymnasium.
+    @overload
+    def __init__(
+        self: Box[np.float32],
+        low: Any,
+        high: Any,
+        shape: Sequence[int | np.integer[Any]] | None = None,
+        dtype: type[np.float32] | np.dtype[np.float32] = np.float32,
+        seed: int | np.random.Generator | None = None,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Box[_ScalarT],
+        low: Any,
+        high: Any,
+        shape: Sequence[int | np.integer[Any]] | None = None,
+        *,
+        dtype: type[_ScalarT] | np.dtype[_ScalarT],
+        seed: int | np.random.Generator | None = None,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Box[_ScalarT],
+        low: Any,
+        high: Any,
+        shape: Sequence[int | np.integer[Any]] | None,
+        dtype: type[_ScalarT] | np.dtype[_ScalarT],
+        seed: int | np.random.Generator | None = None,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Box[Any],
+        low: Any,
+        high: Any,
+        shape: Sequence[int | np.integer[Any]] | None = None,
+        dtype: str | type[float] | type[int] | type[bool] = ...,
+        seed: int | np.random.Generator | None = None,
+    ) -> None: ...
     def __init__(
         self,
         low: Any,
         high: Any,
-        shape: Sequence[int] | None = None,
+        shape: Sequence[int | np.integer[Any]] | None = None,
         dtype: Any = np.float32,
         seed: int | np.random.Generator | None = None,
     ) -> None:
@@ -82,13 +128,15 @@ class Box(Space[np.ndarray[Any, np.dtype[ScalarT]]]):
             )
         self._shape = self._resolve_shape(low, high, shape)
 
+        dtype_min: float
+        dtype_max: float
         if self.dtype.kind == "b":
             dtype_min, dtype_max = 0, 1
         elif self.dtype.kind == "f":
-            finfo = np.finfo(self.dtype)
+            finfo = np.finfo(cast("np.dtype[np.floating[Any]]", self.dtype))
             dtype_min, dtype_max = float(finfo.min), float(finfo.max)
         else:
-            iinfo = np.iinfo(self.dtype)
+            iinfo = np.iinfo(cast("np.dtype[np.integer[Any]]", self.dtype))
             dtype_min, dtype_max = int(iinfo.min), int(iinfo.max)
 
         self.low, self.bounded_below = self._cast_bound(low, dtype_min, "low")
@@ -202,7 +250,8 @@ class Box(Space[np.ndarray[Any, np.dtype[ScalarT]]]):
                 f"{kind} dtype={dtype_limit}"
             )
         if bound.dtype.kind == "f" and self.dtype.kind == "f":
-            if np.finfo(self.dtype).precision < np.finfo(bound.dtype).precision:
+            own = np.finfo(cast("np.dtype[np.floating[Any]]", self.dtype))
+            if own.precision < np.finfo(bound.dtype).precision:
                 warn(
                     f"Box {side}'s precision lowered by casting to {self.dtype}, "
                     f"current {side}.dtype={bound.dtype}"
@@ -231,8 +280,14 @@ class Box(Space[np.ndarray[Any, np.dtype[ScalarT]]]):
             return above
         raise ValueError(f"manner is not in {{'below', 'above', 'both'}}, actual value: {manner}")
 
-    # Compiled: normal / exponential / uniform passes exactly as Gymnasium draws them.
-    sample = _box.box_sample
+    if TYPE_CHECKING:
+
+        def sample(self, mask: None = None, probability: None = None) -> NDArray[ScalarT]:
+            """A random element (a Box takes neither a mask nor probabilities)."""
+
+    else:
+        # Compiled: normal / exponential / uniform passes exactly as Gymnasium draws them.
+        sample = _box.box_sample
 
     def _sample_with_numpy(self) -> NDArray[Any]:
         """Sampling through numpy's Generator methods, for bounds of another dtype.
@@ -254,7 +309,7 @@ class Box(Space[np.ndarray[Any, np.dtype[ScalarT]]]):
         if self.dtype.kind in "iub":
             out = np.floor(out)
         if self.dtype.kind in "iu":
-            info = np.iinfo(self.dtype)
+            info = np.iinfo(cast("np.dtype[np.integer[Any]]", self.dtype))
             margin = 2 if self.dtype == np.int64 else 0
             out = out.clip(min=info.min + margin, max=info.max - margin)
         out = out.astype(self.dtype)

@@ -5,18 +5,25 @@ from __future__ import annotations
 import collections.abc
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, KeysView
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+
+    # ``default=``: a bare ``Dict`` annotation means ``Dict[Any]``.
+    T_cov = TypeVar("T_cov", covariant=True, default=Any)
+else:
+    from typing import TypeVar
+
+    T_cov = TypeVar("T_cov", covariant=True)
 
 from gymspaces import _batching, _flatten
 from gymspaces.space import Space
 from gymspaces.tuple import _SUBSEED_BOUND, _chosen_kind
 
 __all__ = ["Dict"]
-
-T_cov = TypeVar("T_cov", covariant=True)
-
 
 def _ordered_spaces(spaces: Any, sort_keys: bool) -> dict[Any, Any]:
     """The key order Gymnasium gives a ``spaces`` argument, as a plain dict.
@@ -75,18 +82,18 @@ class Dict(
     ['color', 'position']
     """
 
-    spaces: dict[Any, Space[Any]]
+    spaces: dict[Any, Space[T_cov]]
     sort_keys: bool
 
     def __init__(
         self,
-        spaces: collections.abc.Mapping[Any, Space[Any]]
-        | collections.abc.Sequence[tuple[Any, Space[Any]]]
+        spaces: collections.abc.Mapping[Any, Space[T_cov]]
+        | collections.abc.Sequence[tuple[Any, Space[T_cov]]]
         | None = None,
         seed: dict[Any, Any] | int | np.random.Generator | None = None,
         *,
         sort_keys: bool = True,
-        **spaces_kwargs: Space[Any],
+        **spaces_kwargs: Space[T_cov],
     ) -> None:
         self.sort_keys: bool = sort_keys
         children = _ordered_spaces(spaces, sort_keys)
@@ -184,7 +191,7 @@ class Dict(
                 return False
         return True
 
-    def __getitem__(self, key: Any) -> Space[Any]:
+    def __getitem__(self, key: Any) -> Space[T_cov]:
         """The sub-space stored under ``key``."""
         children = self.spaces
         return children[key]

@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, overload
 
 import numpy as np
+
+if TYPE_CHECKING:
+    # ``default=``: an unparametrised ``Discrete`` means ``Discrete[np.int64]``, as in Gymnasium.
+    from numpy.typing import NDArray
+    from typing_extensions import TypeVar
+
+    IntegerT = TypeVar("IntegerT", bound=np.integer[Any], covariant=True, default=np.int64)
+else:
+    from typing import TypeVar
+
+    IntegerT = TypeVar("IntegerT", bound=np.integer, covariant=True)
 
 from gymspaces import _batching, _discrete
 from gymspaces.space import MaskNDArray, Space
 
 __all__ = ["Discrete"]
-
-IntegerT = TypeVar("IntegerT", bound=np.integer, covariant=True)
-
 
 class Discrete(Space[IntegerT], Generic[IntegerT]):
     """A finite set of consecutive integers.
@@ -39,15 +47,41 @@ class Discrete(Space[IntegerT], Generic[IntegerT]):
     Discrete(3, start=-1)
     """
 
-    dtype: np.dtype
-    n: Any
-    start: Any
+    dtype: np.dtype[IntegerT]
+    n: IntegerT
+    start: IntegerT
 
+    @overload
     def __init__(
         self,
-        n: int | np.integer,
+        n: int | np.integer[Any],
         seed: int | np.random.Generator | None = None,
-        start: int | np.integer = 0,
+        start: int | np.integer[Any] = 0,
+        *,
+        dtype: type[IntegerT] | np.dtype[IntegerT],
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Discrete[Any],
+        n: int | np.integer[Any],
+        seed: int | np.random.Generator | None = None,
+        start: int | np.integer[Any] = 0,
+        *,
+        dtype: str | type[int],
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Discrete[np.int64],
+        n: int | np.integer[Any],
+        seed: int | np.random.Generator | None = None,
+        start: int | np.integer[Any] = 0,
+        dtype: type[np.int64] = np.int64,
+    ) -> None: ...
+    def __init__(
+        self,
+        n: int | np.integer[Any],
+        seed: int | np.random.Generator | None = None,
+        start: int | np.integer[Any] = 0,
         dtype: Any = np.int64,
     ) -> None:
         if not np.issubdtype(type(n), np.integer):
@@ -70,8 +104,16 @@ class Discrete(Space[IntegerT], Generic[IntegerT]):
         """Discrete spaces flatten to one-hot vectors."""
         return True
 
-    # Compiled: plain sampling is the hottest call of the library.
-    sample = _discrete.discrete_sample
+    if TYPE_CHECKING:
+
+        def sample(
+            self, mask: MaskNDArray | None = None, probability: NDArray[np.float64] | None = None
+        ) -> IntegerT:
+            """A random element, optionally restricted by a mask or weighted by probabilities."""
+
+    else:
+        # Compiled: plain sampling is the hottest call of the library.
+        sample = _discrete.discrete_sample
 
     # Batched sampling and membership (not in Gymnasium; see Space.sample_batch).
     sample_batch = _batching.discrete_sample_batch
@@ -86,7 +128,7 @@ class Discrete(Space[IntegerT], Generic[IntegerT]):
             info = np.iinfo(self.dtype)
             if not info.min <= x <= info.max:
                 return False
-            value = self.dtype.type(x)
+            value: np.generic | np.ndarray[Any, Any] = self.dtype.type(x)
         elif isinstance(x, (np.generic, np.ndarray)) and (
             np.issubdtype(x.dtype, np.integer) and x.shape == ()
         ):
@@ -124,6 +166,6 @@ class Discrete(Space[IntegerT], Generic[IntegerT]):
         """Samples as Python ints."""
         return [int(x) for x in sample_n]
 
-    def from_jsonable(self, sample_n: list[int]) -> list[Any]:
+    def from_jsonable(self, sample_n: list[int]) -> list[IntegerT]:
         """Python ints back to scalars of the space's dtype."""
         return [self.dtype.type(x) for x in sample_n]

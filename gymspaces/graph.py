@@ -84,6 +84,8 @@ class Graph(Space[GraphInstance]):
 
     node_space: Space[Any]
     edge_space: Space[Any] | None
+    batch_node_space: Space[Any]
+    batch_edge_space: Space[Any] | None
 
     def __init__(
         self,
@@ -275,7 +277,8 @@ class Graph(Space[GraphInstance]):
         entry = {"nodes": self.batch_node_space.to_jsonable([graph.nodes])}
         if graph.edges is None or graph.edge_links is None:
             return entry
-        entry["edges"] = self.batch_edge_space.to_jsonable([graph.edges])
+        # Without an edge space this raises AttributeError, exactly as Gymnasium does.
+        entry["edges"] = self.batch_edge_space.to_jsonable([graph.edges])  # type: ignore[union-attr]
         entry["edge_links"] = graph.edge_links.tolist()
         return entry
 
@@ -288,7 +291,8 @@ class Graph(Space[GraphInstance]):
         if "edges" not in entry:
             return GraphInstance(nodes, None, None)
         assert self.edge_space is not None  # edges need an edge space
-        edges = self.batch_edge_space.from_jsonable(entry["edges"])[0]
+        # (batch_edge_space is set together with edge_space; only edge_space is checked, as in Gymnasium.)
+        edges = self.batch_edge_space.from_jsonable(entry["edges"])[0]  # type: ignore[union-attr]
         return GraphInstance(nodes, edges, np.asarray(entry["edge_links"], dtype=np.int32))
 
 
@@ -405,9 +409,9 @@ def _sample_through_copy(space: Space[Any], n: Any, kwargs: dict[str, Any]) -> A
     batched = None
     # Subclasses (e.g. gymspaces.gymnasium's classes) batch like their base:
     # batch_space builds the base class, whatever the subclass overrides.
-    kind = type(space)
+    kind: type | None = type(space)
     if kind not in _DIRECT_BATCHERS:
-        kind = next((base for base in kind.__mro__ if base in _DIRECT_BATCHERS), None)
+        kind = next((base for base in type(space).__mro__ if base in _DIRECT_BATCHERS), None)
     if kind is not None and (type(n) is int or isinstance(n, np.integer)) and n >= 1:
         handler_name, build = _DIRECT_BATCHERS[kind]
         # Users may register their own batch_space for these types: respect it.

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, overload
 
 import numpy as np
 
 if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     from numpy.typing import NDArray
+    from typing_extensions import TypeVar
+
+    # ``default=``: an unparametrised ``MultiDiscrete`` holds int64, as in Gymnasium.
+    IntegerT = TypeVar("IntegerT", bound=np.integer[Any], covariant=True, default=np.int64)
+else:
+    from typing import TypeVar
+
+    IntegerT = TypeVar("IntegerT", bound=np.integer, covariant=True)
 
 from gymspaces import _batching, _discrete
 from gymspaces._warnings import warn
@@ -16,9 +24,6 @@ from gymspaces.discrete import Discrete
 from gymspaces.space import MaskNDArray, Space
 
 __all__ = ["MultiDiscrete"]
-
-IntegerT = TypeVar("IntegerT", bound=np.integer, covariant=True)
-
 
 class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT]):
     """Arrays whose entry ``i`` lies in ``start[i], ..., start[i] + nvec[i] - 1``.
@@ -43,16 +48,40 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
     (2, 2)
     """
 
-    dtype: np.dtype
-    nvec: NDArray[Any]
-    start: NDArray[Any]
+    dtype: np.dtype[IntegerT]
+    nvec: NDArray[IntegerT]
+    start: NDArray[IntegerT]
 
+    @overload
+    def __init__(
+        self: MultiDiscrete[np.int64],
+        nvec: NDArray[np.integer[Any]] | list[int],
+        dtype: type[np.int64] = np.int64,
+        seed: int | np.random.Generator | None = None,
+        start: NDArray[np.integer[Any]] | list[int] | None = None,
+    ) -> None: ...
+    @overload
     def __init__(
         self,
-        nvec: NDArray[np.integer] | list[int],
+        nvec: NDArray[np.integer[Any]] | list[int],
+        dtype: type[IntegerT] | np.dtype[IntegerT],
+        seed: int | np.random.Generator | None = None,
+        start: NDArray[np.integer[Any]] | list[int] | None = None,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: MultiDiscrete[Any],
+        nvec: NDArray[np.integer[Any]] | list[int],
+        dtype: str | type[int],
+        seed: int | np.random.Generator | None = None,
+        start: NDArray[np.integer[Any]] | list[int] | None = None,
+    ) -> None: ...
+    def __init__(
+        self,
+        nvec: NDArray[np.integer[Any]] | list[int],
         dtype: Any = np.int64,
         seed: int | np.random.Generator | None = None,
-        start: NDArray[np.integer] | list[int] | None = None,
+        start: NDArray[np.integer[Any]] | list[int] | None = None,
     ) -> None:
         if dtype is None:
             raise ValueError("MultiDiscrete dtype must be explicitly provided, cannot be None.")
@@ -83,8 +112,18 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
         """MultiDiscrete spaces flatten to concatenated one-hot vectors."""
         return True
 
-    # Compiled entry point: plain samples go straight to the kernel.
-    sample = _discrete.multi_discrete_sample_entry
+    if TYPE_CHECKING:
+
+        def sample(
+            self,
+            mask: tuple[MaskNDArray, ...] | None = None,
+            probability: tuple[NDArray[np.float64], ...] | None = None,
+        ) -> NDArray[IntegerT]:
+            """A random element; ``mask``/``probability`` mirror ``nvec`` (tuples of arrays)."""
+
+    else:
+        # Compiled entry point: plain samples go straight to the kernel.
+        sample = _discrete.multi_discrete_sample_entry
 
     def _sample_masked(self, mask: Any, probability: Any) -> NDArray[Any]:
         """Masked or weighted sampling (see :meth:`sample`), leaf by leaf."""
@@ -150,12 +189,12 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
             return f"MultiDiscrete({self.nvec}, start={self.start})"
         return f"MultiDiscrete({self.nvec})"
 
-    def __getitem__(self, index: int | tuple[int, ...]) -> Discrete | MultiDiscrete:
+    def __getitem__(self, index: int | tuple[int, ...]) -> Discrete[IntegerT] | MultiDiscrete[IntegerT]:
         """The sub-space at ``index``; it continues this space's random stream (quirk Q28)."""
         nvec = self.nvec[index]
         start = self.start[index]
         if nvec.ndim == 0:
-            subspace: Discrete | MultiDiscrete = Discrete(nvec, start=start, dtype=self.dtype)
+            subspace: Discrete[IntegerT] | MultiDiscrete[IntegerT] = Discrete(nvec, start=start, dtype=self.dtype)
         else:
             subspace = MultiDiscrete(nvec, start=start, dtype=self.dtype)
         subspace.np_random.bit_generator.state = self.np_random.bit_generator.state

@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+
+    # ``default=``: a bare ``OneOf`` annotation means ``OneOf[Any]``.
+    T_cov = TypeVar("T_cov", covariant=True, default=Any)
+else:
+    from typing import TypeVar
+
+    T_cov = TypeVar("T_cov", covariant=True)
 
 from gymspaces import _graph
 from gymspaces.space import Space
@@ -13,10 +23,9 @@ from gymspaces.tuple import _SUBSEED_BOUND, _chosen_kind, _require_space
 
 __all__ = ["OneOf"]
 
-T_cov = TypeVar("T_cov", covariant=True)
 
-
-class OneOf(Space[tuple[int, T_cov]], Generic[T_cov]):
+# Gymnasium annotates elements as ``tuple[int, T]``; sample() gives an ``np.int64`` index.
+class OneOf(Space[tuple[int | np.int64, T_cov]], Generic[T_cov]):
     """Pairs ``(index, value)`` where ``value`` belongs to ``spaces[index]``.
 
     Parameters
@@ -38,11 +47,11 @@ class OneOf(Space[tuple[int, T_cov]], Generic[T_cov]):
     (2, Box(-1.0, 1.0, (2,), float32))
     """
 
-    spaces: tuple[Space[Any], ...]
+    spaces: tuple[Space[T_cov], ...]
 
     def __init__(
         self,
-        spaces: Iterable[Space[Any]],
+        spaces: Iterable[Space[T_cov]],
         seed: int | tuple[Any, ...] | np.random.Generator | None = None,
     ) -> None:
         if not isinstance(spaces, Iterable):
@@ -96,7 +105,7 @@ class OneOf(Space[tuple[int, T_cov]], Generic[T_cov]):
 
     def sample(
         self, mask: tuple[Any, ...] | None = None, probability: tuple[Any, ...] | None = None
-    ) -> tuple[np.int64, Any]:
+    ) -> tuple[np.int64, T_cov]:
         """Choose a sub-space uniformly, then sample it.
 
         Parameters
@@ -128,8 +137,9 @@ class OneOf(Space[tuple[int, T_cov]], Generic[T_cov]):
             return False
         index, value = x
         # Other numpy integer types are rejected, as in Gymnasium.
+        # As in Gymnasium, an np.int64 index out of range gives np.False_ (not a bool).
         return (
-            isinstance(index, (int, np.int64))
+            isinstance(index, (int, np.int64))  # type: ignore[return-value]
             and 0 <= index < len(self.spaces)
             and self.spaces[index].contains(value)
         )
@@ -148,7 +158,7 @@ class OneOf(Space[tuple[int, T_cov]], Generic[T_cov]):
             (np.int64(i), self.spaces[i].from_jsonable([value])[0]) for i, value in sample_n
         ]
 
-    def __getitem__(self, index: int) -> Space[Any]:
+    def __getitem__(self, index: int) -> Space[T_cov]:
         """The sub-space at ``index``."""
         children = self.spaces
         return children[index]

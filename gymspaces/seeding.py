@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from gymspaces.error import Error
@@ -43,4 +45,5 @@ def np_random(seed: int | None = None) -> tuple[np.random.Generator, int]:
         if seed < 0:
             raise Error(f"Seed must be greater or equal to zero, actual value: {seed}")
     sequence = np.random.SeedSequence(seed)
-    return np.random.Generator(np.random.PCG64(sequence)), sequence.entropy
+    # An int or None seed gives int entropy (``entropy`` is typed for every SeedSequence input).
+    return np.random.Generator(np.random.PCG64(sequence)), cast(int, sequence.entropy)

@@ -79,8 +79,9 @@ class Space(Generic[T_cov]):
         self,
         shape: Sequence[int] | None = None,
         dtype: DTypeLike | None = None,
-        seed: int | np.random.Generator | None = None,
-    ):
+        # int, Generator or None; composite spaces forward whatever their seed() accepts.
+        seed: int | np.random.Generator | Any | None = None,
+    ) -> None:
         self._shape = None if shape is None else tuple(shape)
         self.dtype = None if dtype is None else np.dtype(dtype)
         self._np_random = None

@@ -5,16 +5,24 @@ from __future__ import annotations
 import collections.abc
 import typing
 from collections.abc import Iterable
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+
+    # ``default=``: a bare ``Tuple`` annotation means ``Tuple[Any]``.
+    T_cov = TypeVar("T_cov", covariant=True, default=Any)
+else:
+    from typing import TypeVar
+
+    T_cov = TypeVar("T_cov", covariant=True)
 
 from gymspaces import _batching, _flatten
 from gymspaces.space import Space
 
 __all__ = ["Tuple"]
-
-T_cov = TypeVar("T_cov", covariant=True)
 
 # Sub-seeds are drawn below int32's maximum, as Gymnasium does.
 _SUBSEED_BOUND = int(np.iinfo(np.int32).max)
@@ -49,7 +57,7 @@ def _require_space(candidate: Any) -> None:
 # ``typing.Sequence`` (not ``collections.abc.Sequence``) puts ``Generic`` right
 # after the Sequence ABC in the MRO, as in Gymnasium's Tuple: classes deriving
 # from both (gymspaces.gymnasium.spaces.Tuple) need the two orders to agree.
-class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[T_cov]):
+class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[Space[T_cov]]):
     """Tuples whose ``i``-th entry is an element of the ``i``-th sub-space.
 
     Parameters
@@ -70,11 +78,11 @@ class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[T_cov]):
     True
     """
 
-    spaces: tuple[Space[Any], ...]
+    spaces: tuple[Space[T_cov], ...]
 
     def __init__(
         self,
-        spaces: Iterable[Space[Any]],
+        spaces: Iterable[Space[T_cov]],
         seed: int | collections.abc.Sequence[Any] | np.random.Generator | None = None,
     ) -> None:
         children = tuple(spaces)
@@ -126,7 +134,7 @@ class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[T_cov]):
 
     def sample(
         self, mask: tuple[Any, ...] | None = None, probability: tuple[Any, ...] | None = None
-    ) -> tuple[Any, ...]:
+    ) -> tuple[T_cov, ...]:
         """Sample every sub-space in order.
 
         Parameters
@@ -180,12 +188,12 @@ class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[T_cov]):
         return list(zip(*columns, strict=True))
 
     @overload
-    def __getitem__(self, index: int) -> Space[Any]: ...
+    def __getitem__(self, index: int) -> Space[T_cov]: ...
 
     @overload
-    def __getitem__(self, index: slice) -> tuple[Space[Any], ...]: ...
+    def __getitem__(self, index: slice) -> tuple[Space[T_cov], ...]: ...
 
-    def __getitem__(self, index: int | slice) -> Space[Any] | tuple[Space[Any], ...]:
+    def __getitem__(self, index: int | slice) -> Space[T_cov] | tuple[Space[T_cov], ...]:
         """The sub-space at ``index`` (a tuple of sub-spaces for a slice)."""
         children = self.spaces
         return children[index]

@@ -14,7 +14,8 @@ compiled kernel that writes straight into one output array.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, TypeVar, Union
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar, Union, cast
 
 import numpy as np
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     from numpy.typing import NDArray
 
 from gymspaces import _flatten
-from gymspaces._dispatch import space_dispatch
+from gymspaces._dispatch import SpaceDispatcher, space_dispatch
 from gymspaces._flatten_batch import flatten_batch
 from gymspaces.box import Box
 from gymspaces.dict import Dict
@@ -51,6 +52,7 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+_DispatcherT = TypeVar("_DispatcherT", bound=SpaceDispatcher[..., Any])
 FlatType = Union[np.ndarray[Any, np.dtype[Any]], dict[str, Any], tuple[Any, ...], GraphInstance]
 
 _NOT_FLATTENABLE = (
@@ -253,7 +255,8 @@ def _(space: Graph, x: GraphInstance) -> GraphInstance:
     edges = None
     if x.edges is not None:
         assert space.edge_space is not None
-        edges = _flatten_batched(vector, space.edge_space, space.batch_edge_space, x.edges)
+        # batch_edge_space is set together with edge_space (only the latter is checked, as in Gymnasium).
+        edges = _flatten_batched(vector, space.edge_space, space.batch_edge_space, x.edges)  # type: ignore[arg-type]
     return GraphInstance(nodes, edges, x.edge_links)
 
 
@@ -296,7 +299,7 @@ def _(space: Sequence, x: Any) -> Any:
 @flatten.register(OneOf)
 def _(space: OneOf, x: tuple[int, Any]) -> NDArray[Any]:
     index, sample = x
-    flat_sample: NDArray[Any] = flatten(space.spaces[index], sample)
+    flat_sample = cast("NDArray[Any]", flatten(space.spaces[index], sample))
     width = flatdim(space) - 1
     if flat_sample.size < width:
         # Gymnasium pads with copies of the first element, not zeros (quirk Q22).
@@ -438,7 +441,7 @@ def _(space: Sequence, x: Any) -> Any:
 
 
 @unflatten.register(OneOf)
-def _(space: OneOf, x: NDArray[Any]) -> tuple[int, Any]:
+def _(space: OneOf, x: NDArray[Any]) -> tuple[np.int64, Any]:
     index = np.int64(x[0])
     child = space.spaces[index]
     part = x[1 : 1 + flatdim(child)].astype(_flat_dtype(child))
@@ -475,6 +478,11 @@ def _(space: Discrete | MultiBinary | MultiDiscrete) -> Box:
     return Box(low=0, high=1, shape=(flatdim(space),), dtype=space.dtype)
 
 
+def _flat_box(space: Space[Any]) -> Box:
+    """``flatten_space`` of a space known to be np-flattenable (so the result is a Box)."""
+    return cast(Box, flatten_space(space))
+
+
 def _concatenated_box(flat_spaces: list[Box]) -> Box:
     return Box(
         low=np.concatenate([s.low for s in flat_spaces]),
@@ -486,14 +494,14 @@ def _concatenated_box(flat_spaces: list[Box]) -> Box:
 @flatten_space.register(Tuple)
 def _(space: Tuple) -> Box | Tuple:
     if space.is_np_flattenable:
-        return _concatenated_box([flatten_space(child) for child in space.spaces])
+        return _concatenated_box([_flat_box(child) for child in space.spaces])
     return Tuple(spaces=[flatten_space(child) for child in space.spaces])
 
 
 @flatten_space.register(Dict)
 def _(space: Dict) -> Box | Dict:
     if space.is_np_flattenable:
-        return _concatenated_box([flatten_space(child) for child in space.spaces.values()])
+        return _concatenated_box([_flat_box(child) for child in space.spaces.values()])
     return Dict(
         spaces={key: flatten_space(child) for key, child in space.spaces.items()},
         sort_keys=space.sort_keys,
@@ -519,8 +527,8 @@ def _(space: Sequence) -> Sequence:
 @flatten_space.register(OneOf)
 def _(space: OneOf) -> Box:
     width = max(flatdim(child) for child in space.spaces) + 1
-    lows = np.array([np.min(flatten_space(child).low) for child in space.spaces])
-    highs = np.array([np.max(flatten_space(child).high) for child in space.spaces])
+    lows = np.array([np.min(_flat_box(child).low) for child in space.spaces])
+    highs = np.array([np.max(_flat_box(child).high) for child in space.spaces])
     low = np.concatenate([[0], np.full(width - 1, np.min(lows))])
     high = np.concatenate([[len(space.spaces) - 1], np.full(width - 1, np.max(highs))])
     return Box(low=low, high=high, shape=(width,), dtype=_flat_dtype(space))
@@ -617,7 +625,7 @@ def _(space_1: Sequence, space_2: Space[Any]) -> bool:
 
 # The tree kernels apply the built-in rules of these classes; they stay on only
 # while no user registration replaces one of them.
-_BUILT_IN = {
+_BUILT_IN: dict[SpaceDispatcher[..., Any], dict[type, Callable[..., Any]]] = {
     flatten: {
         Box: _flatten_box,
         MultiBinary: _flatten_box,
@@ -666,7 +674,7 @@ for _dispatcher in (flatten, unflatten, flatdim):
 _refresh_fast_path()
 
 
-def _compiled_entry(dispatcher: Any, compiled: Any, name: str) -> Any:
+def _compiled_entry(dispatcher: _DispatcherT, compiled: Any, name: str) -> _DispatcherT:
     """``compiled`` dressed as ``dispatcher``: same API, name and documentation.
 
     The compiled entries handle the built-in cases (an exact ``Discrete`` for
@@ -682,10 +690,10 @@ def _compiled_entry(dispatcher: Any, compiled: Any, name: str) -> Any:
     compiled.__module__ = __name__
     compiled.__name__ = compiled.__qualname__ = name
     compiled.__annotations__ = dict(dispatcher.__annotations__)
-    return compiled
+    return cast(_DispatcherT, compiled)
 
 
 _flatten.set_generic_flatten(flatten)
 _flatten.set_generic_unflatten(unflatten)
-flatten = _compiled_entry(flatten, _flatten.flatten, "flatten")  # type: ignore[assignment]
-unflatten = _compiled_entry(unflatten, _flatten.unflatten, "unflatten")  # type: ignore[assignment]
+flatten = _compiled_entry(flatten, _flatten.flatten, "flatten")
+unflatten = _compiled_entry(unflatten, _flatten.unflatten, "unflatten")

@@ -126,7 +126,7 @@ class Converter:
         state = dict(vars(space))
         for name in KERNEL_CACHE_ATTRS:
             state.pop(name, None)
-        converted = object.__new__(target)
+        converted: Any = object.__new__(target)
         self.memo[key] = converted
         self.memo.setdefault(id(self.memo), []).append(space)  # keep ids valid
         converted.__setstate__({name: self.value(value) for name, value in state.items()})

@@ -14,7 +14,7 @@ from array import typecodes
 from collections.abc import Mapping
 from ctypes import c_bool, c_uint8
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -231,7 +231,7 @@ def _(space: Text, index: int, value: str, shared_memory: Any) -> None:
 
     size = space.max_length
     destination = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)
-    np.copyto(destination[index * size : (index + 1) * size], flatten(space, value))
+    np.copyto(destination[index * size : (index + 1) * size], cast(np.ndarray, flatten(space, value)))
 
 
 @write_to_shared_memory.register(OneOf)

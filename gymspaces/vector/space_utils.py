@@ -18,7 +18,7 @@ import copy
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from collections.abc import Sequence as SequenceABC
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 import numpy as np
 
@@ -510,7 +510,7 @@ def create_empty_array(space: Space[Any], n: int = 1, fn: Callable[..., Any] = n
 @create_empty_array.register(MultiDiscrete)
 @create_empty_array.register(MultiBinary)
 def _empty_array(space: Space[Any], n: int = 1, fn: Callable[..., Any] = np.zeros) -> Any:
-    shape = (n, *space.shape)
+    shape = (n, *cast("tuple[int, ...]", space.shape))  # array spaces always have a shape
     return fn(shape, dtype=space.dtype)
 
 

@@ -68,7 +68,7 @@ def _check_child(child: Any, message: str) -> Any:
     return _adopt(child)
 
 
-def _equal(gs_cls: type, gym_cls: type) -> Any:
+def _equal(gs_cls: Any, gym_cls: Any) -> Any:
     """``__eq__`` accepting the gymspaces and the Gymnasium namesake (and subclasses)."""
 
     def __eq__(self: Any, other: object) -> bool:
@@ -78,7 +78,13 @@ def _equal(gs_cls: type, gym_cls: type) -> Any:
     return __eq__
 
 
-class Space(_gs.Space, _gym.Space):
+# Each class below derives from its gymspaces and its Gymnasium namesake. The two
+# declare the same attributes and methods with different (equally valid) types --
+# e.g. ``_np_random`` optional or not, ``spaces`` of gymspaces or Gymnasium spaces,
+# both ``tuple`` bases of GraphInstance -- which mypy reports as incompatible base
+# definitions ([misc]). At run time gymspaces' definition wins (it comes first in
+# the MRO); a class type can't say "this base's declaration wins", so it is ignored.
+class Space(_gs.Space, _gym.Space):  # type: ignore[misc]  # see above: both libraries' declarations
     """Base of the compatible spaces; derive custom spaces from it.
 
     Both a :class:`gymspaces.Space` and a :class:`gymnasium.spaces.Space`;
@@ -86,42 +92,42 @@ class Space(_gs.Space, _gym.Space):
     """
 
 
-class Box(_gs.Box, Space, _gym.Box):
+class Box(_gs.Box, Space, _gym.Box):  # type: ignore[misc]  # see above: both libraries' declarations
     """:class:`gymspaces.Box` that is a :class:`gymnasium.spaces.Box`."""
 
     __eq__ = _equal(_gs.Box, _gym.Box)
     __hash__ = None  # type: ignore[assignment]
 
 
-class Discrete(_gs.Discrete, Space, _gym.Discrete):
+class Discrete(_gs.Discrete, Space, _gym.Discrete):  # type: ignore[misc]  # see above: both libraries' declarations
     """:class:`gymspaces.Discrete` that is a :class:`gymnasium.spaces.Discrete`."""
 
     __eq__ = _equal(_gs.Discrete, _gym.Discrete)
     __hash__ = None  # type: ignore[assignment]
 
 
-class MultiBinary(_gs.MultiBinary, Space, _gym.MultiBinary):
+class MultiBinary(_gs.MultiBinary, Space, _gym.MultiBinary):  # type: ignore[misc]  # see above: both libraries' declarations
     """:class:`gymspaces.MultiBinary` that is a :class:`gymnasium.spaces.MultiBinary`."""
 
     __eq__ = _equal(_gs.MultiBinary, _gym.MultiBinary)
     __hash__ = None  # type: ignore[assignment]
 
 
-class MultiDiscrete(_gs.MultiDiscrete, Space, _gym.MultiDiscrete):
+class MultiDiscrete(_gs.MultiDiscrete, Space, _gym.MultiDiscrete):  # type: ignore[misc]  # see above: both libraries' declarations
     """:class:`gymspaces.MultiDiscrete` that is a :class:`gymnasium.spaces.MultiDiscrete`."""
 
     __eq__ = _equal(_gs.MultiDiscrete, _gym.MultiDiscrete)
     __hash__ = None  # type: ignore[assignment]
 
 
-class Text(_gs.Text, Space, _gym.Text):
+class Text(_gs.Text, Space, _gym.Text):  # type: ignore[misc]  # see above: both libraries' declarations
     """:class:`gymspaces.Text` that is a :class:`gymnasium.spaces.Text`."""
 
     __eq__ = _equal(_gs.Text, _gym.Text)
     __hash__ = None  # type: ignore[assignment]
 
 
-class Tuple(_gs.Tuple, Space, _gym.Tuple):
+class Tuple(_gs.Tuple, Space, _gym.Tuple):  # type: ignore[misc]  # see above: both libraries' declarations
     """:class:`gymspaces.Tuple` that is a :class:`gymnasium.spaces.Tuple`.
 
     Children are made compatible (see the module docstring).
@@ -141,7 +147,7 @@ class Tuple(_gs.Tuple, Space, _gym.Tuple):
     __hash__ = None  # type: ignore[assignment]
 
 
-class OneOf(_gs.OneOf, Space, _gym.OneOf):
+class OneOf(_gs.OneOf, Space, _gym.OneOf):  # type: ignore[misc]  # see above: both libraries' declarations
     """:class:`gymspaces.OneOf` that is a :class:`gymnasium.spaces.OneOf`.
 
     Children are made compatible (see the module docstring).
@@ -166,7 +172,7 @@ class OneOf(_gs.OneOf, Space, _gym.OneOf):
     __hash__ = None  # type: ignore[assignment]
 
 
-class Dict(_gs.Dict, Space, _gym.Dict):
+class Dict(_gs.Dict, Space, _gym.Dict):  # type: ignore[misc]  # see above: both libraries' declarations
     """:class:`gymspaces.Dict` that is a :class:`gymnasium.spaces.Dict`.
 
     Children (also those set with ``space[key] = child``) are made compatible
@@ -205,7 +211,7 @@ class Dict(_gs.Dict, Space, _gym.Dict):
     __hash__ = None  # type: ignore[assignment]
 
 
-class Sequence(_gs.Sequence, Space, _gym.Sequence):
+class Sequence(_gs.Sequence, Space, _gym.Sequence):  # type: ignore[misc]  # see above: both libraries' declarations
     """:class:`gymspaces.Sequence` that is a :class:`gymnasium.spaces.Sequence`.
 
     The feature space (and the stacked feature space) are made compatible; a
@@ -235,13 +241,13 @@ class Sequence(_gs.Sequence, Space, _gym.Sequence):
     __hash__ = None  # type: ignore[assignment]
 
 
-class GraphInstance(_gs.GraphInstance, _gym.GraphInstance):
+class GraphInstance(_gs.GraphInstance, _gym.GraphInstance):  # type: ignore[misc]  # see above: both libraries' declarations
     """A graph sample: both a gymspaces and a Gymnasium ``GraphInstance``."""
 
     __slots__ = ()
 
 
-class Graph(_gs.Graph, Space, _gym.Graph):
+class Graph(_gs.Graph, Space, _gym.Graph):  # type: ignore[misc]  # see above: both libraries' declarations
     """:class:`gymspaces.Graph` that is a :class:`gymnasium.spaces.Graph`.
 
     Samples are :class:`GraphInstance` (an instance of both libraries'

@@ -36,9 +36,9 @@ def _compatible_graphs(value: Any) -> Any:
             return tuple(items)
         return value
     if kind is dict:
-        items = {key: _compatible_graphs(item) for key, item in value.items()}
-        if any(items[key] is not item for key, item in value.items()):
-            return items
+        entries = {key: _compatible_graphs(item) for key, item in value.items()}
+        if any(entries[key] is not item for key, item in value.items()):
+            return entries
         return value
     return value
 

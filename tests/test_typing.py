@@ -1,0 +1,70 @@
+"""Static typing: mypy on the package, mypy --strict on a typed user program, stubtest.
+
+Each check runs mypy in a subprocess from the checkout root (so that the
+``[tool.mypy]`` configuration in pyproject.toml applies) with its cache in a
+temporary directory.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mypy")
+
+ROOT = Path(__file__).resolve().parent.parent
+# The compiled modules, as setup.py builds them (each has a gymspaces/<name>.pyi stub).
+KERNELS = ["_rng", "_categorical", "_discrete", "_box", "_multi_binary", "_text", "_graph", "_flatten", "_batch"]
+
+
+def _run(*args: str, cache: Path | None = None) -> None:
+    env = dict(os.environ) if cache is None else {**os.environ, "MYPY_CACHE_DIR": str(cache)}
+    completed = subprocess.run(
+        [sys.executable, "-m", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert completed.returncode == 0, (
+        f"`python -m {' '.join(args)}` exited with {completed.returncode}:\n"
+        f"{completed.stdout}\n{completed.stderr}"
+    )
+
+
+def test_stubs_cover_every_kernel() -> None:
+    setup = (ROOT / "setup.py").read_text()
+    for name in KERNELS:
+        assert f'"{name}"' in setup
+        assert (ROOT / "gymspaces" / f"{name}.pyi").is_file()
+
+
+def test_mypy_package(tmp_path: Path) -> None:
+    _run("mypy", "gymspaces", cache=tmp_path)
+
+
+def test_mypy_strict_example(tmp_path: Path) -> None:
+    _run("mypy", "--strict", "tests/typing_example.py", cache=tmp_path)
+
+
+def test_stubtest(tmp_path: Path) -> None:
+    # stubtest takes its cache directory from the config file only.
+    config = tmp_path / "stubtest.ini"
+    config.write_text(f"[mypy]\ncache_dir = {tmp_path / 'cache'}\n")
+    _run(
+        "mypy.stubtest",
+        "--mypy-config-file",
+        str(config),
+        "--allowlist",
+        "stubtest_allowlist.txt",
+        *[f"gymspaces.{name}" for name in KERNELS],
+    )
+
+
+def test_example_runs() -> None:
+    _run("tests.typing_example")
