@@ -74,8 +74,8 @@ def text_sample(space, length=None, weights=None):
     """
     cdef RNGHandle handle = rng_handle(space)
     cdef CharTable table = char_table(space)
-    cdef int64_t min_length = space.min_length
-    cdef int64_t max_length = space.max_length
+    min_length = space.min_length  # a Python int: Text lengths are unbounded
+    max_length = space.max_length
     cdef uint64_t drawn
     cdef npy_intp k = cnp.PyArray_DIM(table.code_points, 0)
     cdef npy_intp count = 0, i
@@ -87,6 +87,9 @@ def text_sample(space, length=None, weights=None):
     cdef const unsigned int *points
     cdef unsigned int *chars_out
     if length is None:
+        if max_length >= 2**63:
+            # Beyond int64: numpy's integers() raises "high is out of bounds for int64".
+            space.np_random.integers(min_length, max_length + 1)
         locked = handle.acquire_shared()
         random_bounded_uint64_fill(handle.bitgen, <uint64_t> min_length,
                                    <uint64_t> (max_length - min_length), 1, False, &drawn)
@@ -140,7 +143,7 @@ def text_sample(space, length=None, weights=None):
     return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, chars_out, written)
 
 
-cdef str _all_zero(int64_t min_length):
+cdef str _all_zero(min_length):
     if min_length == 0:
         return ""
     raise ValueError(

@@ -287,10 +287,12 @@ class Graph(Space[GraphInstance]):
         return [self._graph_from_jsonable(entry) for entry in sample_n]
 
     def _graph_from_jsonable(self, entry: dict[str, Any]) -> GraphInstance:
-        nodes = self.batch_node_space.from_jsonable(entry["nodes"])[0]
+        # Gymnasium's order: ``"edges" in entry`` (TypeError for a non-container),
+        # the edge-space assertion, then the nodes.
         if "edges" not in entry:
-            return GraphInstance(nodes, None, None)
+            return GraphInstance(self.batch_node_space.from_jsonable(entry["nodes"])[0], None, None)
         assert self.edge_space is not None  # edges need an edge space
+        nodes = self.batch_node_space.from_jsonable(entry["nodes"])[0]
         # (batch_edge_space is set together with edge_space; only edge_space is checked, as in Gymnasium.)
         edges = self.batch_edge_space.from_jsonable(entry["edges"])[0]  # type: ignore[union-attr]
         return GraphInstance(nodes, edges, np.asarray(entry["edge_links"], dtype=np.int32))

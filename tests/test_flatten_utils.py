@@ -302,3 +302,34 @@ def test_flatten_does_not_touch_the_generator():
     before = copy.deepcopy(space["c"].np_random.bit_generator.state)
     gs_utils.unflatten(space, gs_utils.flatten(space, element))
     assert space["c"].np_random.bit_generator.state == before
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int64, np.uint16])
+def test_unflatten_0d_multi_discrete_gives_numpy_scalar(dtype):
+    """``reshape(()) + start`` makes Gymnasium return a numpy scalar for a 0-d MultiDiscrete,
+    alone and inside a Tuple."""
+    for build in (
+        lambda lib: lib.MultiDiscrete(np.array(4), dtype=dtype, start=np.array(2)),
+        lambda lib: lib.Tuple([lib.MultiDiscrete(3, dtype=dtype)]),
+    ):
+        flat = np.array([0, 0, 1, 0][: gym_utils.flatdim(build(GYM))], dtype=dtype)
+        same_outcome(outcome(lambda: gs_utils.unflatten(build(GS), flat)),
+                     outcome(lambda: gym_utils.unflatten(build(GYM), flat)), "unflatten")
+        value = gs_utils.unflatten(build(GS), flat)
+        assert type(value[0] if isinstance(value, tuple) else value) is np.dtype(dtype).type
+
+
+def test_flatten_stacked_sequence_flattens_items_before_the_feature_space():
+    """Gymnasium's stacked-Sequence flatten flattens the items first: when both steps
+    fail (a OneOf with an empty Box), the item's IndexError wins over flatten_space's ValueError."""
+
+    def build(lib):
+        inf = np.inf
+        return lib.Sequence(lib.OneOf([lib.Box(-inf, inf, (), np.float16), lib.Box(-inf, inf, (0,), np.float16)]),
+                            stack=True)
+
+    x = ((np.int64(1), np.zeros(0, np.float16)), (np.int64(0), np.array(2.0, np.float16)))
+    gs_out = outcome(lambda: gs_utils.flatten(build(GS), x))
+    gym_out = outcome(lambda: gym_utils.flatten(build(GYM), x))
+    same_outcome(gs_out, gym_out, "flatten")
+    assert isinstance(gs_out.error, IndexError)

@@ -463,3 +463,11 @@ def test_edited_and_edge_case_node_spaces_match_gymnasium(node, edit):
             results = [outcome(lambda s=s: s.sample(num_nodes=3)) for s in spaces]
             assert_same_result(*results)
         assert_same_tree_states(*spaces)
+
+
+@pytest.mark.parametrize("entry", [np.bool_(True), 3, None, {"nodes": None, "edges": [[0.5]]}])
+def test_from_jsonable_checks_edges_key_first(entry):
+    """Gymnasium tests ``"edges" in entry`` (and then the edge space) before reading the nodes."""
+    results = [outcome(lambda: lib.Graph(lib.Box(0, 1, (2,)), None).from_jsonable([entry])) for lib in (GS, GYM)]
+    assert_same_result(*results, f"from_jsonable([{entry!r}])")
+    assert results[1].raised

@@ -225,3 +225,18 @@ def test_character_list_reassignment_is_honoured():
         space._char_list = ("d", "c", "b", "a")
         space._char_set = frozenset("abcd")
     assert_same_stream(gs_space, gym_space, 4, "charset reassigned")
+
+
+@pytest.mark.parametrize(
+    "max_length, min_length",
+    [(2**70, 1), (2**70, 2**69), (2**63, 2**63 - 1), (2**63 - 1, 2**63 - 1)],
+)
+def test_lengths_beyond_int64_fail_like_numpy(max_length, min_length):
+    """Gymnasium draws the length with ``integers(min, max + 1)``: beyond int64 that
+    raises numpy's ValueError (not an OverflowError); an all-zero mask never allocates."""
+    gs_space, gym_space = seeded_pair(lambda lib: lib.Text(max_length, min_length=min_length), 3)
+    for kwargs in ({}, {"mask": (None, np.zeros(62, np.int8))}, {"mask": (min_length, np.zeros(62, np.int8))}):
+        gs_out, gym_out = both(lambda lib: (gs_space if lib is GS else gym_space).sample(**kwargs))
+        assert_same_outcome(gs_out, gym_out, repr(kwargs))
+        assert gym_out.raised  # no call here returns: min_length > 0 with nothing to draw
+        assert gs_space.np_random.bit_generator.state == gym_space.np_random.bit_generator.state
