@@ -28,6 +28,16 @@ def test_markdown_examples(path):
     assert result.failed == 0
 
 
+@pytest.mark.parametrize("path", sorted((ROOT / "docs").glob("*.md")), ids=lambda p: p.name)
+def test_markdown_python_blocks_run(path):
+    """Code blocks written as plain Python (no ``>>>`` prompts) run as written."""
+    import re
+
+    for block in re.findall(r"```python\n(.*?)```", path.read_text(), flags=re.S):
+        if ">>>" not in block:
+            exec(compile(block, str(path), "exec"), {})
+
+
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
     module = importlib.import_module(name)
