@@ -496,10 +496,33 @@ cdef object flat_masked_multi_discrete_sample(space, tuple mask):
     Does what the general leaf-by-leaf walk does -- per entry, Gymnasium's
     binary check, then one ``choice`` among the allowed actions (``start`` if
     none) -- without building a list of scalars first. Returns ``None``
-    before drawing anything unless every structural check of that walk would
-    pass and every possible value fits the dtype (then the result is the same
-    as ``np.array(values, dtype)``); the caller then takes the general walk.
+    before drawing anything unless :func:`flat_mask_parts` covers the call
+    (then the result is the same as ``np.array(values, dtype)``); the caller
+    then takes the general walk.
     """
+    parts = flat_mask_parts(space, mask, -1)
+    if parts is None:
+        return None
+    namespace, descr, start = parts
+    cdef npy_intp dims[1]
+    dims[0] = len(mask)
+    cdef cnp.ndarray out = cnp.PyArray_EMPTY(1, dims, (<cnp.dtype> descr).type_num, 0)
+    fill_masked_rows(rng_handle_from(namespace, space), <cnp.dtype> descr, <cnp.ndarray> start,
+                     mask, 1, <char *> cnp.PyArray_DATA(out))
+    return out
+
+
+cdef tuple flat_mask_parts(space, tuple mask, npy_intp n):
+    """``(namespace, dtype, start)`` if the compiled masked paths cover this call, else ``None``.
+
+    Covered: a 1-D ``nvec``/``start`` of the space's native integer dtype (not
+    uint64), one C-contiguous int8 leaf per entry -- of shape ``(k,)``, or
+    also ``(n, k)`` for a batch (``n >= 0``) -- and values ``start ..
+    start + k - 1`` that fit the dtype, so no cast or wrap is involved.
+    Checked before any draw, so ``None`` leaves the generator untouched.
+    """
+    if not ASSERTS:
+        return None
     cdef dict namespace = instance_dict(space)
     dtype = attr(namespace, space, "dtype")
     nvec_obj = attr(namespace, space, "nvec")
@@ -528,29 +551,64 @@ cdef object flat_masked_multi_discrete_sample(space, tuple mask):
         leaf = mask[i]
         count = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(nvec) + i * cnp.PyArray_STRIDE(nvec, 0), type_num, 0)
         first = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(start) + i * cnp.PyArray_STRIDE(start, 0), type_num, 0)
-        # Values run from first to first + count - 1: both must fit (no wrap, no cast issue).
-        if not (is_1d_int8(leaf) and cnp.PyArray_DIM(<cnp.ndarray> leaf, 0) == count
-                and count >= 1 and first >= lowest and first <= highest - (count - 1)):
+        if not (cnp.PyArray_Check(leaf) and cnp.PyArray_TYPE(<cnp.ndarray> leaf) == cnp.NPY_INT8
+                and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> leaf) and count >= 1
+                and first >= lowest and first <= highest - (count - 1)):
             return None
-    cdef npy_intp dims[1]
-    dims[0] = size
-    cdef cnp.ndarray out = cnp.PyArray_EMPTY(1, dims, type_num, 0)
-    cdef char *out_data = <char *> cnp.PyArray_DATA(out)
-    cdef RNGHandle handle = rng_handle_from(namespace, space)
-    cdef bint only_binary
-    cdef npy_intp ones, index
+        if cnp.PyArray_NDIM(<cnp.ndarray> leaf) == 1:
+            if cnp.PyArray_DIM(<cnp.ndarray> leaf, 0) != count:
+                return None
+        elif not (n >= 0 and cnp.PyArray_NDIM(<cnp.ndarray> leaf) == 2 and cnp.PyArray_DIM(<cnp.ndarray> leaf, 0) == n
+                  and cnp.PyArray_DIM(<cnp.ndarray> leaf, 1) == count):
+            return None
+    return namespace, descr, start
+
+
+cdef int fill_masked_rows(RNGHandle handle, cnp.dtype descr, cnp.ndarray start, tuple mask,
+                          npy_intp rows, char *out_data) except -1:
+    """Draw ``rows`` masked samples (checked by :func:`flat_mask_parts`) into ``out_data``.
+
+    Row by row, entry by entry: Gymnasium's binary check of the entry's mask
+    row, then one ``choice`` among its ones (none drawn when nothing is
+    allowed: the entry is ``start``). A failing check raises where the loop
+    of single samples would.
+    """
+    cdef npy_intp size = len(mask)
+    cdef int type_num = descr.type_num
+    cdef const int8_t *row
+    cdef npy_intp r, i, ones, k, j, rank
+    cdef bint binary
     cdef int64_t value
-    for i in range(size):
-        leaf = mask[i]
-        ones = count_ones(<cnp.ndarray> leaf, &only_binary)
-        if not only_binary:
-            raise AssertionError(f"Expects all masks values to 0 or 1, actual values: {leaf}")
-        value = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(start) + i * cnp.PyArray_STRIDE(start, 0), type_num, 0)
-        if ones:
-            index = nth_one(<cnp.ndarray> leaf, <npy_intp> draw_index(handle, <uint64_t> ones))
-            value += index
-        store_integer(out_data, descr.itemsize, i, value)
-    return out
+    cdef int8_t v
+    for r in range(rows):
+        for i in range(size):
+            leaf = mask[i]
+            k = cnp.PyArray_DIM(<cnp.ndarray> leaf, cnp.PyArray_NDIM(<cnp.ndarray> leaf) - 1)
+            row = <const int8_t *> cnp.PyArray_DATA(<cnp.ndarray> leaf)
+            if cnp.PyArray_NDIM(<cnp.ndarray> leaf) == 2:
+                row += r * k
+            ones = 0
+            binary = True
+            for j in range(k):
+                v = row[j]
+                if v == 1:
+                    ones += 1
+                elif v != 0:
+                    binary = False
+            if not binary:
+                shown = leaf if cnp.PyArray_NDIM(<cnp.ndarray> leaf) == 1 else leaf[r]
+                raise AssertionError(f"Expects all masks values to 0 or 1, actual values: {shown}")
+            value = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(start) + i * cnp.PyArray_STRIDE(start, 0), type_num, 0)
+            if ones:
+                rank = <npy_intp> draw_index(handle, <uint64_t> ones)
+                for j in range(k):
+                    if row[j] == 1:
+                        if rank == 0:
+                            value += j
+                            break
+                        rank -= 1
+            store_integer(out_data, descr.itemsize, r * size + i, value)
+    return 0
 
 
 cdef inline void store_integer(char *data, int itemsize, npy_intp i, int64_t value) noexcept:
@@ -657,85 +715,17 @@ def multi_discrete_masked_batch(space, npy_intp n, tuple mask, out=None):
     sample). Rows are drawn in order, entry by entry, with the checks of the
     single-sample walk, so errors leave the generator where the equivalent
     loop of ``sample(mask=...)`` leaves it. Returns ``None`` before drawing
-    anything for spaces or masks the single-sample fast path does not cover
-    (then the caller loops over ``sample``).
+    anything when :func:`flat_mask_parts` does not cover the call (then the
+    caller loops over ``sample``).
     """
-    if not ASSERTS:
+    parts = flat_mask_parts(space, mask, n)
+    if parts is None:
         return None
-    cdef dict namespace = instance_dict(space)
-    dtype = attr(namespace, space, "dtype")
-    nvec_obj = attr(namespace, space, "nvec")
-    start_obj = attr(namespace, space, "start")
-    if not (cnp.PyArray_DescrCheck(dtype) and cnp.PyArray_Check(nvec_obj) and cnp.PyArray_Check(start_obj)):
-        return None
-    cdef cnp.dtype descr = <cnp.dtype> dtype
-    cdef cnp.ndarray nvec = <cnp.ndarray> nvec_obj
-    cdef cnp.ndarray start = <cnp.ndarray> start_obj
-    cdef int type_num = descr.type_num
-    cdef npy_intp size = len(mask)
-    if not (cnp.PyArray_ISNBO(descr.byteorder) and (descr.kind == b'i' or (descr.kind == b'u' and descr.itemsize <= 4))
-            and cnp.PyArray_NDIM(nvec) == 1 and cnp.PyArray_NDIM(start) == 1
-            and cnp.PyArray_DIM(nvec, 0) == size and cnp.PyArray_DIM(start, 0) == size
-            and cnp.PyArray_TYPE(nvec) == type_num and cnp.PyArray_TYPE(start) == type_num
-            and cnp.PyArray_ISNOTSWAPPED(nvec) and cnp.PyArray_ISNOTSWAPPED(start)):
-        return None
-    cdef int64_t lowest, highest, count, first
-    if descr.kind == b'i':
-        highest = <int64_t> ((<uint64_t> 1 << (8 * descr.itemsize - 1)) - 1)
-        lowest = -highest - 1
-    else:
-        lowest, highest = 0, <int64_t> ((<uint64_t> 1 << (8 * descr.itemsize)) - 1)
-    cdef npy_intp i, r
-    for i in range(size):
-        leaf = mask[i]
-        count = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(nvec) + i * cnp.PyArray_STRIDE(nvec, 0), type_num, 0)
-        first = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(start) + i * cnp.PyArray_STRIDE(start, 0), type_num, 0)
-        if not (cnp.PyArray_Check(leaf) and cnp.PyArray_TYPE(<cnp.ndarray> leaf) == cnp.NPY_INT8
-                and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> leaf) and count >= 1
-                and first >= lowest and first <= highest - (count - 1)):
-            return None
-        if cnp.PyArray_NDIM(<cnp.ndarray> leaf) == 1:
-            if cnp.PyArray_DIM(<cnp.ndarray> leaf, 0) != count:
-                return None
-        elif not (cnp.PyArray_NDIM(<cnp.ndarray> leaf) == 2 and cnp.PyArray_DIM(<cnp.ndarray> leaf, 0) == n
-                  and cnp.PyArray_DIM(<cnp.ndarray> leaf, 1) == count):
-            return None
-    cdef cnp.ndarray result = batch_array(nvec, n, type_num, out)
-    cdef char *out_data = <char *> cnp.PyArray_DATA(result)
-    cdef RNGHandle handle = rng_handle_from(namespace, space)
-    cdef const int8_t *row
-    cdef npy_intp ones, k, j, rank
-    cdef bint binary
-    cdef int64_t value
-    cdef int8_t v
-    for r in range(n):
-        for i in range(size):
-            leaf = mask[i]
-            k = cnp.PyArray_DIM(<cnp.ndarray> leaf, cnp.PyArray_NDIM(<cnp.ndarray> leaf) - 1)
-            row = <const int8_t *> cnp.PyArray_DATA(<cnp.ndarray> leaf)
-            if cnp.PyArray_NDIM(<cnp.ndarray> leaf) == 2:
-                row += r * k
-            ones = 0
-            binary = True
-            for j in range(k):
-                v = row[j]
-                if v == 1:
-                    ones += 1
-                elif v != 0:
-                    binary = False
-            if not binary:
-                shown = leaf if cnp.PyArray_NDIM(<cnp.ndarray> leaf) == 1 else leaf[r]
-                raise AssertionError(f"Expects all masks values to 0 or 1, actual values: {shown}")
-            value = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(start) + i * cnp.PyArray_STRIDE(start, 0), type_num, 0)
-            if ones:
-                rank = <npy_intp> draw_index(handle, <uint64_t> ones)
-                for j in range(k):
-                    if row[j] == 1:
-                        if rank == 0:
-                            value += j
-                            break
-                        rank -= 1
-            store_integer(out_data, descr.itemsize, r * size + i, value)
+    namespace, descr, start = parts
+    nvec = attr(namespace, space, "nvec")
+    cdef cnp.ndarray result = batch_array(<cnp.ndarray> nvec, n, (<cnp.dtype> descr).type_num, out)
+    fill_masked_rows(rng_handle_from(namespace, space), <cnp.dtype> descr, <cnp.ndarray> start,
+                     mask, n, <char *> cnp.PyArray_DATA(result))
     return result
 
 
