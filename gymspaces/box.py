@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     # ``default=``: a bare ``Box`` annotation means ``Box[Any]`` (as Gymnasium's has a default).
     _RealScalar = np.floating[Any] | np.integer[Any] | np.bool_
     ScalarT = TypeVar("ScalarT", bound=_RealScalar, covariant=True, default=Any)
-    _ScalarT = TypeVar("_ScalarT", bound=_RealScalar)
+    _ChosenScalarT = TypeVar("_ChosenScalarT", bound=_RealScalar)
 else:
     from typing import TypeVar
 
@@ -85,21 +85,21 @@ class Box(Space[np.ndarray[Any, np.dtype[ScalarT]]]):
     ) -> None: ...
     @overload
     def __init__(
-        self: Box[_ScalarT],
+        self: Box[_ChosenScalarT],
         low: Any,
         high: Any,
         shape: Sequence[int | np.integer[Any]] | None = None,
         *,
-        dtype: type[_ScalarT] | np.dtype[_ScalarT],
+        dtype: type[_ChosenScalarT] | np.dtype[_ChosenScalarT],
         seed: int | np.random.Generator | None = None,
     ) -> None: ...
     @overload
     def __init__(
-        self: Box[_ScalarT],
+        self: Box[_ChosenScalarT],
         low: Any,
         high: Any,
         shape: Sequence[int | np.integer[Any]] | None,
-        dtype: type[_ScalarT] | np.dtype[_ScalarT],
+        dtype: type[_ChosenScalarT] | np.dtype[_ChosenScalarT],
         seed: int | np.random.Generator | None = None,
     ) -> None: ...
     @overload
