@@ -100,15 +100,7 @@ def _array_row(batched: Any, single_ndim: int, row: int, n: int) -> Any:
 def _multi_discrete_row(batched: Any, nvec: np.ndarray, row: int, n: int) -> Any:
     """Row ``row`` of a MultiDiscrete batched mask: a tuple mirroring ``nvec``."""
     if nvec.ndim == 0:
-        if not isinstance(batched, np.ndarray):
-            raise TypeError(f"a batched mask leaf must be a numpy.ndarray, actual type: {type(batched)}")
-        if batched.ndim == 1:
-            return batched
-        if batched.ndim == 2 and batched.shape[0] == n:
-            return batched[row]
-        raise ValueError(
-            f"a batched mask leaf must have shape ({n}, k) or (k,), actual shape: {batched.shape}"
-        )
+        return _array_row(batched, 1, row, n)  # a leaf mask has one entry per action
     if not isinstance(batched, tuple) or len(batched) != len(nvec):
         raise TypeError(f"a batched MultiDiscrete mask must be a tuple of {len(nvec)} entries")
     return tuple(_multi_discrete_row(part, sub, row, n) for part, sub in zip(batched, nvec))

@@ -59,24 +59,7 @@ def _leaf_size(space: Space[Any]) -> int:
 
 @space_dispatch
 def create_shared_memory(space: Space[Any], n: int = 1, ctx: ModuleType = mp) -> Any:
-    """Allocate shared memory for ``n`` elements of ``space``.
-
-    Parameters
-    ----------
-    space : Space
-        The (unbatched) space of one environment.
-    n : int
-        Number of elements (environments).
-    ctx : module or multiprocessing context
-        Provides ``Array``; use the context the workers are started with.
-
-    Raises
-    ------
-    TypeError
-        For Graph and Sequence (no fixed shape) and for non-spaces.
-    gymspaces.error.CustomSpaceError
-        For custom spaces without a registered implementation.
-    """
+    """Gymnasium's per-leaf layout (the public entry, defined below, documents both layouts)."""
     raise _unsupported("create_shared_memory", space)
 
 
