@@ -151,7 +151,24 @@ def _items(batch: Any) -> Any:
 
 
 def box_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
-    """:meth:`Box.sample_batch`: the Box kernel fills all ``n`` rows in one call."""
+    """:meth:`Box.sample_batch`: the Box kernel fills all ``n`` rows in one call.
+
+    Returns an array of shape ``(n, *space.shape)`` and the space's dtype,
+    equal to ``n`` stacked :meth:`Box.sample` draws. Like ``Box.sample``, it
+    accepts no mask or probability (passing one raises
+    :class:`gymspaces.error.Error`). ``out`` is filled in place and returned.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import Box
+    >>> batch = Box(-1, 1, shape=(2,), seed=0).sample_batch(3)
+    >>> batch.shape, batch.dtype
+    ((3, 2), dtype('float32'))
+    >>> loop = Box(-1, 1, shape=(2,), seed=0)
+    >>> np.array_equal(batch, np.stack([loop.sample() for _ in range(3)]))
+    True
+    """
     from gymspaces import _box
 
     count = batch_count(n)
@@ -162,7 +179,27 @@ def box_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = No
 
 
 def discrete_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
-    """:meth:`Discrete.sample_batch`: plain draws, or one masked/weighted draw per row, in C."""
+    """:meth:`Discrete.sample_batch`: plain draws, or one masked/weighted draw per row, in C.
+
+    ``mask`` (int8) and ``probability`` (float64) have shape ``(n, space.n)``,
+    one row per sample, or ``(space.n,)`` for one argument shared by every
+    sample. Returns a 1-D array of ``n`` integers of the space's dtype.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import Discrete
+    >>> Discrete(3, seed=0).sample_batch(5)
+    array([2, 1, 1, 0, 0])
+
+    One action mask per row, e.g. the legal moves of each of 4 environments:
+
+    >>> masks = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0]], dtype=np.int8)
+    >>> Discrete(3, seed=0).sample_batch(4, mask=masks)
+    array([0, 1, 2, 1])
+    >>> Discrete(3, seed=0).sample_batch(2, probability=np.array([[1.0, 0, 0], [0, 0.5, 0.5]]))
+    array([0, 1])
+    """
     from gymspaces import _discrete
 
     count = batch_count(n)
@@ -175,7 +212,31 @@ def discrete_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any
 def multi_discrete_sample_batch(
     space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None
 ) -> Any:
-    """:meth:`MultiDiscrete.sample_batch`: plain batches in one compiled call."""
+    """:meth:`MultiDiscrete.sample_batch`: plain batches in one compiled call.
+
+    Returns an array of shape ``(n, *nvec.shape)``. A mask (or probability)
+    is a tuple mirroring ``nvec`` whose leaves have shape ``(n, k)`` (one row
+    per sample) or ``(k,)`` (shared by every sample); plain and masked batches
+    are drawn in C, probabilities sample by sample.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import MultiDiscrete
+    >>> MultiDiscrete([2, 3], seed=0).sample_batch(3)
+    array([[1, 0],
+           [0, 0],
+           [1, 2]])
+
+    Per-row masks for the first entry, one shared mask (only 2) for the second:
+
+    >>> first = np.array([[1, 0], [0, 1], [1, 1]], dtype=np.int8)
+    >>> second = np.array([0, 0, 1], dtype=np.int8)
+    >>> MultiDiscrete([2, 3], seed=0).sample_batch(3, mask=(first, second))
+    array([[0, 2],
+           [1, 2],
+           [1, 2]])
+    """
     from gymspaces import _discrete
 
     count = batch_count(n)
@@ -193,7 +254,25 @@ def multi_discrete_sample_batch(
 def multi_binary_sample_batch(
     space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None
 ) -> Any:
-    """:meth:`MultiBinary.sample_batch`: plain batches in one compiled call."""
+    """:meth:`MultiBinary.sample_batch`: plain batches in one compiled call.
+
+    Returns an int8 array of shape ``(n, *space.shape)``. A mask (int8, 0 or
+    1 forces the bit, 2 leaves it random) or a probability of the bit being 1
+    has shape ``(n, *space.shape)`` or ``space.shape`` (shared by every row);
+    masked batches are drawn in C, probabilities sample by sample.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import MultiBinary
+    >>> MultiBinary(3, seed=0).sample_batch(2)
+    array([[0, 1, 1],
+           [1, 1, 0]], dtype=int8)
+    >>> mask = np.array([[0, 1, 2], [1, 0, 2]], dtype=np.int8)
+    >>> MultiBinary(3, seed=0).sample_batch(2, mask=mask)
+    array([[0, 1, 1],
+           [1, 0, 0]], dtype=int8)
+    """
     from gymspaces import _multi_binary
 
     count = batch_count(n)
@@ -219,7 +298,21 @@ def _row_shape_matches(batch: Any, shape: tuple[int, ...]) -> bool:
 
 
 def box_contains_batch(space: Any, batch: Any) -> np.ndarray:
-    """:meth:`Box.contains_batch`: shape, castability and bounds of every row at once."""
+    """:meth:`Box.contains_batch`: shape, castability and bounds of every row at once.
+
+    An array batch whose rows have the wrong shape, or whose dtype does not
+    cast safely to the space's dtype, gives ``False`` for every row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import Box
+    >>> space = Box(0, 1, shape=(2,))
+    >>> space.contains_batch(np.array([[0.5, 0.5], [1.5, 0.0], [0.0, 1.0]], dtype=np.float32))
+    array([ True, False,  True])
+    >>> space.contains_batch(np.array([[0.5, 0.5]], dtype=np.float64))  # float64 is not float32
+    array([False])
+    """
     if not (isinstance(batch, np.ndarray) and batch.ndim >= 1 and batch.dtype != object):
         return contains_batch_by_items(space, batch)
     if batch.shape[1:] != space.shape or not np.can_cast(batch.dtype, space.dtype):
@@ -228,7 +321,17 @@ def box_contains_batch(space: Any, batch: Any) -> np.ndarray:
 
 
 def discrete_contains_batch(space: Any, batch: Any) -> np.ndarray:
-    """:meth:`Discrete.contains_batch` of an array: every entry is an integer scalar item."""
+    """:meth:`Discrete.contains_batch` of an array: every entry is an integer scalar item.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import Discrete
+    >>> Discrete(3, start=1).contains_batch(np.array([0, 1, 3, 4]))
+    array([False,  True,  True, False])
+    >>> Discrete(3).contains_batch(np.array([0.0, 1.0]))  # floats are never elements
+    array([False, False])
+    """
     if not isinstance(batch, np.ndarray) or batch.ndim == 0 or batch.dtype == object:
         return contains_batch_by_items(space, batch)
     n = batch.shape[0]
@@ -245,7 +348,15 @@ def discrete_contains_batch(space: Any, batch: Any) -> np.ndarray:
 
 
 def multi_discrete_contains_batch(space: Any, batch: Any) -> np.ndarray:
-    """:meth:`MultiDiscrete.contains_batch`: shape, castability and range of every row."""
+    """:meth:`MultiDiscrete.contains_batch`: shape, castability and range of every row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import MultiDiscrete
+    >>> MultiDiscrete([2, 3]).contains_batch(np.array([[1, 2], [2, 0], [0, 0]]))
+    array([ True, False,  True])
+    """
     if not (isinstance(batch, np.ndarray) and batch.ndim >= 1 and batch.dtype != object):
         return contains_batch_by_items(space, batch)
     if batch.shape[1:] != space.shape or not np.can_cast(batch.dtype, space.dtype):
@@ -254,7 +365,15 @@ def multi_discrete_contains_batch(space: Any, batch: Any) -> np.ndarray:
 
 
 def multi_binary_contains_batch(space: Any, batch: Any) -> np.ndarray:
-    """:meth:`MultiBinary.contains_batch`: shape and 0/1 entries of every row."""
+    """:meth:`MultiBinary.contains_batch`: shape and 0/1 entries of every row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import MultiBinary
+    >>> MultiBinary(3).contains_batch(np.array([[0, 1, 1], [0, 2, 1]], dtype=np.int8))
+    array([ True, False])
+    """
     if not (isinstance(batch, np.ndarray) and batch.ndim >= 1 and batch.dtype != object):
         return contains_batch_by_items(space, batch)
     if batch.shape[1:] != space.shape:
@@ -291,7 +410,28 @@ def independent_children(space: Any) -> bool:
 
 
 def dict_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
-    """:meth:`Dict.sample_batch`: a dict of the children's batches."""
+    """:meth:`Dict.sample_batch`: a dict of the children's batches.
+
+    ``mask``/``probability`` is a dict with the space's keys whose values are
+    the children's batched arguments (or ``None``). The result equals ``n``
+    successive :meth:`Dict.sample` calls, stacked key by key.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import Box, Dict, Discrete
+    >>> space = Dict({"pos": Box(-1, 1, shape=(2,)), "action": Discrete(4)}, seed=0)
+    >>> batch = space.sample_batch(2)
+    >>> batch["action"], batch["pos"].shape
+    (array([1, 2]), (2, 2))
+
+    A mask shared by both rows restricts the action to 2 or 3:
+
+    >>> _ = space.seed(0)
+    >>> mask = {"pos": None, "action": np.array([0, 0, 1, 1], dtype=np.int8)}
+    >>> space.sample_batch(2, mask=mask)["action"]
+    array([2, 3])
+    """
     count = batch_count(n)
     check_single_kind(mask, probability)
     kind, batched = ("mask", mask) if mask is not None else ("probability", probability)
@@ -310,7 +450,24 @@ def dict_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = N
 
 
 def tuple_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
-    """:meth:`Tuple.sample_batch`: a tuple of the children's batches."""
+    """:meth:`Tuple.sample_batch`: a tuple of the children's batches.
+
+    ``mask``/``probability`` is a tuple holding each child's batched argument
+    (or ``None``). The result equals ``n`` successive :meth:`Tuple.sample`
+    calls, stacked child by child.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import Discrete, MultiBinary, Tuple
+    >>> space = Tuple((Discrete(3), MultiBinary(2)), seed=0)
+    >>> actions, bits = space.sample_batch(3)
+    >>> actions.shape, bits.shape
+    ((3,), (3, 2))
+    >>> rows = np.array([[0, 0, 1], [0, 1, 0], [1, 0, 0]], dtype=np.int8)
+    >>> space.sample_batch(3, mask=(rows, None))[0]  # one Discrete mask per row
+    array([2, 1, 0])
+    """
     count = batch_count(n)
     check_single_kind(mask, probability)
     kind, batched = ("mask", mask) if mask is not None else ("probability", probability)
@@ -331,14 +488,33 @@ def tuple_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = 
 
 
 def dict_contains_batch(space: Any, batch: Any) -> np.ndarray:
-    """:meth:`Dict.contains_batch`: every child's verdicts, combined row by row."""
+    """:meth:`Dict.contains_batch`: every child's verdicts, combined row by row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import Box, Dict, Discrete
+    >>> space = Dict({"pos": Box(-1, 1, shape=(2,)), "action": Discrete(4)})
+    >>> pos = np.array([[0, 0], [2, 0], [0, 0]], dtype=np.float32)
+    >>> space.contains_batch({"pos": pos, "action": np.array([1, 1, 7])})  # bad pos, bad action
+    array([ True, False, False])
+    """
     if not isinstance(batch, Mapping):
         raise TypeError(f"a batch of a Dict space must be a mapping, actual type: {type(batch)}")
     return _combine([child.contains_batch(batch[key]) for key, child in space.spaces.items()])
 
 
 def tuple_contains_batch(space: Any, batch: Any) -> np.ndarray:
-    """:meth:`Tuple.contains_batch`: every child's verdicts, combined row by row."""
+    """:meth:`Tuple.contains_batch`: every child's verdicts, combined row by row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import Discrete, MultiBinary, Tuple
+    >>> space = Tuple((Discrete(3), MultiBinary(2)))
+    >>> space.contains_batch((np.array([0, 3]), np.array([[0, 1], [1, 1]], dtype=np.int8)))
+    array([ True, False])
+    """
     if not isinstance(batch, tuple) or len(batch) != len(space.spaces):
         raise TypeError(f"a batch of a Tuple space must be a tuple of {len(space.spaces)} child batches")
     return _combine([child.contains_batch(part) for child, part in zip(space.spaces, batch)])

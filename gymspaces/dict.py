@@ -74,12 +74,17 @@ class Dict(
 
     Examples
     --------
+    >>> import numpy as np
     >>> from gymspaces import Box, Dict, Discrete
     >>> space = Dict({"position": Box(-1, 1, shape=(2,)), "color": Discrete(3)}, seed=42)
     >>> space
     Dict('color': Discrete(3), 'position': Box(-1.0, 1.0, (2,), float32))
     >>> list(space.sample())
     ['color', 'position']
+    >>> space["color"]
+    Discrete(3)
+    >>> {"color": 5, "position": np.zeros(2, dtype=np.float32)} in space  # 5 is not in Discrete(3)
+    False
     """
 
     spaces: dict[Any, Space[T_cov]]
@@ -115,7 +120,16 @@ class Dict(
 
     @property
     def is_np_flattenable(self) -> bool:
-        """True when every sub-space flattens to a Box."""
+        """True when every sub-space flattens to a Box.
+
+        Examples
+        --------
+        >>> from gymspaces import Box, Dict, Discrete, Sequence
+        >>> Dict(pos=Box(-1, 1, shape=(2,)), action=Discrete(4)).is_np_flattenable
+        True
+        >>> Dict(history=Sequence(Discrete(4))).is_np_flattenable
+        False
+        """
         return all(child.is_np_flattenable for child in self.spaces.values())
 
     def seed(self, seed: int | dict[Any, Any] | None = None) -> dict[Any, Any]:
@@ -132,6 +146,26 @@ class Dict(
             If a seed dict's keys differ from the space's.
         TypeError
             For any other seed type (lists included).
+
+        Examples
+        --------
+        An ``int`` yields a dict of derived ``int`` seeds, and reseeding
+        replays the same samples:
+
+        >>> from gymspaces import Box, Dict, Discrete
+        >>> space = Dict({"pos": Box(-1, 1, shape=(2,)), "action": Discrete(4)})
+        >>> space.seed(42)
+        {'action': 191664963, 'pos': 1662057957}
+        >>> space.sample()
+        {'action': np.int64(0), 'pos': array([-0.3991573 ,  0.21649833], dtype=float32)}
+        >>> _ = space.seed(42)
+        >>> space.sample()
+        {'action': np.int64(0), 'pos': array([-0.3991573 ,  0.21649833], dtype=float32)}
+
+        A dict seeds each key directly:
+
+        >>> space.seed({"pos": 1, "action": 2})
+        {'pos': 1, 'action': 2}
         """
         children = self.spaces
         if seed is None:
@@ -161,6 +195,19 @@ class Dict(
         mask, probability : dict, optional
             One entry (possibly ``None``) per key, handed to that key's
             sub-space. At most one of the two may be given.
+
+        Examples
+        --------
+        Only actions 2 and 3 are allowed; the Box takes no mask (``None``):
+
+        >>> import numpy as np
+        >>> from gymspaces import Box, Dict, Discrete
+        >>> space = Dict({"pos": Box(-1, 1, shape=(2,)), "action": Discrete(4)}, seed=0)
+        >>> mask = {"pos": None, "action": np.array([0, 0, 1, 1], dtype=np.int8)}
+        >>> space.sample(mask=mask)
+        {'action': np.int64(2), 'pos': array([ 0.65423167, -0.4485111 ], dtype=float32)}
+        >>> [int(space.sample(mask=mask)["action"]) for _ in range(5)]
+        [3, 3, 2, 2, 2]
         """
         children = self.spaces
         if mask is None and probability is None:
@@ -181,7 +228,18 @@ class Dict(
     contains_batch = _batching.dict_contains_batch
 
     def contains(self, x: Any) -> bool:
-        """Whether ``x`` is a dict with exactly the space's keys and valid values."""
+        """Whether ``x`` is a dict with exactly the space's keys and valid values.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Box, Dict, Discrete
+        >>> space = Dict({"pos": Box(-1, 1, shape=(2,)), "action": Discrete(4)})
+        >>> space.contains({"pos": np.zeros(2, dtype=np.float32), "action": 3})
+        True
+        >>> space.contains({"pos": np.zeros(2, dtype=np.float32)})  # a key is missing
+        False
+        """
         children = self.spaces
         if not isinstance(x, dict) or x.keys() != children.keys():
             return False
@@ -197,7 +255,18 @@ class Dict(
         return children[key]
 
     def keys(self) -> KeysView[Any]:
-        """A view of the keys, in order."""
+        """A view of the keys, in order.
+
+        Examples
+        --------
+        A plain dict is sorted by key; keyword arguments keep their order.
+
+        >>> from gymspaces import Dict, Discrete
+        >>> list(Dict({"b": Discrete(2), "a": Discrete(3)}).keys())
+        ['a', 'b']
+        >>> list(Dict(b=Discrete(2), a=Discrete(3)).keys())
+        ['b', 'a']
+        """
         children = self.spaces
         return KeysView(children)
 
@@ -229,7 +298,18 @@ class Dict(
         return self.spaces == other.spaces
 
     def to_jsonable(self, sample_n: Iterable[dict[Any, Any]]) -> dict[Any, Any]:
-        """A batch of samples as one JSON-able list per key."""
+        """A batch of samples as one JSON-able list per key.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Box, Dict, Discrete
+        >>> space = Dict({"pos": Box(-1, 1, shape=(2,)), "action": Discrete(4)})
+        >>> samples = [{"pos": np.array([0.5, -0.5], dtype=np.float32), "action": np.int64(1)},
+        ...            {"pos": np.zeros(2, dtype=np.float32), "action": np.int64(3)}]
+        >>> space.to_jsonable(samples)
+        {'action': [1, 3], 'pos': [[0.5, -0.5], [0.0, 0.0]]}
+        """
         children = self.spaces
         if type(children) is dict:
             # Columns of built-in leaves are converted in C (same objects).
@@ -244,6 +324,14 @@ class Dict(
 
         The batch size is read from the first key, so an empty Dict raises
         ``StopIteration`` as Gymnasium's does.
+
+        Examples
+        --------
+        >>> from gymspaces import Box, Dict, Discrete
+        >>> space = Dict({"pos": Box(-1, 1, shape=(2,)), "action": Discrete(4)})
+        >>> space.from_jsonable({"action": [1, 3], "pos": [[0.5, -0.5], [0.0, 0.0]]})
+        [{'action': np.int64(1), 'pos': array([ 0.5, -0.5], dtype=float32)},
+         {'action': np.int64(3), 'pos': array([0., 0.], dtype=float32)}]
         """
         columns = {key: child.from_jsonable(sample_n[key]) for key, child in self.spaces.items()}
         size = len(next(iter(columns.values())))

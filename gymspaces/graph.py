@@ -51,6 +51,19 @@ class GraphInstance(NamedTuple):
         Features of the ``m`` edges, stacked along the first axis.
     edge_links : numpy.ndarray or None
         Integer array of shape ``(m, 2)``: the two node indices of each edge.
+
+    Examples
+    --------
+    Three nodes with 2-D features and one edge (feature 2) from node 0 to node 2:
+
+    >>> import numpy as np
+    >>> from gymspaces import Box, Discrete, Graph, GraphInstance
+    >>> graph = GraphInstance(nodes=np.zeros((3, 2), dtype=np.float32), edges=np.array([2]),
+    ...                       edge_links=np.array([[0, 2]]))
+    >>> graph.nodes.shape, graph.edge_links.tolist()
+    ((3, 2), [[0, 2]])
+    >>> graph in Graph(node_space=Box(0, 1, shape=(2,)), edge_space=Discrete(3))
+    True
     """
 
     nodes: Any
@@ -103,7 +116,14 @@ class Graph(Space[GraphInstance]):
 
     @property
     def is_np_flattenable(self) -> Literal[False]:
-        """Graphs have no fixed size, so they never flatten to a Box."""
+        """Graphs have no fixed size, so they never flatten to a Box.
+
+        Examples
+        --------
+        >>> from gymspaces import Box, Discrete, Graph
+        >>> Graph(Box(0, 1, shape=(2,)), Discrete(3)).is_np_flattenable
+        False
+        """
         return False
 
     def _children(self) -> list[Space[Any]]:
@@ -126,6 +146,26 @@ class Graph(Space[GraphInstance]):
             If a list/tuple of seeds has the wrong length.
         TypeError
             For any other seed type.
+
+        Examples
+        --------
+        An ``int`` returns ``(int, node seed, edge seed)``; reseeding replays
+        the same graphs:
+
+        >>> from gymspaces import Discrete, Graph
+        >>> space = Graph(node_space=Discrete(5), edge_space=Discrete(3))
+        >>> space.seed(5)
+        (5, 1440510675, 1728730614)
+        >>> space.sample(num_nodes=3, num_edges=2)
+        GraphInstance(nodes=array([3, 1, 2]), edges=array([1, 0]), edge_links=array([[2, 2],
+               [0, 2]], dtype=int32))
+        >>> _ = space.seed(5)
+        >>> space.sample(num_nodes=3, num_edges=2).nodes
+        array([3, 1, 2])
+        >>> space.seed((1, 2, 3))  # (graph seed, node seed, edge seed)
+        (1, 2, 3)
+        >>> Graph(node_space=Discrete(5), edge_space=None).seed((1, 2))  # no edge space
+        (1, 2)
         """
         children = self._children()
         if seed is None:
@@ -166,8 +206,12 @@ class Graph(Space[GraphInstance]):
         Parameters
         ----------
         mask, probability : tuple (node_mask, edge_mask), optional
-            Passed to the batched node space (and edge space) samples. When
-            ``num_edges`` is drawn, the edge entry is repeated once per edge.
+            Passed to the batched node space (and edge space) samples, i.e.
+            ``batch_space(node_space, num_nodes).sample(mask=node_mask)``: for
+            a Discrete node space, a tuple of one mask per node. When
+            ``num_edges`` is drawn, the edge entry is one edge's mask, repeated
+            once per edge; when ``num_edges`` is given, it must already be the
+            batched edge mask (quirk Q6).
         num_nodes : int
             Number of nodes, at least 1.
         num_edges : int, optional
@@ -180,6 +224,25 @@ class Graph(Space[GraphInstance]):
         As in Gymnasium, node (and edge) features come from a copy of the node
         (edge) space's generator, and the original is then advanced by one
         ``random()`` call, so consecutive samples overlap (quirk Q4).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Box, Discrete, Graph
+        >>> space = Graph(node_space=Box(0, 1, shape=(2,)), edge_space=Discrete(3), seed=0)
+        >>> graph = space.sample(num_nodes=3, num_edges=2)
+        >>> graph.nodes.shape, graph.edges, graph.edge_links
+        ((3, 2), array([2, 0]), array([[2, 1],
+               [1, 0]], dtype=int32))
+
+        Masks: nodes 3 or 4 (one mask per node), every edge feature 2 (one
+        mask, repeated for the drawn number of edges):
+
+        >>> space = Graph(node_space=Discrete(5), edge_space=Discrete(3), seed=0)
+        >>> node_mask = (np.array([0, 0, 0, 1, 1], dtype=np.int8),) * 3
+        >>> graph = space.sample(mask=(node_mask, np.array([0, 0, 1], dtype=np.int8)), num_nodes=3)
+        >>> graph.nodes, graph.edges
+        (array([3, 4, 4]), array([2, 2, 2, 2, 2]))
         """
         assert num_nodes > 0, (
             "The number of nodes is expected to be greater than 0, "
@@ -241,6 +304,19 @@ class Graph(Space[GraphInstance]):
 
         Edges and links must both be given (with an edge space, integer links of
         shape ``(num_edges, 2)`` within ``[0, num_nodes)``) or both be ``None``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Discrete, Graph, GraphInstance
+        >>> space = Graph(node_space=Discrete(5), edge_space=Discrete(3))
+        >>> nodes, edges = np.array([0, 4]), np.array([2])
+        >>> space.contains(GraphInstance(nodes, edges, np.array([[0, 1]])))
+        True
+        >>> space.contains(GraphInstance(nodes, edges, np.array([[0, 2]])))  # there is no node 2
+        False
+        >>> space.contains(GraphInstance(nodes, None, None))  # no edges at all
+        True
         """
         if not isinstance(x, GraphInstance) or x.nodes is None:
             return False
@@ -270,7 +346,20 @@ class Graph(Space[GraphInstance]):
         return self.node_space == other.node_space and self.edge_space == other.edge_space
 
     def to_jsonable(self, sample_n: Iterable[GraphInstance]) -> list[dict[str, Any]]:
-        """Each graph as a dict of ``nodes`` (plus ``edges`` and ``edge_links`` if present)."""
+        """Each graph as a dict of ``nodes`` (plus ``edges`` and ``edge_links`` if present).
+
+        Node and edge features are wrapped in one more list (a batch of one).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Discrete, Graph, GraphInstance
+        >>> space = Graph(node_space=Discrete(5), edge_space=Discrete(3))
+        >>> graphs = [GraphInstance(np.array([0, 4]), np.array([2]), np.array([[0, 1]])),
+        ...           GraphInstance(np.array([3]), None, None)]
+        >>> space.to_jsonable(graphs)
+        [{'nodes': [[0, 4]], 'edges': [[2]], 'edge_links': [[0, 1]]}, {'nodes': [[3]]}]
+        """
         return [self._graph_to_jsonable(graph) for graph in sample_n]
 
     def _graph_to_jsonable(self, graph: GraphInstance) -> dict[str, Any]:
@@ -283,7 +372,16 @@ class Graph(Space[GraphInstance]):
         return entry
 
     def from_jsonable(self, sample_n: Sequence[dict[str, Any]]) -> list[GraphInstance]:
-        """Inverse of :meth:`to_jsonable` (links come back as int32 arrays)."""
+        """Inverse of :meth:`to_jsonable` (links come back as int32 arrays).
+
+        Examples
+        --------
+        >>> from gymspaces import Discrete, Graph
+        >>> space = Graph(node_space=Discrete(5), edge_space=Discrete(3))
+        >>> space.from_jsonable([{"nodes": [[0, 4]], "edges": [[2]], "edge_links": [[0, 1]]}])
+        [GraphInstance(nodes=array([0, 4]), edges=array([2]),
+                       edge_links=array([[0, 1]], dtype=int32))]
+        """
         return [self._graph_from_jsonable(entry) for entry in sample_n]
 
     def _graph_from_jsonable(self, entry: dict[str, Any]) -> GraphInstance:

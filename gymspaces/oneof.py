@@ -39,12 +39,15 @@ class OneOf(Space[tuple[int | np.int64, T_cov]], Generic[T_cov]):
 
     Examples
     --------
+    >>> import numpy as np
     >>> from gymspaces import Box, Discrete, OneOf
     >>> space = OneOf((Discrete(2), Box(-1, 1, shape=(2,))), seed=123)
     >>> space.sample()
     (np.int64(0), np.int64(0))
     >>> len(space), space[1]
     (2, Box(-1.0, 1.0, (2,), float32))
+    >>> (0, np.int64(1)) in space, (0, np.int64(2)) in space  # Discrete(2) holds 0 and 1
+    (True, False)
     """
 
     spaces: tuple[Space[T_cov], ...]
@@ -66,7 +69,16 @@ class OneOf(Space[tuple[int | np.int64, T_cov]], Generic[T_cov]):
 
     @property
     def is_np_flattenable(self) -> bool:
-        """True when every sub-space flattens to a Box."""
+        """True when every sub-space flattens to a Box.
+
+        Examples
+        --------
+        >>> from gymspaces import Box, Discrete, OneOf, Sequence
+        >>> OneOf((Discrete(3), Box(-1, 1, shape=(2,)))).is_np_flattenable
+        True
+        >>> OneOf((Discrete(3), Sequence(Discrete(2)))).is_np_flattenable
+        False
+        """
         return all(child.is_np_flattenable for child in self.spaces)
 
     def seed(self, seed: int | tuple[Any, ...] | list[Any] | None = None) -> tuple[Any, ...]:
@@ -83,6 +95,23 @@ class OneOf(Space[tuple[int | np.int64, T_cov]], Generic[T_cov]):
             If a list/tuple of seeds does not have ``len(spaces) + 1`` entries.
         TypeError
             For any other seed type.
+
+        Examples
+        --------
+        An ``int`` returns ``(int, one derived seed per sub-space)``;
+        reseeding replays the same samples:
+
+        >>> from gymspaces import Discrete, MultiBinary, OneOf
+        >>> space = OneOf((Discrete(3), MultiBinary(2)))
+        >>> space.seed(2)
+        (2, 1798679647, 561807779)
+        >>> space.sample(), space.sample()
+        ((np.int64(1), array([1, 1], dtype=int8)), (np.int64(0), np.int64(1)))
+        >>> _ = space.seed(2)
+        >>> space.sample()
+        (np.int64(1), array([1, 1], dtype=int8))
+        >>> space.seed((1, 2, 3))  # (index seed, Discrete seed, MultiBinary seed)
+        (1, 2, 3)
         """
         children = self.spaces
         if seed is None:
@@ -117,6 +146,19 @@ class OneOf(Space[tuple[int | np.int64, T_cov]], Generic[T_cov]):
         -----
         The index is drawn before the arguments are checked, so even a call
         that raises consumes it (quirk Q7).
+
+        Examples
+        --------
+        Whichever sub-space is chosen, its own mask applies:
+
+        >>> import numpy as np
+        >>> from gymspaces import Discrete, MultiBinary, OneOf
+        >>> space = OneOf((Discrete(3), MultiBinary(2)), seed=1)
+        >>> mask = (np.array([0, 0, 1], dtype=np.int8), np.array([1, 1], dtype=np.int8))
+        >>> space.sample(mask=mask)
+        (np.int64(0), np.int64(2))
+        >>> space.sample(mask=mask)
+        (np.int64(1), array([1, 1], dtype=int8))
         """
         index = np.int64(_graph.integers_below(self, len(self.spaces)))
         chosen = self.spaces[index]
@@ -132,7 +174,20 @@ class OneOf(Space[tuple[int | np.int64, T_cov]], Generic[T_cov]):
         return index, chosen.sample(**{kind: parts[index]})
 
     def contains(self, x: Any) -> bool:
-        """Whether ``x`` is ``(index, value)`` with a valid index and ``value`` in that sub-space."""
+        """Whether ``x`` is ``(index, value)`` with a valid index and ``value`` in that sub-space.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Discrete, MultiBinary, OneOf
+        >>> space = OneOf((Discrete(3), MultiBinary(2)))
+        >>> space.contains((1, np.array([0, 1], dtype=np.int8)))
+        True
+        >>> space.contains((0, np.array([0, 1], dtype=np.int8)))  # not an element of Discrete(3)
+        False
+        >>> space.contains((np.int32(0), 1))  # the index must be an int or np.int64
+        False
+        """
         if not isinstance(x, tuple) or len(x) != 2:
             return False
         index, value = x
@@ -149,11 +204,29 @@ class OneOf(Space[tuple[int | np.int64, T_cov]], Generic[T_cov]):
         return f"OneOf({inner})"
 
     def to_jsonable(self, sample_n: Iterable[tuple[Any, Any]]) -> list[Any]:
-        """Each sample as ``[index, jsonable value]``."""
+        """Each sample as ``[index, jsonable value]``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Discrete, MultiBinary, OneOf
+        >>> space = OneOf((Discrete(3), MultiBinary(2)))
+        >>> samples = [(np.int64(0), np.int64(2)), (np.int64(1), np.array([1, 0], dtype=np.int8))]
+        >>> space.to_jsonable(samples)
+        [[0, 2], [1, [1, 0]]]
+        """
         return [[int(i), self.spaces[i].to_jsonable([value])[0]] for i, value in sample_n]
 
     def from_jsonable(self, sample_n: list[Any]) -> list[tuple[Any, Any]]:
-        """Inverse of :meth:`to_jsonable`; indices come back as ``np.int64``."""
+        """Inverse of :meth:`to_jsonable`; indices come back as ``np.int64``.
+
+        Examples
+        --------
+        >>> from gymspaces import Discrete, MultiBinary, OneOf
+        >>> space = OneOf((Discrete(3), MultiBinary(2)))
+        >>> space.from_jsonable([[0, 2], [1, [1, 0]]])
+        [(np.int64(0), np.int64(2)), (np.int64(1), array([1, 0], dtype=int8))]
+        """
         return [
             (np.int64(i), self.spaces[i].from_jsonable([value])[0]) for i, value in sample_n
         ]

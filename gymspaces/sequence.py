@@ -48,12 +48,14 @@ class Sequence(Space[Any]):
 
     Examples
     --------
-    >>> from gymspaces import Box, Sequence
+    >>> from gymspaces import Box, Discrete, Sequence
     >>> space = Sequence(Box(0, 1), seed=0)
     >>> len(space.sample())
     3
     >>> Sequence(Box(0, 1), stack=True, seed=0).sample().shape
     (3, 1)
+    >>> Sequence(Discrete(4)).contains((1, 3, 0)), Sequence(Discrete(4)).contains((1, 4))
+    (True, False)
     """
 
     feature_space: Space[Any]
@@ -92,6 +94,22 @@ class Sequence(Space[Any]):
             If a list/tuple of seeds does not hold exactly two entries.
         TypeError
             For any other seed type.
+
+        Examples
+        --------
+        An ``int`` returns ``(int, derived feature seed)``; reseeding replays
+        the same lengths and items:
+
+        >>> from gymspaces import Discrete, Sequence
+        >>> space = Sequence(Discrete(4))
+        >>> space.seed(42)
+        (42, 191664963)
+        >>> first = space.sample()
+        >>> _ = space.seed(42)
+        >>> space.sample() == first
+        True
+        >>> space.seed((1, 2))  # (length seed, feature seed)
+        (1, 2)
         """
         feature = self.feature_space
         if seed is None:
@@ -112,7 +130,14 @@ class Sequence(Space[Any]):
 
     @property
     def is_np_flattenable(self) -> Literal[False]:
-        """Sequences have no fixed size, so they never flatten to a Box."""
+        """Sequences have no fixed size, so they never flatten to a Box.
+
+        Examples
+        --------
+        >>> from gymspaces import Box, Sequence
+        >>> Sequence(Box(0, 1, shape=(2,))).is_np_flattenable
+        False
+        """
         return False
 
     def sample(
@@ -135,6 +160,20 @@ class Sequence(Space[Any]):
         tuple or stacked batch
             A tuple of feature samples, or with ``stack=True`` their
             concatenation (which raises ``ValueError`` for length 0, quirk Q20).
+
+        Examples
+        --------
+        Three items, each masked to action 1 or 2; then a length of 1 or 2:
+
+        >>> import numpy as np
+        >>> from gymspaces import Discrete, Sequence
+        >>> space = Sequence(Discrete(4), seed=0)
+        >>> space.sample(mask=(3, np.array([0, 1, 1, 0], dtype=np.int8)))
+        (np.int64(1), np.int64(2), np.int64(2))
+        >>> space.sample(mask=(np.array([1, 2]), None))
+        (np.int64(0), np.int64(1))
+        >>> space.sample(probability=(2, np.array([0, 0, 0, 1.0])))
+        (np.int64(3), np.int64(3))
         """
         feature = self.feature_space
         if mask is None and probability is None:
@@ -163,6 +202,20 @@ class Sequence(Space[Any]):
         ------
         TypeError
             For any other kind of ``length_mask``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Discrete, Sequence
+        >>> space = Sequence(Discrete(4), seed=0)
+        >>> space.generate_sample_length(5, "mask")
+        5
+        >>> space.generate_sample_length(np.array([1, 2, 3]), "mask")
+        np.int64(3)
+        >>> space.generate_sample_length(2.5, "mask")
+        Traceback (most recent call last):
+            ...
+        TypeError: Expects the type of length_mask of `mask` to be an integer or a np.ndarray, ...
         """
         if length_mask is None:
             return self.np_random.geometric(_LENGTH_P)
@@ -196,6 +249,16 @@ class Sequence(Space[Any]):
 
         Unstacked samples must be tuples; stacked ones are split along their
         first axis (a non-iterable ``x`` raises ``TypeError``, quirk Q27).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Box, Discrete, Sequence
+        >>> space = Sequence(Discrete(4))
+        >>> space.contains((1, 3)), space.contains(()), space.contains([1, 3])  # a list is no tuple
+        (True, True, False)
+        >>> Sequence(Box(0, 1, shape=(2,)), stack=True).contains(np.zeros((5, 2), dtype=np.float32))
+        True
         """
         feature = self.feature_space
         if not self.stack:
@@ -208,14 +271,29 @@ class Sequence(Space[Any]):
         return f"Sequence({feature}, stack={stack})"
 
     def to_jsonable(self, sample_n: Iterable[Any]) -> list[Any]:
-        """A batch of samples as JSON-able lists."""
+        """A batch of samples as JSON-able lists.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Discrete, Sequence
+        >>> Sequence(Discrete(4)).to_jsonable([(np.int64(1), np.int64(3)), ()])
+        [[1, 3], []]
+        """
         if not self.stack:
             feature = self.feature_space
             return [feature.to_jsonable(sample) for sample in sample_n]
         return self.stacked_feature_space.to_jsonable(sample_n)
 
     def from_jsonable(self, sample_n: list[Any]) -> list[Any]:
-        """Inverse of :meth:`to_jsonable`."""
+        """Inverse of :meth:`to_jsonable`.
+
+        Examples
+        --------
+        >>> from gymspaces import Discrete, Sequence
+        >>> Sequence(Discrete(4)).from_jsonable([[1, 3], []])
+        [(np.int64(1), np.int64(3)), ()]
+        """
         if not self.stack:
             feature = self.feature_space
             return [tuple(feature.from_jsonable(sample)) for sample in sample_n]

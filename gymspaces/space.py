@@ -69,6 +69,22 @@ class Space(Generic[T_cov]):
     Subclasses implement :meth:`sample`, :meth:`contains` and
     :attr:`is_np_flattenable`. The attribute names ``_shape``, ``dtype`` and
     ``_np_random`` are part of the public contract (Gymnasium code reads them).
+
+    Examples
+    --------
+    A minimal custom space: draw from :attr:`np_random`, test membership.
+
+    >>> from gymspaces import Space
+    >>> class Coin(Space):
+    ...     def sample(self, mask=None, probability=None):
+    ...         return int(self.np_random.integers(2))
+    ...     def contains(self, x):
+    ...         return x in (0, 1)
+    >>> coin = Coin(seed=0)
+    >>> [coin.sample() for _ in range(5)]
+    [1, 1, 1, 0, 0]
+    >>> 1 in coin, 2 in coin, coin.shape
+    (True, False, None)
     """
 
     dtype: np.dtype | None
@@ -93,7 +109,23 @@ class Space(Generic[T_cov]):
 
     @property
     def np_random(self) -> np.random.Generator:
-        """The space's generator, seeded from OS entropy on first use if unset."""
+        """The space's generator, seeded from OS entropy on first use if unset.
+
+        Examples
+        --------
+        Equal seeds give equal streams; a ``Generator`` passed as ``seed`` is
+        used as is (so several spaces can share one).
+
+        >>> import numpy as np
+        >>> from gymspaces import Discrete
+        >>> isinstance(Discrete(5, seed=0).np_random, np.random.Generator)
+        True
+        >>> Discrete(5, seed=0).np_random.integers(100, size=3)
+        array([85, 63, 51])
+        >>> rng = np.random.default_rng(0)
+        >>> Discrete(5, seed=rng).np_random is rng
+        True
+        """
         if self._np_random is None:
             self.seed()
         # Composite spaces may leave their own generator unset in seed(None).
@@ -103,16 +135,52 @@ class Space(Generic[T_cov]):
 
     @property
     def shape(self) -> tuple[int, ...] | None:
-        """Shape of the space's elements (``None`` for non-array spaces)."""
+        """Shape of the space's elements (``None`` for non-array spaces).
+
+        Examples
+        --------
+        >>> from gymspaces import Box, Dict, Discrete
+        >>> Box(0, 1, shape=(2, 3)).shape
+        (2, 3)
+        >>> Discrete(4).shape
+        ()
+        >>> Dict(a=Discrete(4)).shape is None
+        True
+        """
         return self._shape
 
     @property
     def is_np_flattenable(self) -> bool:
-        """Whether the space flattens to a single :class:`~gymspaces.Box`."""
+        """Whether the space flattens to a single :class:`~gymspaces.Box`.
+
+        Examples
+        --------
+        Fixed-size spaces flatten; variable-length ones do not.
+
+        >>> from gymspaces import Box, Discrete, Sequence
+        >>> Box(0, 1, shape=(2,)).is_np_flattenable
+        True
+        >>> Sequence(Discrete(3)).is_np_flattenable
+        False
+        """
         raise NotImplementedError
 
     def sample(self, mask: Any | None = None, probability: Any | None = None) -> T_cov:
-        """Draw a random element, optionally restricted by a mask or weighted by probabilities."""
+        """Draw a random element, optionally restricted by a mask or weighted by probabilities.
+
+        Subclasses override it; draws should come from :attr:`np_random` so
+        that seeding makes them reproducible.
+
+        Examples
+        --------
+        >>> from gymspaces import Space
+        >>> class Die(Space):
+        ...     def sample(self, mask=None, probability=None):
+        ...         return int(self.np_random.integers(1, 7))
+        >>> die = Die(seed=3)
+        >>> [die.sample() for _ in range(4)]
+        [5, 1, 2, 2]
+        """
         raise NotImplementedError
 
     def sample_batch(
@@ -146,30 +214,68 @@ class Space(Generic[T_cov]):
 
         Examples
         --------
-        >>> import numpy as np
-        >>> from gymspaces import Discrete
-        >>> Discrete(3, seed=1).sample_batch(4).tolist() == [
-        ...     int(x) for x in (lambda s: [s.sample() for _ in range(4)])(Discrete(3, seed=1))]
+        >>> from gymspaces import Discrete, Text
+        >>> a, b = Discrete(3, seed=1), Discrete(3, seed=1)
+        >>> a.sample_batch(4).tolist() == [int(b.sample()) for _ in range(4)]
         True
+
+        Spaces without a compiled batch path (here Text) loop over ``sample``:
+
+        >>> Text(4, charset="ab", seed=0).sample_batch(3)
+        ('aaab', 'bbb', 'bba')
         """
         return _batching.sample_batch_by_loop(self, n, mask, probability, out)
 
     def contains_batch(self, batch: Any) -> np.ndarray:
         """Membership of every element of a batch, as a bool array (not in Gymnasium).
 
-        Entry ``i`` is ``self.contains(item_i)`` for the ``i``-th item that
-        :func:`gymspaces.vector.iterate` yields from ``batch``; fundamental
+        Entry ``i`` is ``self.contains(item_i)`` for the ``i``-th item of
+        ``batch`` (what :func:`gymspaces.vector.iterate` yields from it when it
+        is laid out as ``batch_space(self, n)`` lays a batch out); fundamental
         spaces decide all rows at once, Tuple/Dict spaces child by child.
+
+        Examples
+        --------
+        Text keeps this generic rule: one verdict per item of the batch.
+
+        >>> from gymspaces import Text
+        >>> Text(max_length=3).contains_batch(["abc", "abcd", "a"])
+        array([ True, False,  True])
         """
         return _batching.contains_batch_by_items(self, batch)
 
     def seed(self, seed: int | None = None) -> int | Any:
-        """Replace the space's generator with one seeded from ``seed``; return the seed used."""
+        """Replace the space's generator with one seeded from ``seed``; return the seed used.
+
+        Examples
+        --------
+        Reseeding with the same value replays the same samples.
+
+        >>> from gymspaces import Discrete
+        >>> space = Discrete(10)
+        >>> space.seed(7)
+        7
+        >>> first = [int(space.sample()) for _ in range(3)]
+        >>> _ = space.seed(7)
+        >>> [int(space.sample()) for _ in range(3)] == first
+        True
+        """
         self._np_random, entropy = seeding.np_random(seed)
         return entropy
 
     def contains(self, x: Any) -> bool:
-        """Whether ``x`` is an element of the space."""
+        """Whether ``x`` is an element of the space (``x in space`` calls it).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Box
+        >>> space = Box(0, 1, shape=(2,))
+        >>> space.contains(np.array([0.5, 0.5], dtype=np.float32))
+        True
+        >>> np.array([1.5, 0.5], dtype=np.float32) in space
+        False
+        """
         raise NotImplementedError
 
     def __contains__(self, x: Any) -> bool:
@@ -213,9 +319,26 @@ class Space(Generic[T_cov]):
         self.__dict__.update(state)
 
     def to_jsonable(self, sample_n: Iterable[T_cov]) -> list[Any] | Any:
-        """Convert a batch of samples to JSON-serialisable data (identity by default)."""
+        """Convert a batch of samples to JSON-serialisable data (a plain list by default).
+
+        Examples
+        --------
+        Text keeps the default: its samples are already JSON strings.
+
+        >>> from gymspaces import Text
+        >>> Text(5).to_jsonable(("hi", "yo"))
+        ['hi', 'yo']
+        """
         return list(sample_n)
 
     def from_jsonable(self, sample_n: list[Any]) -> list[T_cov]:
-        """Inverse of :meth:`to_jsonable` (identity by default)."""
+        """Inverse of :meth:`to_jsonable` (identity by default).
+
+        Examples
+        --------
+        >>> from gymspaces import Text
+        >>> space = Text(5)
+        >>> space.from_jsonable(space.to_jsonable(("hi", "yo")))
+        ['hi', 'yo']
+        """
         return sample_n

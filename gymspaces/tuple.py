@@ -70,12 +70,17 @@ class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[Space[T_cov]]):
 
     Examples
     --------
+    >>> import numpy as np
     >>> from gymspaces import Box, Discrete, Tuple
     >>> space = Tuple((Discrete(2), Box(-1, 1, shape=(2,))), seed=42)
     >>> space
     Tuple(Discrete(2), Box(-1.0, 1.0, (2,), float32))
     >>> space.sample() in space
     True
+    >>> space[0], len(space)
+    (Discrete(2), 2)
+    >>> (1, np.array([0.0, 2.0], dtype=np.float32)) in space  # 2.0 is above the Box's high
+    False
     """
 
     spaces: tuple[Space[T_cov], ...]
@@ -93,7 +98,16 @@ class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[Space[T_cov]]):
 
     @property
     def is_np_flattenable(self) -> bool:
-        """True when every sub-space flattens to a Box."""
+        """True when every sub-space flattens to a Box.
+
+        Examples
+        --------
+        >>> from gymspaces import Box, Discrete, Sequence, Tuple
+        >>> Tuple((Discrete(2), Box(0, 1, shape=(3,)))).is_np_flattenable
+        True
+        >>> Tuple((Discrete(2), Sequence(Discrete(2)))).is_np_flattenable
+        False
+        """
         return all(child.is_np_flattenable for child in self.spaces)
 
     def seed(self, seed: int | collections.abc.Sequence[Any] | None = None) -> tuple[Any, ...]:
@@ -110,6 +124,26 @@ class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[Space[T_cov]]):
             If a list/tuple of seeds has the wrong length.
         TypeError
             For any other seed type.
+
+        Examples
+        --------
+        An ``int`` yields one derived ``int`` seed per sub-space, and
+        reseeding replays the same samples:
+
+        >>> from gymspaces import Box, Discrete, Tuple
+        >>> space = Tuple((Discrete(3), Box(0, 1, shape=(2,))))
+        >>> space.seed(42)
+        (191664963, 1662057957)
+        >>> space.sample()
+        (np.int64(0), array([0.30042136, 0.6082492 ], dtype=float32))
+        >>> _ = space.seed(42)
+        >>> space.sample()
+        (np.int64(0), array([0.30042136, 0.6082492 ], dtype=float32))
+
+        A list or tuple seeds each sub-space directly:
+
+        >>> space.seed([1, 2])
+        (1, 2)
         """
         if seed is None:
             seeds = [child.seed(None) for child in self.spaces]
@@ -142,6 +176,18 @@ class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[Space[T_cov]]):
         mask, probability : tuple, optional
             One entry (possibly ``None``) per sub-space, handed to that
             sub-space's ``sample``. At most one of the two may be given.
+
+        Examples
+        --------
+        Mask the Discrete child to action 2 and leave the MultiBinary free:
+
+        >>> import numpy as np
+        >>> from gymspaces import Discrete, MultiBinary, Tuple
+        >>> space = Tuple((Discrete(3), MultiBinary(2)), seed=0)
+        >>> space.sample(mask=(np.array([0, 0, 1], dtype=np.int8), None))
+        (np.int64(2), array([1, 1], dtype=int8))
+        >>> space.sample(probability=(np.array([0, 0, 1.0]), np.array([1.0, 0.0])))
+        (np.int64(2), array([1, 0], dtype=int8))
         """
         if mask is None and probability is None:
             return tuple([child.sample() for child in self.spaces])
@@ -161,7 +207,18 @@ class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[Space[T_cov]]):
     contains_batch = _batching.tuple_contains_batch
 
     def contains(self, x: Any) -> bool:
-        """Whether ``x`` (a tuple; lists and arrays are converted) matches every sub-space."""
+        """Whether ``x`` (a tuple; lists and arrays are converted) matches every sub-space.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Discrete, MultiBinary, Tuple
+        >>> space = Tuple((Discrete(3), MultiBinary(2)))
+        >>> space.contains((1, np.array([0, 1], dtype=np.int8)))
+        True
+        >>> space.contains((3, np.array([0, 1], dtype=np.int8))), space.contains((1,))
+        (False, False)
+        """
         if isinstance(x, (np.ndarray, list)):
             x = tuple(x)  # arrays and lists count as tuples here
         if not isinstance(x, tuple) or len(x) != len(self.spaces):
@@ -173,7 +230,18 @@ class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[Space[T_cov]]):
         return f"Tuple({inner})"
 
     def to_jsonable(self, sample_n: Iterable[tuple[Any, ...]]) -> list[Any]:
-        """A batch of samples as one JSON-able list per sub-space."""
+        """A batch of samples as one JSON-able list per sub-space.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Discrete, MultiBinary, Tuple
+        >>> space = Tuple((Discrete(3), MultiBinary(2)))
+        >>> samples = [(np.int64(1), np.array([0, 1], dtype=np.int8)),
+        ...            (np.int64(2), np.array([1, 1], dtype=np.int8))]
+        >>> space.to_jsonable(samples)
+        [[1, 2], [[0, 1], [1, 1]]]
+        """
         if type(self.spaces) is tuple:
             # Columns of built-in leaves are converted in C (same objects).
             return _flatten.tuple_to_jsonable(self.spaces, sample_n)
@@ -183,7 +251,15 @@ class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[Space[T_cov]]):
         return columns
 
     def from_jsonable(self, sample_n: list[Any]) -> list[tuple[Any, ...]]:
-        """Inverse of :meth:`to_jsonable`: a list of tuples."""
+        """Inverse of :meth:`to_jsonable`: a list of tuples.
+
+        Examples
+        --------
+        >>> from gymspaces import Discrete, MultiBinary, Tuple
+        >>> space = Tuple((Discrete(3), MultiBinary(2)))
+        >>> space.from_jsonable([[1, 2], [[0, 1], [1, 1]]])
+        [(np.int64(1), array([0, 1], dtype=int8)), (np.int64(2), array([1, 1], dtype=int8))]
+        """
         columns = [child.from_jsonable(sample_n[i]) for i, child in enumerate(self.spaces)]
         return list(zip(*columns, strict=True))
 
