@@ -501,6 +501,12 @@ def dict_contains_batch(space: Any, batch: Any) -> np.ndarray:
     """
     if not isinstance(batch, Mapping):
         raise TypeError(f"a batch of a Dict space must be a mapping, actual type: {type(batch)}")
+    # A batch is laid out as batch_space lays it out: one entry per key, like
+    # a Tuple batch has one part per child (its length is checked likewise).
+    if batch.keys() != space.spaces.keys():
+        raise TypeError(
+            f"a batch of a Dict space must have exactly its keys {list(space.spaces)}, actual keys: {list(batch)}"
+        )
     return _combine([child.contains_batch(batch[key]) for key, child in space.spaces.items()])
 
 

@@ -287,8 +287,13 @@ def test_composite_contains_batch():
     expected = _reference_contains(space, batch)
     np.testing.assert_array_equal(space.contains_batch(batch), expected)
     assert expected.tolist() == [True, True, False, True, False, True]
-    with pytest.raises(KeyError):
+    # A batch must have exactly the space's keys, as a Tuple batch its length.
+    with pytest.raises(TypeError, match="exactly its keys"):
         space.contains_batch({"b": batch["b"], "d": batch["d"]})
+    with pytest.raises(TypeError, match="exactly its keys"):
+        space.contains_batch({**batch, "extra": batch["d"]})
+    with pytest.raises(TypeError):
+        Tuple((Discrete(2), Discrete(3))).contains_batch((np.array([0]),))
     with pytest.raises(ValueError):
         space.contains_batch({**batch, "d": batch["d"][:3]})
 
