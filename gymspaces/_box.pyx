@@ -358,6 +358,20 @@ cdef tuple clip_bounds(int type_num):
 def box_sample(self, mask=None, probability=None):
     """Sample of a :class:`~gymspaces.Box` (bound as ``Box.sample``).
 
+    Coordinates bounded on both sides are drawn uniformly, those bounded on one
+    side from a shifted exponential, unbounded ones from a standard normal.
+    Integer dtypes draw from ``[low, high]`` inclusive.
+
+    Parameters
+    ----------
+    mask, probability : None
+        Accepted for a uniform ``Space.sample`` signature only; must be ``None``.
+
+    Returns
+    -------
+    numpy.ndarray
+        An array of the Box's shape and dtype.
+
     Raises
     ------
     gymspaces.error.Error
@@ -365,6 +379,18 @@ def box_sample(self, mask=None, probability=None):
     OverflowError, ValueError
         When a bounded coordinate's range is not finite or negative, exactly
         where numpy's ``uniform`` raises them.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import Box
+    >>> space = Box(0, 9, shape=(4,), dtype=np.int64, seed=0)
+    >>> space.sample()
+    array([6, 2, 0, 0])
+    >>> space.sample(mask=np.ones(4, dtype=np.int8))
+    Traceback (most recent call last):
+        ...
+    gymspaces.error.Error: Box.sample cannot be provided a mask, actual value: [1 1 1 1]
     """
     if mask is not None:
         raise Error(f"Box.sample cannot be provided a mask, actual value: {mask}")
@@ -601,6 +627,18 @@ def box_contains(self, x):
     Non-arrays are converted to the Box's dtype first (with a warning), so a
     list of floats may belong to an integer Box while a float64 array does
     not belong to a float32 Box.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import Box
+    >>> space = Box(-1.0, 1.0, shape=(2,))
+    >>> space.contains(np.array([0.5, -1.0], dtype=np.float32))
+    True
+    >>> space.contains(np.array([0.5, 2.0], dtype=np.float32))  # out of bounds
+    False
+    >>> space.contains(np.array([0.5, -1.0]))  # float64 does not cast safely to float32
+    False
     """
     verdict = box_contains_same_dtype(self, x)
     if verdict is None:

@@ -252,6 +252,23 @@ def discrete_sample(self, mask=None, probability=None):
     -------
     numpy.integer
         A scalar of the space's dtype.
+
+    Raises
+    ------
+    ValueError
+        If both ``mask`` and ``probability`` are given.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import Discrete
+    >>> space = Discrete(4, seed=0)
+    >>> [int(space.sample(mask=np.array([0, 1, 0, 1], dtype=np.int8))) for _ in range(6)]
+    [3, 3, 3, 1, 1, 1]
+    >>> space.sample(mask=np.zeros(4, dtype=np.int8))  # nothing allowed: start
+    np.int64(0)
+    >>> [int(space.sample(probability=np.array([0.0, 0.0, 0.1, 0.9]))) for _ in range(6)]
+    [2, 3, 3, 3, 3, 3]
     """
     cdef RNGHandle handle
     cdef cnp.dtype descr
@@ -480,6 +497,18 @@ def multi_discrete_sample_entry(self, mask=None, probability=None):
     -------
     numpy.ndarray
         Of the space's shape and dtype (a numpy scalar for a 0-d ``nvec``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import MultiDiscrete
+    >>> space = MultiDiscrete([3, 2], seed=0)
+    >>> space.sample()
+    array([1, 0])
+    >>> space.sample(mask=(np.array([0, 0, 1], dtype=np.int8), np.array([1, 1], dtype=np.int8)))
+    array([2, 0])
+    >>> space.sample(probability=(np.array([0.5, 0.5, 0.0]), np.array([0.0, 1.0])))
+    array([0, 1])
     """
     if mask is None and probability is None:
         return plain_multi_discrete_sample(self)
@@ -944,6 +973,16 @@ def discrete_contains(self, x):
 
     Python ints (and bools) are accepted when they fit the dtype; numpy
     integer scalars and 0-d integer arrays must be safely castable.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import Discrete
+    >>> space = Discrete(3, start=-1)  # -1, 0, 1
+    >>> space.contains(-1), space.contains(np.int32(1)), space.contains(2)
+    (True, True, False)
+    >>> space.contains(1.0), space.contains(np.uint64(1))  # float; unsafe cast to int64
+    (False, False)
     """
     verdict = discrete_contains_scalar(self, x)
     if verdict is None:
@@ -993,6 +1032,16 @@ def multi_discrete_contains(self, x):
     """Whether ``x`` has the shape, a safely castable dtype and every entry in range.
 
     Lists and tuples are converted with ``np.array`` first.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import MultiDiscrete
+    >>> space = MultiDiscrete([3, 2])
+    >>> space.contains(np.array([2, 1])), space.contains([2, 1])
+    (True, True)
+    >>> space.contains(np.array([3, 1])), space.contains(np.array([2.0, 1.0]))  # out of range; float
+    (False, False)
     """
     verdict = multi_discrete_contains_array(self, x)
     if verdict is None:

@@ -63,6 +63,23 @@ def multi_binary_sample(self, mask=None, probability=None):
         Same shape as the space: 0 or 1 fixes the entry, 2 leaves it random.
     probability : numpy.ndarray of float64, optional
         Same shape as the space: probability of each entry being 1.
+
+    Returns
+    -------
+    numpy.ndarray
+        An int8 array of the space's shape.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import MultiBinary
+    >>> space = MultiBinary(4, seed=0)
+    >>> space.sample()
+    array([0, 1, 1, 1], dtype=int8)
+    >>> space.sample(mask=np.array([1, 0, 2, 2], dtype=np.int8))  # entries 0 and 1 fixed
+    array([1, 0, 0, 1], dtype=int8)
+    >>> space.sample(probability=np.array([0.0, 1.0, 0.5, 0.5]))
+    array([0, 1, 1, 0], dtype=int8)
     """
     cdef RNGHandle handle
     cdef cnp.ndarray out, drawn, m, u, p

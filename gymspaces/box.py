@@ -56,12 +56,25 @@ class Box(Space[np.ndarray[Any, np.dtype[ScalarT]]]):
 
     Examples
     --------
+    Scalar bounds broadcast to ``shape``; a seeded space samples reproducibly:
+
     >>> import numpy as np
     >>> from gymspaces import Box
-    >>> Box(-1.0, 2.0, (3, 4))
-    Box(-1.0, 2.0, (3, 4), float32)
-    >>> Box(0, 255, (2,), np.uint8, seed=0).sample().dtype
-    dtype('uint8')
+    >>> space = Box(-1.0, 1.0, shape=(3,), seed=0)
+    >>> space
+    Box(-1.0, 1.0, (3,), float32)
+    >>> space.sample()
+    array([ 0.27392337, -0.46042657, -0.918053  ], dtype=float32)
+    >>> space.contains(np.array([0.5, 0.0, -1.0], dtype=np.float32))
+    True
+
+    Per-coordinate bounds come as arrays, and integer dtypes suit images:
+
+    >>> Box(np.array([0.0, -2.0], np.float32), np.array([1.0, 2.0], np.float32))
+    Box([ 0. -2.], [1. 2.], (2,), float32)
+    >>> Box(0, 255, shape=(2, 2), dtype=np.uint8, seed=0).sample()
+    array([[163,  69],
+           [ 10,   4]], dtype=uint8)
     """
 
     dtype: np.dtype[ScalarT]
@@ -260,16 +273,59 @@ class Box(Space[np.ndarray[Any, np.dtype[ScalarT]]]):
 
     @property
     def shape(self) -> tuple[int, ...]:
-        """Shape of the Box's elements."""
+        """Shape of the Box's elements.
+
+        Examples
+        --------
+        >>> from gymspaces import Box
+        >>> Box(0.0, 1.0, shape=(84, 84, 3)).shape
+        (84, 84, 3)
+        """
         return self._shape
 
     @property
     def is_np_flattenable(self) -> Literal[True]:
-        """A Box flattens to a 1-D Box."""
+        """A Box flattens to a 1-D Box (always ``True``).
+
+        Examples
+        --------
+        >>> from gymspaces import Box
+        >>> from gymspaces.utils import flatten_space
+        >>> space = Box(0.0, 1.0, shape=(2, 3))
+        >>> space.is_np_flattenable
+        True
+        >>> flatten_space(space)
+        Box(0.0, 1.0, (6,), float32)
+        """
         return True
 
     def is_bounded(self, manner: Literal["both", "below", "above"] = "both") -> bool:
-        """Whether every coordinate is bounded ``"below"``, ``"above"`` or on ``"both"`` sides."""
+        """Whether every coordinate is bounded ``"below"``, ``"above"`` or on ``"both"`` sides.
+
+        Parameters
+        ----------
+        manner : {"both", "below", "above"}
+            Which side(s) must be finite for every coordinate.
+
+        Returns
+        -------
+        bool
+
+        Raises
+        ------
+        ValueError
+            If ``manner`` is not one of the three values.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Box
+        >>> space = Box(0.0, np.inf, shape=(2,))
+        >>> space.is_bounded(), space.is_bounded("below"), space.is_bounded("above")
+        (False, True, False)
+        >>> Box(-1.0, 1.0, shape=(2,)).is_bounded()
+        True
+        """
         below = bool(np.all(self.bounded_below))
         above = bool(np.all(self.bounded_above))
         if manner == "both":
@@ -343,11 +399,27 @@ class Box(Space[np.ndarray[Any, np.dtype[ScalarT]]]):
         )
 
     def to_jsonable(self, sample_n: Iterable[NDArray[Any]]) -> list[Any]:
-        """Samples as nested lists (``[sample.tolist() for sample in sample_n]``)."""
+        """Samples as nested lists (``[sample.tolist() for sample in sample_n]``).
+
+        Examples
+        --------
+        >>> from gymspaces import Box
+        >>> space = Box(0, 9, shape=(2,), dtype=int, seed=0)
+        >>> space.to_jsonable([space.sample(), space.sample()])
+        [[6, 2], [0, 0]]
+        """
         return _flatten.rows_tolist(sample_n)
 
     def from_jsonable(self, sample_n: Iterable[Any]) -> list[NDArray[Any]]:
-        """Nested lists back to arrays of the Box's dtype."""
+        """Nested lists back to arrays of the Box's dtype (inverse of :meth:`to_jsonable`).
+
+        Examples
+        --------
+        >>> from gymspaces import Box
+        >>> space = Box(-1.0, 1.0, shape=(2,))
+        >>> space.from_jsonable([[0.5, -0.25], [1.0, 0.0]])
+        [array([ 0.5 , -0.25], dtype=float32), array([1., 0.], dtype=float32)]
+        """
         return [np.asarray(sample, dtype=self.dtype) for sample in sample_n]
 
     def __repr__(self) -> str:

@@ -39,12 +39,25 @@ class Discrete(Space[IntegerT], Generic[IntegerT]):
 
     Examples
     --------
+    Four actions ``0, 1, 2, 3``; samples are numpy scalars of the dtype:
+
+    >>> import numpy as np
     >>> from gymspaces import Discrete
-    >>> space = Discrete(3, start=-1, seed=0)
-    >>> int(space.sample()) in (-1, 0, 1)
-    True
+    >>> space = Discrete(4, seed=0)
+    >>> space.sample()
+    np.int64(3)
+    >>> space.sample(mask=np.array([1, 1, 0, 0], dtype=np.int8))  # only 0 or 1 allowed
+    np.int64(1)
+    >>> space.contains(3), space.contains(4)
+    (True, False)
+
+    ``start`` shifts the range, ``dtype`` picks the integer type:
+
+    >>> space = Discrete(3, start=-1, dtype=np.int8, seed=0)
     >>> space
-    Discrete(3, start=-1)
+    Discrete(3, start=-1, dtype=int8)
+    >>> space.sample()
+    np.int8(0)
     """
 
     dtype: np.dtype[IntegerT]
@@ -101,7 +114,19 @@ class Discrete(Space[IntegerT], Generic[IntegerT]):
 
     @property
     def is_np_flattenable(self) -> Literal[True]:
-        """Discrete spaces flatten to one-hot vectors."""
+        """Discrete spaces flatten to one-hot vectors (always ``True``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Discrete
+        >>> from gymspaces.utils import flatten
+        >>> space = Discrete(3, start=-1)
+        >>> space.is_np_flattenable
+        True
+        >>> flatten(space, np.int64(0))
+        array([0, 1, 0])
+        """
         return True
 
     if TYPE_CHECKING:
@@ -163,9 +188,25 @@ class Discrete(Space[IntegerT], Generic[IntegerT]):
         super().__setstate__(state)
 
     def to_jsonable(self, sample_n: Iterable[Any]) -> list[int]:
-        """Samples as Python ints."""
+        """Samples as Python ints.
+
+        Examples
+        --------
+        >>> from gymspaces import Discrete
+        >>> space = Discrete(5, seed=0)
+        >>> space.to_jsonable([space.sample(), space.sample()])
+        [4, 3]
+        """
         return [int(x) for x in sample_n]
 
     def from_jsonable(self, sample_n: list[int]) -> list[IntegerT]:
-        """Python ints back to scalars of the space's dtype."""
+        """Python ints back to scalars of the space's dtype (inverse of :meth:`to_jsonable`).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Discrete
+        >>> Discrete(5, dtype=np.int32).from_jsonable([4, 0])
+        [np.int32(4), np.int32(0)]
+        """
         return [self.dtype.type(x) for x in sample_n]

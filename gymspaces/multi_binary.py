@@ -29,9 +29,16 @@ class MultiBinary(Space[np.ndarray[Any, np.dtype[np.int8]]]):
 
     Examples
     --------
+    >>> import numpy as np
     >>> from gymspaces import MultiBinary
-    >>> MultiBinary([2, 3], seed=0).sample().shape
-    (2, 3)
+    >>> space = MultiBinary(4, seed=0)  # e.g. four on/off switches
+    >>> space.sample()
+    array([0, 1, 1, 1], dtype=int8)
+    >>> space.contains(np.array([1, 0, 0, 1])), space.contains(np.array([1, 2, 0, 1]))
+    (True, False)
+    >>> MultiBinary([2, 3], seed=0).sample()
+    array([[0, 1, 1],
+           [1, 1, 1]], dtype=int8)
     """
 
     dtype: np.dtype
@@ -55,12 +62,30 @@ class MultiBinary(Space[np.ndarray[Any, np.dtype[np.int8]]]):
 
     @property
     def shape(self) -> tuple[int, ...]:
-        """Shape of the space's elements."""
+        """Shape of the space's elements (``(n,)`` for an int ``n``).
+
+        Examples
+        --------
+        >>> from gymspaces import MultiBinary
+        >>> MultiBinary(5).shape, MultiBinary([2, 3]).shape
+        ((5,), (2, 3))
+        """
         return self._shape  # type: ignore[return-value]
 
     @property
     def is_np_flattenable(self) -> Literal[True]:
-        """MultiBinary spaces flatten to 1-D int8 vectors."""
+        """MultiBinary spaces flatten to 1-D int8 vectors (always ``True``).
+
+        Examples
+        --------
+        >>> from gymspaces import MultiBinary
+        >>> from gymspaces.utils import flatten_space
+        >>> space = MultiBinary([2, 3])
+        >>> space.is_np_flattenable
+        True
+        >>> flatten_space(space)
+        Box(0, 1, (6,), int8)
+        """
         return True
 
     # Compiled: numpy's 8-bit bounded fill on the space's bit generator.
@@ -71,7 +96,20 @@ class MultiBinary(Space[np.ndarray[Any, np.dtype[np.int8]]]):
     contains_batch = _batching.multi_binary_contains_batch
 
     def contains(self, x: Any) -> bool:
-        """Whether ``x`` (an array, or a list/tuple converted to one) has the shape and only 0s and 1s."""
+        """Whether ``x`` (an array, or a list/tuple converted to one) has the shape and only 0s and 1s.
+
+        The dtype is not checked: any array of 0s and 1s of the right shape belongs.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import MultiBinary
+        >>> space = MultiBinary(3)
+        >>> space.contains(np.array([1, 0, 1], dtype=np.int8)), space.contains([1.0, 0.0, 1.0])
+        (True, True)
+        >>> space.contains(np.array([1, 0, 2])), space.contains(np.array([1, 0]))  # a 2; wrong shape
+        (False, False)
+        """
         if isinstance(x, Sequence):
             x = np.array(x)
         return bool(
@@ -81,11 +119,26 @@ class MultiBinary(Space[np.ndarray[Any, np.dtype[np.int8]]]):
         )
 
     def to_jsonable(self, sample_n: Iterable[NDArray[np.int8]]) -> list[Any]:
-        """Samples as nested lists of ints."""
+        """Samples as nested lists of ints.
+
+        Examples
+        --------
+        >>> from gymspaces import MultiBinary
+        >>> space = MultiBinary(3, seed=0)
+        >>> space.to_jsonable([space.sample(), space.sample()])
+        [[0, 1, 1], [1, 1, 0]]
+        """
         return np.array(list(sample_n)).tolist()
 
     def from_jsonable(self, sample_n: list[Any]) -> list[NDArray[np.int8]]:
-        """Nested lists back to int8 arrays."""
+        """Nested lists back to int8 arrays (inverse of :meth:`to_jsonable`).
+
+        Examples
+        --------
+        >>> from gymspaces import MultiBinary
+        >>> MultiBinary(3).from_jsonable([[0, 1, 1], [1, 0, 0]])
+        [array([0, 1, 1], dtype=int8), array([1, 0, 0], dtype=int8)]
+        """
         return [np.asarray(sample, self.dtype) for sample in sample_n]
 
     def __repr__(self) -> str:

@@ -41,9 +41,22 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
 
     Examples
     --------
+    A gamepad with a 5-way arrow pad and two buttons:
+
+    >>> import numpy as np
     >>> from gymspaces import MultiDiscrete
-    >>> MultiDiscrete([5, 2, 2])
+    >>> space = MultiDiscrete([5, 2, 2], seed=0)
+    >>> space
     MultiDiscrete([5 2 2])
+    >>> space.sample()
+    array([3, 0, 0])
+    >>> space.contains(np.array([4, 0, 1])), space.contains(np.array([5, 0, 1]))
+    (True, False)
+
+    ``start`` offsets each entry, and ``nvec`` may have any shape:
+
+    >>> MultiDiscrete([3, 3], start=[-1, 10], seed=0).sample()
+    array([ 0, 10])
     >>> MultiDiscrete([[2, 3], [4, 5]], seed=0).sample().shape
     (2, 2)
     """
@@ -104,12 +117,31 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
 
     @property
     def shape(self) -> tuple[int, ...]:
-        """Shape of the space's elements (that of ``nvec``)."""
+        """Shape of the space's elements (that of ``nvec``).
+
+        Examples
+        --------
+        >>> from gymspaces import MultiDiscrete
+        >>> MultiDiscrete([[2, 3, 4], [5, 6, 7]]).shape
+        (2, 3)
+        """
         return self._shape  # type: ignore[return-value]
 
     @property
     def is_np_flattenable(self) -> Literal[True]:
-        """MultiDiscrete spaces flatten to concatenated one-hot vectors."""
+        """MultiDiscrete spaces flatten to concatenated one-hot vectors (always ``True``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import MultiDiscrete
+        >>> from gymspaces.utils import flatten
+        >>> space = MultiDiscrete([3, 2])
+        >>> space.is_np_flattenable
+        True
+        >>> flatten(space, np.array([2, 1]))
+        array([0, 0, 1, 0, 1])
+        """
         return True
 
     if TYPE_CHECKING:
@@ -177,11 +209,27 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
         )
 
     def to_jsonable(self, sample_n: Iterable[NDArray[Any]]) -> list[Any]:
-        """Samples as nested lists."""
+        """Samples as nested lists.
+
+        Examples
+        --------
+        >>> from gymspaces import MultiDiscrete
+        >>> space = MultiDiscrete([3, 2], seed=0)
+        >>> space.to_jsonable([space.sample(), space.sample()])
+        [[1, 0], [0, 0]]
+        """
         return [sample.tolist() for sample in sample_n]
 
     def from_jsonable(self, sample_n: list[Any]) -> list[NDArray[Any]]:
-        """Nested lists back to arrays of the space's dtype."""
+        """Nested lists back to arrays of the space's dtype (inverse of :meth:`to_jsonable`).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import MultiDiscrete
+        >>> MultiDiscrete([3, 2], dtype=np.int32).from_jsonable([[2, 1], [0, 0]])
+        [array([2, 1], dtype=int32), array([0, 0], dtype=int32)]
+        """
         return [np.array(sample, dtype=self.dtype) for sample in sample_n]
 
     def __repr__(self) -> str:

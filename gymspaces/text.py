@@ -37,9 +37,17 @@ class Text(Space[str]):
     Examples
     --------
     >>> from gymspaces import Text
-    >>> Text(5, charset="abc")
+    >>> space = Text(5, charset="abc", seed=0)
+    >>> space
     Text(1, 5, charset=abc)
-    >>> Text(5, charset="abc", seed=0).sample() in Text(5, charset="abc")
+    >>> space.sample()
+    'aaacc'
+    >>> space.contains("cab"), space.contains("abcabc"), space.contains("dog")
+    (True, False, False)
+
+    The default charset is ASCII letters and digits; ``min_length`` may be 0:
+
+    >>> Text(8, min_length=0).contains("")
     True
     """
 
@@ -96,10 +104,30 @@ class Text(Space[str]):
         probability : tuple (length, char_probability), optional
             As ``mask`` with float64 weights summing to one.
 
+        Returns
+        -------
+        str
+
         Raises
         ------
         ValueError
-            If no character can be drawn while ``min_length > 0``.
+            If both ``mask`` and ``probability`` are given, or if no character
+            can be drawn while ``min_length > 0``.
+        AssertionError
+            If the length or the character array is malformed (wrong type,
+            dtype, shape or values).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Text
+        >>> space = Text(5, charset="abc", seed=0)
+        >>> space.sample(mask=(3, None))  # fixed length, any character
+        'baa'
+        >>> space.sample(mask=(5, np.array([1, 0, 1], dtype=np.int8)))  # no 'b'
+        'acccc'
+        >>> space.sample(probability=(5, np.array([0.0, 0.5, 0.5])))  # 'b' or 'c', evenly
+        'cccbc'
         """
         if mask is not None and probability is not None:
             raise ValueError(
@@ -159,7 +187,15 @@ class Text(Space[str]):
         return length, weights
 
     def contains(self, x: Any) -> bool:
-        """Whether ``x`` is a string of allowed length made of charset characters."""
+        """Whether ``x`` is a string of allowed length made of charset characters.
+
+        Examples
+        --------
+        >>> from gymspaces import Text
+        >>> space = Text(4, min_length=2, charset="01")
+        >>> space.contains("0110"), space.contains("0"), space.contains("012"), space.contains(101)
+        (True, False, False, False)
+        """
         if isinstance(x, str) and self.min_length <= len(x) <= self.max_length:
             return all(c in self._char_set for c in x)
         return False
@@ -178,24 +214,76 @@ class Text(Space[str]):
 
     @property
     def character_set(self) -> frozenset[str]:
-        """The allowed characters."""
+        """The allowed characters, as a frozenset.
+
+        Examples
+        --------
+        >>> from gymspaces import Text
+        >>> sorted(Text(3, charset="hello").character_set)
+        ['e', 'h', 'l', 'o']
+        """
         return self._char_set
 
     @property
     def character_list(self) -> tuple[str, ...]:
-        """The allowed characters in sampling (and flattening) order."""
+        """The allowed characters in sampling (and flattening) order.
+
+        A string charset keeps its first-occurrence order; a set is sorted.
+
+        Examples
+        --------
+        >>> from gymspaces import Text
+        >>> Text(3, charset="cab").character_list
+        ('c', 'a', 'b')
+        >>> Text(3, charset={"c", "a", "b"}).character_list
+        ('a', 'b', 'c')
+        """
         return self._char_list
 
     def character_index(self, char: str) -> np.int32:
-        """Position of ``char`` in :attr:`character_list` (``KeyError`` if absent)."""
+        """Position of ``char`` in :attr:`character_list` (``KeyError`` if absent).
+
+        This is the value :func:`~gymspaces.utils.flatten` stores for ``char``.
+
+        Examples
+        --------
+        >>> from gymspaces import Text
+        >>> space = Text(3, charset="cab")
+        >>> space.character_index("c"), space.character_index("b")
+        (np.int32(0), np.int32(2))
+        >>> space.character_index("z")
+        Traceback (most recent call last):
+            ...
+        KeyError: 'z'
+        """
         return self._char_index[char]
 
     @property
     def characters(self) -> str:
-        """The allowed characters, sorted, as one string."""
+        """The allowed characters, sorted, as one string (what the repr shows).
+
+        Examples
+        --------
+        >>> from gymspaces import Text
+        >>> Text(3, charset="cab").characters
+        'abc'
+        """
         return self._char_str
 
     @property
     def is_np_flattenable(self) -> bool:
-        """Text flattens to a fixed-length vector of character indices."""
+        """Text flattens to a fixed-length vector of character indices (always ``True``).
+
+        Shorter strings are padded with ``len(character_list)``.
+
+        Examples
+        --------
+        >>> from gymspaces import Text
+        >>> from gymspaces.utils import flatten
+        >>> space = Text(4, charset="ab")
+        >>> space.is_np_flattenable
+        True
+        >>> flatten(space, "ba")
+        array([1, 0, 2, 2], dtype=int32)
+        """
         return True
