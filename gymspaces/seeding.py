@@ -35,9 +35,16 @@ def np_random(seed: int | None = None) -> tuple[np.random.Generator, int]:
 
     Examples
     --------
+    >>> from gymspaces.seeding import np_random
     >>> rng, seed = np_random(42)
     >>> seed
     42
+    >>> rng.integers(10, size=3)
+    array([0, 7, 6])
+    >>> np_random(1.5)
+    Traceback (most recent call last):
+    ...
+    gymspaces.error.Error: Seed must be a python integer, actual type: <class 'float'>
     """
     if seed is not None:
         if not isinstance(seed, int):

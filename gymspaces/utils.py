@@ -120,12 +120,28 @@ def _(space: OneOf) -> np.dtype:
 def flatdim(space: Space[Any]) -> int:
     """Length of the 1-D array ``flatten(space, x)`` returns.
 
+    Typically the input size of a policy network that reads flattened
+    observations.
+
     Raises
     ------
     ValueError
         For spaces without a fixed flat size (Graph, Sequence, or containers of them).
     NotImplementedError
         For custom spaces that registered no implementation.
+
+    Examples
+    --------
+    A 2x3 Box gives 6 values and a Discrete(4) a one-hot block of 4:
+
+    >>> from gymspaces import Box, Dict, Discrete, Sequence
+    >>> from gymspaces.utils import flatdim
+    >>> flatdim(Dict({"pos": Box(-1, 1, (2, 3)), "gear": Discrete(4)}))
+    10
+    >>> flatdim(Sequence(Discrete(3)))
+    Traceback (most recent call last):
+    ...
+    ValueError: Sequence(Discrete(3), stack=False) cannot be flattened to a numpy array, ...
     """
     if space.is_np_flattenable is False:
         raise ValueError(_NOT_FLATTENABLE.format(space))
@@ -186,16 +202,40 @@ def _(space: OneOf) -> int:
 def flatten(space: Space[T], x: T) -> FlatType:
     """Flatten an element of ``space``.
 
-    Numpy-flattenable spaces give a 1-D array (one-hot blocks for Discrete and
-    MultiDiscrete); Tuple/Dict containing Graph or Sequence give a tuple/dict of
-    flattened parts; Graph gives a GraphInstance of flattened features.
+    Numpy-flattenable spaces give a 1-D array of :func:`flatdim` values
+    (one-hot blocks for Discrete and MultiDiscrete); Tuple/Dict containing
+    Graph or Sequence give a tuple/dict of flattened parts; Graph gives a
+    GraphInstance of flattened features.
+
+    Parameters
+    ----------
+    space : Space
+        The space ``x`` belongs to.
+    x : element of ``space``
+        The value to flatten.
+    out : numpy.ndarray, optional
+        Not in Gymnasium. A writeable 1-D array of the result's length and
+        exact dtype to write the flat values into (numpy-flattenable spaces
+        only); it is returned.
+
+    Returns
+    -------
+    numpy.ndarray, tuple, dict or GraphInstance
+        The flat form of ``x``, which :func:`unflatten` turns back into ``x``.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from gymspaces import Discrete
+    >>> from gymspaces import Box, Dict, Discrete
+    >>> from gymspaces.utils import flatten
     >>> flatten(Discrete(4, start=1), np.int64(2))
     array([0, 1, 0, 0])
+    >>> space = Dict({"pos": Box(-1, 1, (2,)), "gear": Discrete(3)}, seed=0)
+    >>> out = np.empty(5)
+    >>> flatten(space, space.sample(), out=out) is out
+    True
+    >>> out
+    array([ 0.        ,  1.        ,  0.        ,  0.65423167, -0.44851109])
     """
     raise NotImplementedError(f"Unknown space: `{space}`")
 
@@ -322,6 +362,23 @@ def unflatten(space: Space[T], x: FlatType) -> T:
     ------
     ValueError
         When a one-hot block has no non-zero entry.
+
+    Examples
+    --------
+    Round trip of a Dict observation, and a one-hot vector decoded:
+
+    >>> import numpy as np
+    >>> from gymspaces import Box, Dict, Discrete
+    >>> from gymspaces.utils import flatten, unflatten
+    >>> space = Dict({"pos": Box(-1, 1, (2,)), "gear": Discrete(3)}, seed=0)
+    >>> unflatten(space, flatten(space, space.sample()))
+    {'gear': np.int64(1), 'pos': array([ 0.65423167, -0.4485111 ], dtype=float32)}
+    >>> unflatten(Discrete(3), np.array([0, 0, 1]))
+    np.int64(2)
+    >>> unflatten(Discrete(3), np.zeros(3, dtype=np.int64))
+    Traceback (most recent call last):
+    ...
+    ValueError: [0 0 0] is not a valid one-hot encoded vector and can not be unflattened ...
     """
     raise NotImplementedError(f"Unknown space: `{space}`")
 
@@ -545,6 +602,18 @@ def is_space_dtype_shape_equiv(space_1: Space[Any], space_2: Space[Any]) -> bool
 
     Bounds and sizes that do not change the element layout are ignored, so
     ``Discrete(2)`` and ``Discrete(3)`` are equivalent.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import Box, Discrete
+    >>> from gymspaces.utils import is_space_dtype_shape_equiv
+    >>> is_space_dtype_shape_equiv(Box(0, 1, (3,)), Box(-5, 5, (3,)))
+    True
+    >>> is_space_dtype_shape_equiv(Box(0, 1, (3,)), Box(0, 1, (3,), dtype=np.float64))
+    False
+    >>> is_space_dtype_shape_equiv(Discrete(2), Discrete(3))
+    True
     """
     if isinstance(space_1, Space) and isinstance(space_2, Space):
         raise NotImplementedError(

@@ -122,6 +122,23 @@ def read_from_shared_memory(space: Space[Any], shared_memory: Any, n: int = 1) -
 
     Text elements are decoded into a tuple of strings and OneOf elements into a
     tuple of ``(index, value)`` pairs.
+
+    Examples
+    --------
+    The arrays returned are views: later writes show through them.
+
+    >>> import numpy as np
+    >>> from gymspaces import Box, Dict, Discrete
+    >>> from gymspaces.vector import create_shared_memory, read_from_shared_memory
+    >>> from gymspaces.vector import write_to_shared_memory
+    >>> space = Dict({"pos": Box(-1, 1, (2,)), "gear": Discrete(3)})
+    >>> memory = create_shared_memory(space, n=2)
+    >>> observations = read_from_shared_memory(space, memory, n=2)
+    >>> obs = {"pos": np.array([0.5, -0.5], dtype=np.float32), "gear": 2}
+    >>> write_to_shared_memory(space, 1, obs, memory)
+    >>> observations
+    {'gear': array([0, 2]), 'pos': array([[ 0. ,  0. ],
+           [ 0.5, -0.5]], dtype=float32)}
     """
     raise _unsupported("read_from_shared_memory", space)
 
@@ -179,7 +196,22 @@ def _(space: OneOf, shared_memory: tuple[Any, ...], n: int = 1) -> tuple[Any, ..
 
 @space_dispatch
 def write_to_shared_memory(space: Space[Any], index: int, value: Any, shared_memory: Any) -> None:
-    """Write ``value`` as element ``index`` of ``shared_memory``."""
+    """Write ``value`` as element ``index`` of ``shared_memory``.
+
+    What a vector environment's worker ``index`` does with its observation.
+
+    Examples
+    --------
+    >>> from gymspaces import Text
+    >>> from gymspaces.vector import create_shared_memory, read_from_shared_memory
+    >>> from gymspaces.vector import write_to_shared_memory
+    >>> space = Text(4, charset="abc")
+    >>> memory = create_shared_memory(space, n=2)
+    >>> write_to_shared_memory(space, 0, "cab", memory)
+    >>> write_to_shared_memory(space, 1, "b", memory)
+    >>> read_from_shared_memory(space, memory, n=2)
+    ('cab', 'b')
+    """
     raise _unsupported("write_to_shared_memory", space)
 
 
@@ -249,6 +281,19 @@ class SharedSlice:
         The shared buffer holding every leaf.
     offset, nbytes : int
         Where the leaf's ``n`` elements lie in it.
+
+    Examples
+    --------
+    Leaves start on 64-byte boundaries of the one buffer:
+
+    >>> from gymspaces import Box, Dict, Discrete
+    >>> from gymspaces.vector import create_shared_memory
+    >>> space = Dict({"pos": Box(-1, 1, (2,)), "gear": Discrete(3)})
+    >>> memory = create_shared_memory(space, n=2, single_buffer=True)
+    >>> memory
+    {'gear': SharedSlice(offset=0, nbytes=16), 'pos': SharedSlice(offset=64, nbytes=16)}
+    >>> memory["pos"].get_lock() is memory["gear"].get_lock()
+    True
     """
 
     __slots__ = ("buffer", "offset", "nbytes")
@@ -259,12 +304,39 @@ class SharedSlice:
         self.nbytes = nbytes
 
     def get_obj(self) -> memoryview:
-        """A writable view of the leaf's bytes (what ``np.frombuffer`` reads)."""
+        """A writable view of the leaf's bytes (what ``np.frombuffer`` reads).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Box
+        >>> from gymspaces.vector import create_shared_memory
+        >>> leaf = create_shared_memory(Box(0, 1, (3,)), n=2, single_buffer=True)
+        >>> leaf.get_obj().nbytes
+        24
+        >>> np.frombuffer(leaf.get_obj(), dtype=np.float32)
+        array([0., 0., 0., 0., 0., 0.], dtype=float32)
+        """
         whole = memoryview(self.buffer.get_obj()).cast("B")
         return whole[self.offset : self.offset + self.nbytes]
 
     def get_lock(self) -> Any:
-        """The buffer's lock (shared by every leaf)."""
+        """The buffer's lock (shared by every leaf).
+
+        Examples
+        --------
+        Hold it while writing so that readers never see half an element:
+
+        >>> import numpy as np
+        >>> from gymspaces import Box
+        >>> from gymspaces.vector import create_shared_memory, write_to_shared_memory
+        >>> space = Box(0, 1, (3,))
+        >>> leaf = create_shared_memory(space, n=2, single_buffer=True)
+        >>> with leaf.get_lock():
+        ...     write_to_shared_memory(space, 0, np.ones(3), leaf)
+        >>> np.frombuffer(leaf.get_obj(), dtype=np.float32)
+        array([1., 1., 1., 0., 0., 0.], dtype=float32)
+        """
         return self.buffer.get_lock()
 
     def __getstate__(self) -> tuple[Any, int, int]:
@@ -341,6 +413,21 @@ def create_shared_memory(  # type: ignore[no-redef]
         For Graph and Sequence (no fixed shape) and for non-spaces.
     gymspaces.error.CustomSpaceError
         For custom spaces without a registered implementation (default layout).
+
+    Examples
+    --------
+    One ``multiprocessing`` array per leaf by default, one shared buffer with
+    ``single_buffer=True``; both are read the same way:
+
+    >>> from gymspaces import Box, Dict, Discrete
+    >>> from gymspaces.vector import create_shared_memory, read_from_shared_memory
+    >>> space = Dict({"pos": Box(-1, 1, (2,)), "gear": Discrete(3)})
+    >>> memory = create_shared_memory(space, n=2)
+    >>> {key: type(array).__name__ for key, array in memory.items()}
+    {'gear': 'SynchronizedArray', 'pos': 'SynchronizedArray'}
+    >>> single = create_shared_memory(space, n=2, single_buffer=True)
+    >>> read_from_shared_memory(space, single, n=2)["pos"].shape
+    (2, 2)
     """
     if not single_buffer:
         return _per_leaf_memory(space, n, ctx)

@@ -346,6 +346,19 @@ def iterate(space: Space[Any], items: Any) -> Iterator[Any]:
     TypeError
         For a Discrete space (a single integer cannot be split), for items
         that cannot be iterated and for a non-Space ``space``.
+
+    Examples
+    --------
+    Split a batch of two Dict observations back into per-environment ones:
+
+    >>> from gymspaces import Box, Dict, Discrete
+    >>> from gymspaces.vector import batch_space, iterate
+    >>> batched = batch_space(Dict({"pos": Box(-1, 1, (2,)), "gear": Discrete(3)}), n=2)
+    >>> _ = batched.seed(0)
+    >>> for obs in iterate(batched, batched.sample()):
+    ...     print(obs)
+    {'gear': np.int64(2), 'pos': array([ 0.65423167, -0.4485111 ], dtype=float32)}
+    {'gear': np.int64(0), 'pos': array([-0.62445027,  0.13763365], dtype=float32)}
     """
     if not isinstance(space, Space):
         raise _not_a_space("iterate", space)
@@ -424,6 +437,21 @@ def concatenate(space: Space[Any], items: Iterable[Any], out: Any) -> Any:
     numpy.ndarray, tuple or dict
         ``out`` itself for array spaces; a tuple of the items for Text,
         Sequence, Graph, OneOf and custom spaces.
+
+    Examples
+    --------
+    >>> from gymspaces import Box, Text
+    >>> from gymspaces.vector import concatenate, create_empty_array
+    >>> space = Box(0, 1, (2,), seed=0)
+    >>> out = create_empty_array(space, n=3)
+    >>> concatenate(space, [space.sample() for _ in range(3)], out) is out
+    True
+    >>> out
+    array([[0.6369617 , 0.26978672],
+           [0.04097353, 0.01652764],
+           [0.8132702 , 0.91275555]], dtype=float32)
+    >>> concatenate(Text(4), ["ab", "c"], None)
+    ('ab', 'c')
     """
     raise _not_a_space("concatenate", space)
 
@@ -500,6 +528,17 @@ def create_empty_array(space: Space[Any], n: int = 1, fn: Callable[..., Any] = n
     -------
     numpy.ndarray, tuple, dict or None
         Nested like the space; ``None`` for an unknown custom space.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import Box, Dict, Discrete
+    >>> from gymspaces.vector import create_empty_array
+    >>> create_empty_array(Dict({"pos": Box(-1, 1, (2,)), "gear": Discrete(3)}), n=2)
+    {'gear': array([0, 0]), 'pos': array([[0., 0.],
+           [0., 0.]], dtype=float32)}
+    >>> create_empty_array(Discrete(3), n=4, fn=np.ones)
+    array([1, 1, 1, 1])
     """
     raise _not_a_space("create_empty_array", space)
 

@@ -44,12 +44,37 @@ def _compatible_graphs(value: Any) -> Any:
 
 
 def flatten(space: Any, x: Any) -> Any:
-    """Flatten ``x``, an element of ``space`` (see :func:`gymspaces.flatten`)."""
+    """Flatten ``x``, an element of ``space`` (see :func:`gymspaces.flatten`).
+
+    Graph samples in the result are compatible :class:`~gymspaces.gymnasium.spaces.GraphInstance`.
+
+    Examples
+    --------
+    >>> import gymnasium
+    >>> from gymspaces.gymnasium.spaces import Box, Discrete, Graph
+    >>> from gymspaces.gymnasium.spaces.utils import flatten
+    >>> space = Graph(Box(0, 1, (2,)), Discrete(3), seed=0)
+    >>> flat = flatten(space, space.sample(num_nodes=2, num_edges=1))
+    >>> flat.edges  # one-hot edge features
+    array([[0, 0, 1]])
+    >>> isinstance(flat, gymnasium.spaces.GraphInstance)
+    True
+    """
     return _compatible_graphs(_utils.flatten(space, x))
 
 
 def unflatten(space: Any, x: Any) -> Any:
-    """Rebuild an element of ``space`` from its flattened form (see :func:`gymspaces.unflatten`)."""
+    """Rebuild an element of ``space`` from its flattened form (see :func:`gymspaces.unflatten`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces.gymnasium.spaces import Discrete, Sequence, Tuple
+    >>> from gymspaces.gymnasium.spaces.utils import unflatten
+    >>> space = Tuple((Discrete(2), Sequence(Discrete(3))))
+    >>> unflatten(space, (np.array([0, 1]), (np.array([0, 0, 1]),)))
+    (np.int64(1), (np.int64(2),))
+    """
     return _compatible_graphs(_utils.unflatten(space, x))
 
 
@@ -57,5 +82,16 @@ def flatten_space(space: Any) -> Any:
     """The space of flattened elements of ``space``, as compatible spaces.
 
     Like Gymnasium's, the new spaces are unseeded.
+
+    Examples
+    --------
+    >>> import gymnasium
+    >>> from gymspaces.gymnasium.spaces import Box, Dict, Discrete
+    >>> from gymspaces.gymnasium.spaces.utils import flatten_space
+    >>> flat = flatten_space(Dict({"pos": Box(-1, 1, (2,)), "gear": Discrete(3)}))
+    >>> flat
+    Box([ 0.  0.  0. -1. -1.], 1.0, (5,), float64)
+    >>> isinstance(flat, gymnasium.spaces.Box)
+    True
     """
     return _convert.convert(_utils.flatten_space(space), "compat", share=True)
