@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import gymnasium
 import numpy as np
 from numpy.typing import NDArray
+from typing_extensions import assert_type  # typing.assert_type needs Python 3.11
 
 import gymspaces
 from gymspaces import Box, Dict, Discrete, MultiBinary, MultiDiscrete, OneOf, Space, Text, Tuple
-from gymspaces.gymnasium import from_gymnasium, to_gymnasium
+from gymspaces.gymnasium import from_gymnasium, spaces, to_compat, to_gymnasium
 from gymspaces.vector import batch_space, concatenate, create_empty_array, iterate
 
 
@@ -100,6 +102,13 @@ def main() -> None:
     theirs = to_gymnasium(observation_space)
     ours = from_gymnasium(theirs)
     assert ours == observation_space
+    # Each class converts to its namesake, type parameters included.
+    assert_type(to_gymnasium(pixels), gymnasium.spaces.Box[np.uint8])
+    assert_type(from_gymnasium(gymnasium.spaces.Discrete(3)), Discrete[np.int64])
+    assert_type(from_gymnasium(gymnasium.spaces.Text(4)), Text)
+    compatible = to_compat(gymnasium.spaces.MultiBinary(3))
+    assert_type(compatible, spaces.MultiBinary)
+    assert isinstance(compatible, gymnasium.spaces.MultiBinary) and isinstance(compatible, MultiBinary)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ Importing this subpackage imports Gymnasium (``import gymspaces`` never does).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 try:
     import gymnasium as _gymnasium  # noqa: F401
@@ -20,21 +20,65 @@ except ImportError as error:  # pragma: no cover - depends on the environment
         "gymspaces.gymnasium needs Gymnasium: pip install 'gymnasium>=1.0'"
     ) from error
 
+import gymnasium.spaces as _gym
+
+import gymspaces as _gs
 from gymspaces.gymnasium import spaces
 from gymspaces.gymnasium._convert import convert as _convert
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    # Type parameters carried across: the Box scalar type and the integer type
+    # of Discrete/MultiDiscrete (Gymnasium's bounds, the narrower ones).
+    _ScalarT = TypeVar("_ScalarT", bound=np.floating[Any] | np.integer[Any])
+    _IntegerT = TypeVar("_IntegerT", bound=np.integer[Any])
+else:
+    _ScalarT = _IntegerT = TypeVar("_T")
+
+_T = TypeVar("_T")
 
 __all__ = ["spaces", "from_gymnasium", "to_gymnasium", "to_compat"]
 
 
+# Overloads give each space class its counterpart (Box -> Box, ...) so type
+# checkers keep the class; compatible spaces are instances of both libraries'
+# classes and so match the first overload that names their class. Per mypy's
+# overload rules, an argument whose type has ``Any`` parameters (Gymnasium's
+# ``Dict`` is ``Dict[Any]`` by default) matches two overloads and gives ``Any``.
+@overload
+def from_gymnasium(space: _gym.Box[_ScalarT], *, share_rng: bool = False) -> _gs.Box[_ScalarT]: ...
+@overload
+def from_gymnasium(space: _gym.Discrete[_IntegerT], *, share_rng: bool = False) -> _gs.Discrete[_IntegerT]: ...
+@overload
+def from_gymnasium(
+    space: _gym.MultiDiscrete[_IntegerT], *, share_rng: bool = False
+) -> _gs.MultiDiscrete[_IntegerT]: ...
+@overload
+def from_gymnasium(space: _gym.MultiBinary, *, share_rng: bool = False) -> _gs.MultiBinary: ...
+@overload
+def from_gymnasium(space: _gym.Text, *, share_rng: bool = False) -> _gs.Text: ...
+@overload
+def from_gymnasium(space: _gym.Tuple, *, share_rng: bool = False) -> _gs.Tuple[Any]: ...
+@overload
+def from_gymnasium(space: _gym.Dict, *, share_rng: bool = False) -> _gs.Dict[Any]: ...
+@overload
+def from_gymnasium(space: _gym.Sequence, *, share_rng: bool = False) -> _gs.Sequence: ...
+@overload
+def from_gymnasium(space: _gym.Graph, *, share_rng: bool = False) -> _gs.Graph: ...
+@overload
+def from_gymnasium(space: _gym.OneOf[_T], *, share_rng: bool = False) -> _gs.OneOf[_T]: ...
+@overload
+def from_gymnasium(space: Any, *, share_rng: bool = False) -> _gs.Space[Any]: ...  # any other space, old ``gym`` ones
 def from_gymnasium(space: Any, *, share_rng: bool = False) -> Any:
     """Convert a Gymnasium space tree into plain gymspaces spaces.
 
     Parameters
     ----------
     space : gymnasium.spaces.Space
-        A Gymnasium 1.x space (composites included; compatible spaces and
-        gymspaces spaces are accepted too, and old ``gym`` 0.26 spaces when
-        ``gym`` is imported).
+        A Gymnasium 1.x space (composites included); compatible spaces,
+        gymspaces spaces and the spaces of the last ``gym`` release (0.26)
+        are accepted too.
     share_rng : bool
         Use the very generators of ``space`` instead of copies of them.
 
@@ -43,31 +87,123 @@ def from_gymnasium(space: Any, *, share_rng: bool = False) -> Any:
     gymspaces.Space
         An equal space whose generators continue exactly the streams of the
         original's: every space's generator state is carried over, and
-        generators shared between spaces of the tree stay shared.
+        generators shared between spaces of the tree stay shared. A gym 0.26
+        space gets the attributes Gymnasium added since; its stream continues
+        value for value except for ``Text`` and ``Graph``, which gym sampled
+        differently and which then sample as Gymnasium 1.4 does.
 
     Raises
     ------
     TypeError
         For a space of an unknown class (a custom space or a subclass),
         naming the class.
+
+    Examples
+    --------
+    >>> import gymnasium
+    >>> from gymspaces.gymnasium import from_gymnasium
+    >>> theirs = gymnasium.spaces.Dict(
+    ...     {"pos": gymnasium.spaces.Box(-1.0, 1.0, (2,)), "mode": gymnasium.spaces.Discrete(3)}, seed=0
+    ... )
+    >>> ours = from_gymnasium(theirs)
+    >>> type(ours).__module__, ours
+    ('gymspaces.dict', Dict('mode': Discrete(3), 'pos': Box(-1.0, 1.0, (2,), float32)))
+    >>> ours.sample()["mode"] == theirs.sample()["mode"]  # the same stream continues
+    np.True_
+    >>> class Custom(gymnasium.spaces.Space):
+    ...     pass
+    >>> from_gymnasium(Custom())
+    Traceback (most recent call last):
+    ...
+    TypeError: Cannot convert a space of class gymspaces.gymnasium.Custom to gymspaces: ...
     """
     return _convert(space, "gymspaces", share=share_rng)
 
 
+@overload
+def to_gymnasium(space: _gs.Box[_ScalarT], *, share_rng: bool = False) -> _gym.Box[_ScalarT]: ...
+@overload
+def to_gymnasium(space: _gs.Discrete[_IntegerT], *, share_rng: bool = False) -> _gym.Discrete[_IntegerT]: ...
+@overload
+def to_gymnasium(
+    space: _gs.MultiDiscrete[_IntegerT], *, share_rng: bool = False
+) -> _gym.MultiDiscrete[_IntegerT]: ...
+@overload
+def to_gymnasium(space: _gs.MultiBinary, *, share_rng: bool = False) -> _gym.MultiBinary: ...
+@overload
+def to_gymnasium(space: _gs.Text, *, share_rng: bool = False) -> _gym.Text: ...
+@overload
+def to_gymnasium(space: _gs.Tuple[Any], *, share_rng: bool = False) -> _gym.Tuple[Any]: ...
+@overload
+def to_gymnasium(space: _gs.Dict[Any], *, share_rng: bool = False) -> _gym.Dict[Any]: ...
+@overload
+def to_gymnasium(space: _gs.Sequence, *, share_rng: bool = False) -> _gym.Sequence: ...
+@overload
+def to_gymnasium(space: _gs.Graph, *, share_rng: bool = False) -> _gym.Graph: ...
+@overload
+def to_gymnasium(space: _gs.OneOf[_T], *, share_rng: bool = False) -> _gym.OneOf[_T]: ...
+@overload
+def to_gymnasium(space: Any, *, share_rng: bool = False) -> _gym.Space[Any]: ...
 def to_gymnasium(space: Any, *, share_rng: bool = False) -> Any:
     """Convert a gymspaces (or compatible) space tree into plain Gymnasium spaces.
 
     The inverse of :func:`from_gymnasium`, with the same parameters and
     guarantees.
+
+    Examples
+    --------
+    >>> import gymspaces
+    >>> from gymspaces.gymnasium import to_gymnasium
+    >>> ours = gymspaces.Discrete(4, seed=1)
+    >>> theirs = to_gymnasium(ours)
+    >>> type(theirs).__module__
+    'gymnasium.spaces.discrete'
+    >>> theirs.sample() == ours.sample()
+    np.True_
     """
     return _convert(space, "gymnasium", share=share_rng)
 
 
+@overload
+def to_compat(space: _gs.Box[Any] | _gym.Box[Any], *, share_rng: bool = False) -> spaces.Box: ...
+@overload
+def to_compat(space: _gs.Discrete[Any] | _gym.Discrete[Any], *, share_rng: bool = False) -> spaces.Discrete: ...
+@overload
+def to_compat(
+    space: _gs.MultiDiscrete[Any] | _gym.MultiDiscrete[Any], *, share_rng: bool = False
+) -> spaces.MultiDiscrete: ...
+@overload
+def to_compat(space: _gs.MultiBinary | _gym.MultiBinary, *, share_rng: bool = False) -> spaces.MultiBinary: ...
+@overload
+def to_compat(space: _gs.Text | _gym.Text, *, share_rng: bool = False) -> spaces.Text: ...
+@overload
+def to_compat(space: _gs.Tuple[Any] | _gym.Tuple[Any], *, share_rng: bool = False) -> spaces.Tuple: ...
+@overload
+def to_compat(space: _gs.Dict[Any] | _gym.Dict[Any], *, share_rng: bool = False) -> spaces.Dict: ...
+@overload
+def to_compat(space: _gs.Sequence | _gym.Sequence, *, share_rng: bool = False) -> spaces.Sequence: ...
+@overload
+def to_compat(space: _gs.Graph | _gym.Graph, *, share_rng: bool = False) -> spaces.Graph: ...
+@overload
+def to_compat(space: _gs.OneOf[Any] | _gym.OneOf[Any], *, share_rng: bool = False) -> spaces.OneOf: ...
+@overload
+def to_compat(space: Any, *, share_rng: bool = False) -> spaces.Space: ...
 def to_compat(space: Any, *, share_rng: bool = False) -> Any:
     """Convert any space tree into :mod:`gymspaces.gymnasium.spaces` classes.
 
     Useful to speed up an existing environment:
     ``env.observation_space = to_compat(env.observation_space)``. Parameters
     and guarantees are those of :func:`from_gymnasium`.
+
+    Examples
+    --------
+    >>> import gymnasium
+    >>> from gymspaces.gymnasium import to_compat
+    >>> original = gymnasium.spaces.Box(0.0, 1.0, (2,), seed=2)
+    >>> faster = to_compat(original)
+    >>> isinstance(faster, gymnasium.spaces.Box), type(faster).__module__
+    (True, 'gymspaces.gymnasium.spaces')
+    >>> bool((faster.sample() == original.sample()).all())
+    True
     """
     return _convert(space, "compat", share=share_rng)
