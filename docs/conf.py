@@ -23,6 +23,11 @@ autodoc_typehints = "none"          # signatures stay readable; types are in the
 autodoc_inherit_docstrings = True
 napoleon_numpy_docstring = True
 napoleon_google_docstring = False
+napoleon_use_ivar = True            # "Attributes" sections as fields: :members: documents the attributes
+# Type fields name ``Space`` or ``shape``, which several documented classes
+# define (gymspaces', the compatible ones); Sphinx links the first and would
+# warn that the name is ambiguous.
+suppress_warnings = ["ref.python"]
 
 html_theme = "alabaster"            # ships with Sphinx: the build needs no network
 html_static_path: list[str] = []
