@@ -8,8 +8,6 @@ spaces stay shared, and a round trip changes nothing.
 from __future__ import annotations
 
 import copy
-import sys
-import types
 
 import gymnasium
 import gymnasium.spaces as gym_spaces
@@ -250,28 +248,3 @@ def test_unknown_spaces_raise_a_type_error_naming_the_class():
                 convert(space)
     with pytest.raises(TypeError, match="builtins.int"):
         from_gymnasium(3)
-
-
-def test_legacy_gym_spaces_when_gym_is_imported(monkeypatch):
-    """Old ``gym`` spaces (same attributes) convert when ``gym.spaces`` is loaded.
-
-    ``gym`` itself is not installed: a stand-in module with a Space hierarchy
-    of its own plays its part.
-    """
-    legacy = types.ModuleType("gym.spaces")
-
-    class Space:
-        pass
-
-    class Box(Space):
-        pass
-
-    Box.__module__ = "gym.spaces.box"
-    legacy.Space, legacy.Box = Space, Box
-    monkeypatch.setitem(sys.modules, "gym", types.ModuleType("gym"))
-    monkeypatch.setitem(sys.modules, "gym.spaces", legacy)
-    old = Box()
-    old.__dict__.update(copy.deepcopy(vars(gym_spaces.Box(-1, 1, (2,), seed=3))))
-    converted = from_gymnasium(old)
-    assert type(converted) is gymspaces.Box
-    _same(converted.sample(), gym_spaces.Box(-1, 1, (2,), seed=3).sample())

@@ -17,6 +17,7 @@ from collections import OrderedDict
 from typing import Any
 
 import gymnasium.spaces as _gym
+import numpy as np
 
 import gymspaces as _gs
 from gymspaces.space import KERNEL_CACHE_ATTRS
@@ -36,9 +37,48 @@ SPACE_NAMES = (
     "OneOf",
 )
 
-# Old ``gym`` (0.26) spaces store the same attributes; they are converted only
-# when ``gym.spaces`` is already imported (a gym space object implies it is).
+# Old ``gym`` (0.26) spaces store nearly the same attributes; they are
+# converted only when ``gym.spaces`` is already imported (a gym space object
+# implies it is). :func:`_upgrade_legacy_state` fills in what gym lacked.
 _LEGACY_MODULE = "gym.spaces"
+
+
+def _is_legacy(cls: type) -> bool:
+    return cls.__module__ == "gym" or cls.__module__.startswith("gym.")
+
+
+def _upgrade_legacy_state(name: str, state: dict[str, Any]) -> dict[str, Any]:
+    """A gym 0.26 space's attributes in Gymnasium 1.x form.
+
+    What Gymnasium 1.x added or changed: ``Discrete`` stores ``n``/``start`` as
+    scalars of its dtype; ``MultiDiscrete`` has ``start``; ``Sequence`` has
+    ``stack``; ``Dict`` has ``sort_keys`` and a plain ``dict`` of spaces (gym
+    sorted the keys of plain mappings too, so the order is unchanged); ``Box``
+    computes its repr strings lazily (``None`` until first needed). ``Graph``'s
+    ``batch_*_space`` attributes are added after conversion
+    (:func:`_complete_legacy_graph`).
+    """
+    state = dict(state)
+    if name == "Box":
+        state["low_repr"] = state["high_repr"] = None
+    elif name == "Discrete":
+        scalar = state["dtype"].type
+        state["n"], state["start"] = scalar(state["n"]), scalar(state.get("start", 0))
+    elif name == "MultiDiscrete":
+        state.setdefault("start", np.zeros(state["nvec"].shape, dtype=state["dtype"]))
+    elif name == "Sequence":
+        state.setdefault("stack", False)
+    elif name == "Dict":
+        state["spaces"] = dict(state["spaces"])
+        state.setdefault("sort_keys", True)
+    return state
+
+
+def _complete_legacy_graph(graph: Any) -> None:
+    """Give a Graph converted from gym the batched node/edge spaces its class builds."""
+    reference = type(graph)(graph.node_space, graph.edge_space)
+    graph.batch_node_space = reference.batch_node_space
+    graph.batch_edge_space = reference.batch_edge_space
 
 
 def _family(target: str) -> dict[type, type]:
@@ -126,10 +166,15 @@ class Converter:
         state = dict(vars(space))
         for name in KERNEL_CACHE_ATTRS:
             state.pop(name, None)
+        legacy = _is_legacy(cls)
+        if legacy:
+            state = _upgrade_legacy_state(target.__name__, state)
         converted: Any = object.__new__(target)
         self.memo[key] = converted
         self.memo.setdefault(id(self.memo), []).append(space)  # keep ids valid
         converted.__setstate__({name: self.value(value) for name, value in state.items()})
+        if legacy and target.__name__ == "Graph":
+            _complete_legacy_graph(converted)
         return converted
 
     def value(self, value: Any) -> Any:
