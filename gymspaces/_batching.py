@@ -151,7 +151,7 @@ def _items(batch: Any) -> Any:
 
 
 def box_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
-    """:meth:`Box.sample_batch`: the Box kernel fills all ``n`` rows in one call.
+    """Draw ``n`` samples at once (not in Gymnasium): the Box kernel fills all rows in one call.
 
     Returns an array of shape ``(n, *space.shape)`` and the space's dtype,
     equal to ``n`` stacked :meth:`Box.sample` draws. Like ``Box.sample``, it
@@ -179,7 +179,7 @@ def box_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = No
 
 
 def discrete_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
-    """:meth:`Discrete.sample_batch`: plain draws, or one masked/weighted draw per row, in C.
+    """Draw ``n`` samples at once (not in Gymnasium): plain, or one masked/weighted draw per row, in C.
 
     ``mask`` (int8) and ``probability`` (float64) have shape ``(n, space.n)``,
     one row per sample, or ``(space.n,)`` for one argument shared by every
@@ -212,7 +212,7 @@ def discrete_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any
 def multi_discrete_sample_batch(
     space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None
 ) -> Any:
-    """:meth:`MultiDiscrete.sample_batch`: plain batches in one compiled call.
+    """Draw ``n`` samples at once (not in Gymnasium): plain batches in one compiled call.
 
     Returns an array of shape ``(n, *nvec.shape)``. A mask (or probability)
     is a tuple mirroring ``nvec`` whose leaves have shape ``(n, k)`` (one row
@@ -254,7 +254,7 @@ def multi_discrete_sample_batch(
 def multi_binary_sample_batch(
     space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None
 ) -> Any:
-    """:meth:`MultiBinary.sample_batch`: plain batches in one compiled call.
+    """Draw ``n`` samples at once (not in Gymnasium): plain batches in one compiled call.
 
     Returns an int8 array of shape ``(n, *space.shape)``. A mask (int8, 0 or
     1 forces the bit, 2 leaves it random) or a probability of the bit being 1
@@ -298,7 +298,7 @@ def _row_shape_matches(batch: Any, shape: tuple[int, ...]) -> bool:
 
 
 def box_contains_batch(space: Any, batch: Any) -> np.ndarray:
-    """:meth:`Box.contains_batch`: shape, castability and bounds of every row at once.
+    """Membership of every row (not in Gymnasium): shape, castability and bounds checked at once.
 
     An array batch whose rows have the wrong shape, or whose dtype does not
     cast safely to the space's dtype, gives ``False`` for every row.
@@ -321,7 +321,7 @@ def box_contains_batch(space: Any, batch: Any) -> np.ndarray:
 
 
 def discrete_contains_batch(space: Any, batch: Any) -> np.ndarray:
-    """:meth:`Discrete.contains_batch` of an array: every entry is an integer scalar item.
+    """Membership of every entry of an array of integers (not in Gymnasium).
 
     Examples
     --------
@@ -348,7 +348,7 @@ def discrete_contains_batch(space: Any, batch: Any) -> np.ndarray:
 
 
 def multi_discrete_contains_batch(space: Any, batch: Any) -> np.ndarray:
-    """:meth:`MultiDiscrete.contains_batch`: shape, castability and range of every row.
+    """Membership of every row (not in Gymnasium): shape, castability and range checked at once.
 
     Examples
     --------
@@ -365,7 +365,7 @@ def multi_discrete_contains_batch(space: Any, batch: Any) -> np.ndarray:
 
 
 def multi_binary_contains_batch(space: Any, batch: Any) -> np.ndarray:
-    """:meth:`MultiBinary.contains_batch`: shape and 0/1 entries of every row.
+    """Membership of every row (not in Gymnasium): shape and 0/1 entries checked at once.
 
     Examples
     --------
@@ -410,7 +410,7 @@ def independent_children(space: Any) -> bool:
 
 
 def dict_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
-    """:meth:`Dict.sample_batch`: a dict of the children's batches.
+    """Draw ``n`` samples at once (not in Gymnasium): a dict of the children's batches.
 
     ``mask``/``probability`` is a dict with the space's keys whose values are
     the children's batched arguments (or ``None``). The result equals ``n``
@@ -450,7 +450,7 @@ def dict_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = N
 
 
 def tuple_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
-    """:meth:`Tuple.sample_batch`: a tuple of the children's batches.
+    """Draw ``n`` samples at once (not in Gymnasium): a tuple of the children's batches.
 
     ``mask``/``probability`` is a tuple holding each child's batched argument
     (or ``None``). The result equals ``n`` successive :meth:`Tuple.sample`
@@ -488,7 +488,7 @@ def tuple_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = 
 
 
 def dict_contains_batch(space: Any, batch: Any) -> np.ndarray:
-    """:meth:`Dict.contains_batch`: every child's verdicts, combined row by row.
+    """Membership of every row (not in Gymnasium): the children's verdicts, combined row by row.
 
     Examples
     --------
@@ -511,7 +511,7 @@ def dict_contains_batch(space: Any, batch: Any) -> np.ndarray:
 
 
 def tuple_contains_batch(space: Any, batch: Any) -> np.ndarray:
-    """:meth:`Tuple.contains_batch`: every child's verdicts, combined row by row.
+    """Membership of every row (not in Gymnasium): the children's verdicts, combined row by row.
 
     Examples
     --------

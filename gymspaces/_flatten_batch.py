@@ -27,7 +27,7 @@ __all__ = ["flatten_batch"]
 
 
 def flatten_batch(space: Any, batch: Any, out: np.ndarray | None = None) -> np.ndarray:
-    """Flatten every element of a batch of ``space`` elements; one row per element.
+    """Flatten every element of a batch of ``space`` elements; one row per element (not in Gymnasium).
 
     Parameters
     ----------

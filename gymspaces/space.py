@@ -186,7 +186,7 @@ class Space(Generic[T_cov]):
     def sample_batch(
         self, n: int, mask: Any | None = None, probability: Any | None = None, out: Any | None = None
     ) -> Any:
-        """Draw ``n`` elements at once: exactly what ``n`` successive :meth:`sample` calls draw.
+        """Draw ``n`` elements at once (not in Gymnasium): what ``n`` successive :meth:`sample` calls draw.
 
         Not in Gymnasium. The values and the generator states left behind are
         those of ``[self.sample(...) for _ in range(n)]``; they are stacked as

@@ -273,7 +273,7 @@ _ALIGNMENT = 64  # a cache line: leaves written by different workers never share
 
 
 class SharedSlice:
-    """One leaf's bytes inside a single shared buffer (see ``single_buffer=True``).
+    """One leaf's bytes inside a single shared buffer (not in Gymnasium; see ``single_buffer=True``).
 
     Parameters
     ----------
