@@ -31,3 +31,21 @@ suppress_warnings = ["ref.python"]
 
 html_theme = "alabaster"            # ships with Sphinx: the build needs no network
 html_static_path: list[str] = []
+
+
+def _drop_embedded_signature(app, what, name, obj, options, lines):
+    """Compiled methods start their docstring with Cython's embedded signature.
+
+    It names the kernel function (``box_sample(self, ...)``), not the method it
+    is bound as; autodoc already shows the method's signature.
+    """
+    import re
+
+    if lines and re.fullmatch(r"\w+\(self(, .*)?\)( -> .*)?", lines[0].strip()):
+        del lines[0]
+        while lines and not lines[0].strip():
+            del lines[0]
+
+
+def setup(app):
+    app.connect("autodoc-process-docstring", _drop_embedded_signature)
