@@ -11,6 +11,8 @@ cimport numpy as cnp
 from libc.string cimport memcpy
 from numpy cimport npy_intp
 
+from gymspaces._aliases cimport rule_class
+
 import numpy as np
 
 cnp.import_array()
@@ -19,6 +21,29 @@ cdef object TupleSpace = None
 cdef object DictSpace = None
 cdef tuple LEAF_SPACES = ()
 cdef bint ENABLED = False
+# Classes (exact types) whose batches iterate as their array's rows.
+cdef object ArraySpace0 = None
+cdef object ArraySpace1 = None
+cdef object ArraySpace2 = None
+cdef bint ITERATE_ENABLED = False
+# Compatible subclass -> gymspaces class whose rules it follows (see _aliases.pxd).
+cdef dict ALIASES = {}
+
+
+def set_aliases(dict aliases):
+    """Share ``gymspaces.utils``' alias table (kept up to date in place)."""
+    global ALIASES
+    ALIASES = aliases
+
+
+cdef inline type space_class(object space):
+    """``type(space)``, or the base a compatible class stands for (see _aliases.pxd)."""
+    cdef type cls = type(space)
+    if cls is DictSpace or cls is TupleSpace or cls is ArraySpace0 or cls is ArraySpace1 or cls is ArraySpace2:
+        return cls
+    if cls in LEAF_SPACES:
+        return cls
+    return rule_class(space, ALIASES)
 
 
 def configure(tuple_space, dict_space, tuple leaf_spaces, bint enabled=True):
@@ -76,7 +101,7 @@ cdef bint copy_rows(list column, cnp.ndarray out):
 
 
 cdef object concatenate_node(object space, object items, object out, object fallback):
-    cdef type cls = type(space)
+    cdef type cls = space_class(space)
     if cls is DictSpace:
         result = {}
         for key, child in space.items():
@@ -101,7 +126,7 @@ def concatenate_tree(space, items, out, fallback):
     ``fallback(space, items, out)`` -- the general ``concatenate`` -- handles
     the children and leaf samples the kernel does not copy itself.
     """
-    cdef type cls = type(space)
+    cdef type cls = space_class(space)
     if not ENABLED or type(items) not in (list, tuple):
         return None
     if cls is not DictSpace and cls is not TupleSpace and cls not in LEAF_SPACES:
@@ -138,10 +163,6 @@ cdef extern from "numpy/arrayobject.h":
     object PyArray_Scalar(void *data, cnp.PyArray_Descr *descr, object base)
     bint PyDataType_HASSUBARRAY(cnp.PyArray_Descr *descr)
 
-cdef object ArraySpace0 = None
-cdef object ArraySpace1 = None
-cdef object ArraySpace2 = None
-cdef bint ITERATE_ENABLED = False
 
 def configure_iterate(box, multi_discrete, multi_binary, bint enabled=True):
     """Classes (exact types) whose batches iterate as their array's rows."""
@@ -167,7 +188,7 @@ cdef object make_plan(object space, object items, npy_intp *length):
     """The plan of ``space``'s rows in ``items`` (a ``Node`` or a leaf's array),
     or ``None`` if not covered. ``length`` collects the common length of every
     leaf (-1 before the first)."""
-    cdef type cls = type(space)
+    cdef type cls = space_class(space)
     cdef Node node
     cdef PyObject *found
     cdef npy_intp n

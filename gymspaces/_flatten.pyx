@@ -23,6 +23,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 from libc.string cimport memcpy, memset
 from numpy cimport npy_intp
 
+from gymspaces._aliases cimport rule_class
 from gymspaces._attrs cimport PyDict_GetItemWithError, attr, instance_dict
 from gymspaces._scalars cimport (
     add_overflows, element_bits, int_bits, integer_scalar_bits, is_numpy_integer, make_scalar,
@@ -50,6 +51,23 @@ cdef object DiscreteSpace = None
 cdef object MultiDiscreteSpace = None
 cdef object MultiBinarySpace = None
 cdef bint ENABLED = False
+# Compatible subclass -> gymspaces class whose rules it follows (see _aliases.pxd).
+cdef dict ALIASES = {}
+
+
+def set_aliases(dict aliases):
+    """Share ``gymspaces.utils``' alias table (kept up to date in place)."""
+    global ALIASES
+    ALIASES = aliases
+
+
+cdef inline type space_class(object space):
+    """``type(space)``, or the base a compatible class stands for (see _aliases.pxd)."""
+    cdef type cls = type(space)
+    if (cls is DictSpace or cls is TupleSpace or cls is BoxSpace or cls is DiscreteSpace
+            or cls is MultiDiscreteSpace or cls is MultiBinarySpace):
+        return cls
+    return rule_class(space, ALIASES)
 
 
 def configure(tuple_space, dict_space, box, discrete, multi_discrete, multi_binary, bint enabled=True):
@@ -305,7 +323,7 @@ cdef object int64_one_hot(space, x):
 
 def flatten(space, x, out=None):
     cdef object result
-    cdef type cls = type(space)
+    cdef type cls = space_class(space)
     if out is not None:
         return flatten_into(space, x, out)
     if ENABLED:
@@ -331,7 +349,7 @@ cdef object flatten_into(space, x, out):
     any other space is flattened as usual and the result copied. ``out`` must
     be a writeable 1-D array of the result's length and exact dtype.
     """
-    cdef type cls = type(space)
+    cdef type cls = space_class(space)
     if ENABLED and (cls is DictSpace or cls is TupleSpace):
         written = flatten_tree(space, x, out)
         if written is not None:
@@ -598,7 +616,7 @@ cdef cnp.dtype promote(list dtypes):
 cdef object gather(space, object x, list parts):
     """Append ``(kind, size, data, dtype)`` for every leaf under ``space``; return the
     node's flat dtype, or ``None`` if the tree holds anything this kernel leaves to numpy."""
-    cdef type cls = type(space)
+    cdef type cls = space_class(space)
     cdef dict namespace
     cdef Py_ssize_t pos = 0
     cdef PyObject *key_ptr
@@ -732,7 +750,7 @@ cpdef object flatten_tree(space, x, target=None):
 
 cdef bint is_fast_node(object space):
     """A Tuple/Dict whose subtree holds only fundamental spaces (hence flattenable)."""
-    cdef type cls = type(space)
+    cdef type cls = space_class(space)
     if cls is BoxSpace or cls is MultiBinarySpace or cls is DiscreteSpace or cls is MultiDiscreteSpace:
         return True
     if cls is DictSpace:
@@ -756,7 +774,7 @@ cdef bint is_fast_node(object space):
 
 cdef npy_intp flat_size(object space) except -1:
     """``flatdim`` of a fast node."""
-    cdef type cls = type(space)
+    cdef type cls = space_class(space)
     cdef npy_intp total = 1
     cdef cnp.ndarray nvec
     cdef cnp.dtype descr
@@ -798,7 +816,7 @@ cdef object segment_view(cnp.ndarray x, npy_intp begin, npy_intp end):
 
 
 cdef object unflatten_leaf(object space, cnp.ndarray x, npy_intp begin, npy_intp end, object fallback):
-    cdef type cls = type(space)
+    cdef type cls = space_class(space)
     cdef npy_intp length = cnp.PyArray_DIM(x, 0)
     cdef npy_intp position
     cdef dict namespace
@@ -833,7 +851,7 @@ cdef object unflatten_leaf(object space, cnp.ndarray x, npy_intp begin, npy_intp
 
 
 cdef object unflatten_node(object space, cnp.ndarray x, npy_intp begin, npy_intp end, object fallback):
-    cdef type cls = type(space)
+    cdef type cls = space_class(space)
     cdef list sizes = []
     cdef npy_intp offset = begin, stop, i = 0, count
     if cls is DictSpace:
@@ -865,7 +883,7 @@ cdef object unflatten_node(object space, cnp.ndarray x, npy_intp begin, npy_intp
 
 def unflatten(space, x):
     cdef object out
-    cdef type cls = type(space)
+    cdef type cls = space_class(space)
     if ENABLED and (cls is DictSpace or cls is TupleSpace):
         # What the built-in Dict/Tuple rules try first, without the dispatcher.
         out = unflatten_tree(space, x, GENERIC_UNFLATTEN)
@@ -1018,7 +1036,7 @@ def rows_tolist(sample_n):
 
 cdef int column_rule(object space):
     """Which conversion ``space.to_jsonable`` is, when it is a built-in one."""
-    cdef object cls = type(space)
+    cdef object cls = space_class(space)
     cdef int rule
     cdef object expected
     if cls is JSON_BOX:

@@ -22,7 +22,7 @@ import numpy as np
 if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     from numpy.typing import NDArray
 
-from gymspaces import _flatten
+from gymspaces import _flatten, _rule_aliases
 from gymspaces._dispatch import SpaceDispatcher, space_dispatch
 from gymspaces._flatten_batch import flatten_batch
 from gymspaces.box import Box
@@ -741,6 +741,9 @@ _flatten.configure_jsonable(
 for _dispatcher in (flatten, unflatten, flatdim):
     _dispatcher.on_register(_refresh_fast_path)
 _refresh_fast_path()
+_flatten.set_aliases(_rule_aliases.ACTIVE)
+for _dispatcher in (flatten, unflatten, flatdim):
+    _rule_aliases.watch(_dispatcher)
 
 
 def _compiled_entry(dispatcher: _DispatcherT, compiled: Any, name: str) -> _DispatcherT:

@@ -22,7 +22,7 @@ from typing import Any, NoReturn, cast
 
 import numpy as np
 
-from gymspaces import _batch, _rng
+from gymspaces import _batch, _rng, _rule_aliases
 from gymspaces._dispatch import space_dispatch
 
 from gymspaces.box import Box
@@ -642,3 +642,7 @@ def _refresh_iterate_kernel() -> None:
 _batch.configure_iterate(Box, MultiDiscrete, MultiBinary)
 iterate.on_register(_refresh_iterate_kernel)
 _refresh_iterate_kernel()
+
+_batch.set_aliases(_rule_aliases.ACTIVE)
+_rule_aliases.watch(concatenate)
+_rule_aliases.watch(iterate)

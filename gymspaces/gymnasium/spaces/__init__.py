@@ -5,7 +5,10 @@ Gymnasium one, in that order: ``isinstance(space, gymnasium.spaces.Box)``
 holds, Gymnasium's helpers (``flatten``, ``batch_space``, shared memory,
 ``check_env``, wrappers, vector envs) accept the spaces, while ``sample``,
 ``contains``, ``seed`` and ``np_random`` are gymspaces' compiled
-implementations. An environment switches with one line::
+implementations. Gymnasium's flatten family and vector helpers are
+registered to run gymspaces' implementations on these classes (same
+results, compatible spaces returned), so ``FlattenObservation`` and vector
+envs take the compiled paths too. An environment switches with one line::
 
     from gymspaces.gymnasium import spaces   # was: from gymnasium import spaces
 
@@ -30,6 +33,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import gymnasium.spaces as _gym
+import numpy as np
 
 import gymspaces as _gs
 from gymspaces.dict import _ordered_spaces
@@ -494,21 +498,109 @@ class Graph(_gs.Graph, Space, _gym.Graph):  # type: ignore[misc]  # see above: b
 
 
 def _register_with_gymnasium() -> None:
-    """Register the classes where Gymnasium looks types up exactly, not by MRO.
+    """Hook the compatible classes into both libraries' helper dispatch.
 
-    ``gymnasium.vector.utils.batch_differing_spaces`` (vector envs with
-    ``observation_mode="different"``) requires the exact class in its
-    registry; each class gets its Gymnasium base's implementation.
+    * ``gymnasium.vector.utils.batch_differing_spaces`` (vector envs with
+      ``observation_mode="different"``) looks the exact class up in its
+      registry; each class gets its Gymnasium base's implementation.
+    * Gymnasium's ``flatten`` family, ``batch_space``, ``concatenate``,
+      ``iterate``, ``create_empty_array`` and shared-memory helpers run
+      gymspaces' implementations on the compatible classes (same results;
+      spaces and graph samples come back compatible), so wrappers such as
+      ``FlattenObservation`` and the vector envs get the compiled paths.
+    * In gymspaces' helpers each compatible class takes its base's rule under
+      its own name (some rules look children up by exact class, as
+      Gymnasium's iterate of a Tuple does), and the kernels treat it as its
+      base.
+    * gymspaces' helpers hand any other Gymnasium space (a custom child that a
+      compatible composite keeps as it is) to Gymnasium's helper, where its
+      own registrations live, unless Gymnasium would send it straight back.
     """
-    from gymnasium.vector.utils import batch_differing_spaces
+    import gymnasium.spaces.utils as gym_utils
+    import gymnasium.vector.utils as gym_vector
 
+    from gymspaces import _rule_aliases
+    from gymspaces import utils as gs_utils
+    from gymspaces import vector as gs_vector
+
+    def batch_space(space: Any, n: int = 1) -> Any:
+        batched = gs_vector.batch_space(space, n)
+        return _convert.convert(batched, "compat", share=True, keep_unknown=True)
+
+    def create_empty_array(space: Any, n: int = 1, fn: Any = np.zeros) -> Any:
+        return utils._compatible_graphs(gs_vector.create_empty_array(space, n, fn))
+
+    iterate = _gymnasium_errors(gs_vector.iterate)
+    create_shared_memory = _gymnasium_errors(gs_vector.create_shared_memory)
+    read_from_shared_memory = _gymnasium_errors(gs_vector.read_from_shared_memory)
+    write_to_shared_memory = _gymnasium_errors(gs_vector.write_to_shared_memory)
+
+    # (Gymnasium's helper, gymspaces' helper, what Gymnasium runs on compatible spaces)
+    helpers: list[tuple[Any, Any, Any]] = [
+        (gym_utils.flatdim, gs_utils.flatdim, utils.flatdim),
+        (gym_utils.flatten, gs_utils.flatten, utils.flatten),
+        (gym_utils.unflatten, gs_utils.unflatten, utils.unflatten),
+        (gym_utils.flatten_space, gs_utils.flatten_space, utils.flatten_space),
+        (gym_vector.batch_space, gs_vector.batch_space, batch_space),
+        (gym_vector.iterate, gs_vector.iterate, iterate),
+        (gym_vector.concatenate, gs_vector.concatenate, gs_vector.concatenate),
+        (gym_vector.create_empty_array, gs_vector.create_empty_array, create_empty_array),
+        (gym_vector.create_shared_memory, gs_vector.create_shared_memory, create_shared_memory),
+        (gym_vector.read_from_shared_memory, gs_vector.read_from_shared_memory, read_from_shared_memory),
+        (gym_vector.write_to_shared_memory, gs_vector.write_to_shared_memory, write_to_shared_memory),
+    ]
     for name in _convert.SPACE_NAMES:
-        ours, theirs = globals()[name], getattr(_gym, name)
-        if ours not in batch_differing_spaces.registry:
-            batch_differing_spaces.register(ours, batch_differing_spaces.dispatch(theirs))
+        ours, theirs, base = globals()[name], getattr(_gym, name), getattr(_gs, name)
+        if ours not in gym_vector.batch_differing_spaces.registry:
+            gym_vector.batch_differing_spaces.register(ours, gym_vector.batch_differing_spaces.dispatch(theirs))
+        for gymnasium_helper, gymspaces_helper, implementation in helpers:
+            gymnasium_helper.register(ours, implementation)
+            if base in gymspaces_helper.registry:
+                gymspaces_helper.register(ours, gymspaces_helper.dispatch(base))
+        _rule_aliases.add(ours, base)
+
+    for gymnasium_helper, gymspaces_helper, implementation in helpers:
+        gymspaces_helper.register(object, _defer_to_gymnasium(gymnasium_helper, gymspaces_helper, implementation))
 
 
-_register_with_gymnasium()
+def _gymnasium_errors(helper: Any) -> Any:
+    """``helper`` raising Gymnasium's ``CustomSpaceError`` instead of gymspaces' own.
+
+    Called through Gymnasium's helpers, gymspaces' implementations must fail
+    with the exception classes Gymnasium code catches.
+    """
+    from gymnasium.error import CustomSpaceError as GymnasiumCustomSpaceError
+
+    from gymspaces.error import CustomSpaceError
+
+    def call(space: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return helper(space, *args, **kwargs)
+        except CustomSpaceError as error:
+            raise GymnasiumCustomSpaceError(*error.args) from error
+
+    call.__name__ = call.__qualname__ = helper.__name__
+    call.__doc__ = helper.__doc__
+    call.__wrapped__ = helper  # type: ignore[attr-defined]
+    return call
+
+
+def _defer_to_gymnasium(gymnasium_helper: Any, gymspaces_helper: Any, ours: Any) -> Any:
+    """A default rule for ``gymspaces_helper``: Gymnasium spaces go to ``gymnasium_helper``.
+
+    ``ours`` is what Gymnasium runs on the compatible classes: a space that
+    Gymnasium would hand to it keeps gymspaces' previous default (no loop).
+    """
+    previous = gymspaces_helper.dispatch(object)
+
+    def default(space: Any, *args: Any) -> Any:
+        if isinstance(space, _gym.Space) and gymnasium_helper.dispatch(type(space)) is not ours:
+            return gymnasium_helper(space, *args)
+        return previous(space, *args)
+
+    default.__qualname__ = default.__name__ = f"{previous.__name__}_or_gymnasium"
+    return default
+
 
 from gymspaces.gymnasium.spaces import utils  # noqa: E402  (needs the classes above)
 from gymspaces.gymnasium.spaces.utils import (  # noqa: E402
@@ -517,3 +609,5 @@ from gymspaces.gymnasium.spaces.utils import (  # noqa: E402
     flatten_space,
     unflatten,
 )
+
+_register_with_gymnasium()

@@ -1,0 +1,44 @@
+"""Classes that follow a gymspaces class's built-in rules in the kernels.
+
+The compatible spaces of :mod:`gymspaces.gymnasium.spaces` derive from the
+gymspaces classes and flatten, concatenate and iterate exactly like them, but
+the kernels recognise spaces by exact class. :data:`ACTIVE` maps each such
+class to its base (see ``_aliases.pxd``); the kernels hold this very dict. An
+alias stays listed only while every watched dispatcher resolves it to the
+same rule as its base, so registering a rule for the subclass itself (in
+``flatten.register``, say) takes it off the compiled paths.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["ACTIVE", "add", "watch"]
+
+ACTIVE: dict[type, type] = {}  # shared with the kernels: only ever updated in place
+_CANDIDATES: dict[type, type] = {}
+_DISPATCHERS: list[Any] = []
+
+
+def _refresh() -> None:
+    ACTIVE.clear()
+    ACTIVE.update(
+        (alias, base)
+        for alias, base in _CANDIDATES.items()
+        if all(dispatcher.dispatch(alias) is dispatcher.dispatch(base) for dispatcher in _DISPATCHERS)
+    )
+
+
+def watch(dispatcher: Any) -> None:
+    """Re-check the aliases whenever a rule is registered with ``dispatcher``."""
+    _DISPATCHERS.append(dispatcher)
+    dispatcher.on_register(_refresh)
+    _refresh()
+
+
+def add(alias: type, base: type) -> None:
+    """Let ``alias`` (a subclass of ``base``) take ``base``'s compiled paths."""
+    if not issubclass(alias, base):
+        raise TypeError(f"{alias.__qualname__} is not a subclass of {base.__qualname__}")
+    _CANDIDATES[alias] = base
+    _refresh()
