@@ -30,8 +30,10 @@ class Case:
     ``slow`` cases take long enough per call (``import`` starts a process)
     that the suite times a few explicit rounds instead of calibrating.
     ``beyond`` cases time gymspaces' batched APIs, which Gymnasium lacks,
-    against Gymnasium's best equivalent; they have floors of their own but
-    stay out of the geometric mean, which compares like with like.
+    against Gymnasium's best equivalent, or Gymnasium's own helpers on the
+    compatible spaces of :mod:`gymspaces.gymnasium`; they may have floors of
+    their own but stay out of the geometric mean, which compares gymspaces'
+    API with Gymnasium's call for call.
     """
 
     key: str
@@ -214,6 +216,35 @@ def _dict_flatten_batch(lib: Any) -> Callable[[], Any]:
     return lambda: np.stack([lib.flatten(space, item) for item in items])
 
 
+def _compatible(lib: Any) -> Any:
+    """The spaces Gymnasium code builds: Gymnasium's own, or gymspaces' compatible ones."""
+    if lib.name == "gymspaces":
+        import gymspaces.gymnasium.spaces as compatible
+
+        return compatible
+    import gymnasium.spaces as plain
+
+    return plain
+
+
+def _compat_flatten_dict(lib: Any) -> Callable[[], Any]:
+    """Gymnasium's ``flatten`` (what ``FlattenObservation`` calls) on a Dict of either library."""
+    from gymnasium.spaces.utils import flatten
+
+    space = _dict4(_compatible(lib))
+    x = space.sample()
+    return lambda: flatten(space, x)
+
+
+def _compat_vector_sample(lib: Any) -> Callable[[], Any]:
+    """A vector env's ``observation_space.sample()``: Gymnasium's ``batch_space(Dict, 8)``."""
+    from gymnasium.vector.utils import batch_space
+
+    batched = batch_space(_dict4(_compatible(lib)), 8)
+    batched.seed(SEED)
+    return batched.sample
+
+
 def _box_image_pickle(lib: Any) -> Callable[[], Any]:
     """``pickle.loads(pickle.dumps(space))`` of an image Box (compact pickles shrink it 100x)."""
     import pickle
@@ -338,6 +369,10 @@ CASES: list[Case] = [
     Case("dict_flatten_batch", "flatten_batch 64 Dict samples", _dict_flatten_batch, beyond=True),
     Case("box_image_pickle", "pickle round trip of Box(0,255,(84,84,3),uint8)", _box_image_pickle, beyond=True),
     Case("shared_memory_dict", "create_shared_memory(Dict(4 keys), 8)", _shared_memory_dict, beyond=True),
+    # The one-line switch: Gymnasium's own helpers on gymspaces.gymnasium spaces
+    # vs on Gymnasium's spaces (Gymnasium code calling Gymnasium functions).
+    Case("compat_flatten_dict", "gymnasium flatten of a compatible Dict(4 keys)", _compat_flatten_dict, beyond=True),
+    Case("compat_vector_sample", "gymnasium batch_space(compatible Dict, 8).sample()", _compat_vector_sample, beyond=True),
     Case("import", "import in a fresh interpreter", _import, slow=True),
 ]
 
