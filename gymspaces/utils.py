@@ -13,6 +13,7 @@ compiled kernel that writes straight into one output array.
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, Union, cast
@@ -762,6 +763,9 @@ def _compiled_entry(dispatcher: _DispatcherT, compiled: Any, name: str) -> _Disp
     compiled.__module__ = __name__
     compiled.__name__ = compiled.__qualname__ = name
     compiled.__annotations__ = dict(dispatcher.__annotations__)
+    # ``inspect.signature`` would follow ``__wrapped__`` to the dispatcher and
+    # hide the compiled entry's own extra parameters (``flatten``'s ``out=``).
+    compiled.__signature__ = inspect.signature(compiled, follow_wrapped=False)
     return cast(_DispatcherT, compiled)
 
 

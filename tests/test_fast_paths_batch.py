@@ -491,7 +491,9 @@ def test_flatten_keeps_the_dispatcher_api():
     import inspect
 
     assert gs.flatten is gs_utils.flatten
-    assert list(inspect.signature(gs_utils.flatten).parameters) == ["space", "x"]
+    # Gymnasium's parameters, then the compiled entry's own addition.
+    assert list(inspect.signature(gs_utils.flatten).parameters) == ["space", "x", "out"]
+    assert list(inspect.signature(gs_utils.unflatten).parameters) == ["space", "x"]
     assert gs_utils.flatten.dispatch(gs.Discrete) is gs_utils._flatten_discrete
     assert gs.Discrete in gs_utils.flatten.registry
     assert "Flatten an element" in gs_utils.flatten.__doc__
@@ -527,3 +529,4 @@ def test_flatten_registrations_still_dispatch():
         gs_utils.flatten.register(gs.Discrete, original)
     result = gs_utils.flatten(gs.Discrete(3), np.int64(1))
     assert type(result) is np.ndarray and result.tolist() == [0, 1, 0]
+
