@@ -134,8 +134,9 @@ class Box(_gs.Box, Space, _gym.Box):  # type: ignore[misc]  # see above: both li
     array([0.6369617 , 0.26978672, 0.04097353], dtype=float32)
     >>> gymnasium.spaces.Box(0, 1, (3,), seed=0).sample()
     array([0.6369617 , 0.26978672, 0.04097353], dtype=float32)
-    >>> gymnasium.vector.utils.batch_space(space, 2)
-    Box(0.0, 1.0, (2, 3), float32)
+    >>> batched = gymnasium.vector.utils.batch_space(space, 2)  # runs gymspaces' rule
+    >>> batched, type(batched).__module__
+    (Box(0.0, 1.0, (2, 3), float32), 'gymspaces.gymnasium.spaces')
     >>> space == gymnasium.spaces.Box(0, 1, (3,))
     True
     """
