@@ -36,9 +36,10 @@ def watch(dispatcher: Any) -> None:
     _refresh()
 
 
-def add(alias: type, base: type) -> None:
-    """Let ``alias`` (a subclass of ``base``) take ``base``'s compiled paths."""
-    if not issubclass(alias, base):
-        raise TypeError(f"{alias.__qualname__} is not a subclass of {base.__qualname__}")
-    _CANDIDATES[alias] = base
+def add(aliases: dict[type, type]) -> None:
+    """Let each alias (a subclass of its base) take its base's compiled paths."""
+    for alias, base in aliases.items():
+        if not issubclass(alias, base):
+            raise TypeError(f"{alias.__qualname__} is not a subclass of {base.__qualname__}")
+    _CANDIDATES.update(aliases)
     _refresh()

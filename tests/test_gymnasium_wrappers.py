@@ -25,7 +25,7 @@ def _without_clock(value):
     RecordEpisodeStatistics reports removed: they differ between any two runs."""
     if isinstance(value, dict):
         return {key: _without_clock(item) for key, item in value.items() if key not in ("t", "_t")}
-    if isinstance(value, (list, tuple)) and type(value) in (list, tuple):
+    if type(value) in (list, tuple):  # not GraphInstance or other named tuples
         return type(value)(_without_clock(item) for item in value)
     return value
 

@@ -550,18 +550,20 @@ def _register_with_gymnasium() -> None:
         (gym_vector.read_from_shared_memory, gs_vector.read_from_shared_memory, read_from_shared_memory),
         (gym_vector.write_to_shared_memory, gs_vector.write_to_shared_memory, write_to_shared_memory),
     ]
-    for name in _convert.SPACE_NAMES:
-        ours, theirs, base = globals()[name], getattr(_gym, name), getattr(_gs, name)
+    bases = {globals()[name]: getattr(_gs, name) for name in _convert.SPACE_NAMES}
+    for ours, base in bases.items():
+        theirs = getattr(_gym, base.__name__)
         if ours not in gym_vector.batch_differing_spaces.registry:
             gym_vector.batch_differing_spaces.register(ours, gym_vector.batch_differing_spaces.dispatch(theirs))
         for gymnasium_helper, gymspaces_helper, implementation in helpers:
             gymnasium_helper.register(ours, implementation)
             if base in gymspaces_helper.registry:
                 gymspaces_helper.register(ours, gymspaces_helper.dispatch(base))
-        _rule_aliases.add(ours, base)
 
     for gymnasium_helper, gymspaces_helper, implementation in helpers:
         gymspaces_helper.register(object, _defer_to_gymnasium(gymnasium_helper, gymspaces_helper, implementation))
+    # Last: every registration above re-checks the alias table, which is empty until now.
+    _rule_aliases.add(bases)
 
 
 def _gymnasium_errors(helper: Any) -> Any:
