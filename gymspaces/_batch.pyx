@@ -58,24 +58,48 @@ def set_enabled(bint enabled):
     ENABLED = enabled
 
 
+cdef inline bint raw_copyable(int type_num) noexcept:
+    """Whether elements of ``type_num`` may be copied as plain bytes.
+
+    Only fixed-size numeric types: object dtypes hold references that a byte
+    copy would not take, and flexible (``S``/``U``/``V``) or structured dtypes
+    carry a size, fields or references that ``type_num`` alone does not fix.
+    Long doubles are left out too: their padding bytes are not part of the
+    value, and numpy's copy decides what they hold. Everything else is left
+    to ``np.stack``, which copies reference-safely.
+    """
+    if type_num == cnp.NPY_LONGDOUBLE or type_num == cnp.NPY_CLONGDOUBLE:
+        return False
+    return (cnp.PyTypeNum_ISBOOL(type_num) or cnp.PyTypeNum_ISINTEGER(type_num)
+            or cnp.PyTypeNum_ISFLOAT(type_num) or cnp.PyTypeNum_ISCOMPLEX(type_num))
+
+
 cdef bint copy_rows(list column, cnp.ndarray out):
     """Copy every sample into its row of ``out``; ``False`` (nothing written) unless
-    each sample already has ``out``'s dtype and row shape."""
+    each sample already has ``out``'s dtype and row shape, and that dtype is a
+    plain numeric one (see ``raw_copyable``)."""
     cdef npy_intp n = len(column)
     cdef npy_intp row_bytes, i
     cdef int type_num = cnp.PyArray_TYPE(out)
     cdef int ndim = cnp.PyArray_NDIM(out)
+    cdef npy_intp itemsize = cnp.PyArray_ITEMSIZE(out)
     cdef cnp.ndarray item_array
+    cdef cnp.dtype item_descr
     cdef char *data
-    if (n == 0 or ndim < 1 or cnp.PyArray_DIM(out, 0) != n
+    cdef char *begin
+    cdef char *end
+    if (n == 0 or ndim < 1 or cnp.PyArray_DIM(out, 0) != n or not raw_copyable(type_num)
             or not cnp.PyArray_IS_C_CONTIGUOUS(out) or not cnp.PyArray_ISNOTSWAPPED(out)
             or not cnp.PyArray_ISWRITEABLE(out)):
         return False
     row_bytes = cnp.PyArray_NBYTES(out) // n
+    begin = <char *> cnp.PyArray_DATA(out)
+    end = begin + cnp.PyArray_NBYTES(out)
     for item in column:
         if cnp.PyArray_Check(item):
             item_array = <cnp.ndarray> item
             if (cnp.PyArray_TYPE(item_array) != type_num
+                    or cnp.PyArray_ITEMSIZE(item_array) != itemsize
                     or not cnp.PyArray_IS_C_CONTIGUOUS(item_array)
                     or not cnp.PyArray_ISNOTSWAPPED(item_array)
                     or cnp.PyArray_NDIM(item_array) != ndim - 1
@@ -84,12 +108,20 @@ cdef bint copy_rows(list column, cnp.ndarray out):
             for i in range(ndim - 1):
                 if cnp.PyArray_DIM(item_array, i) != cnp.PyArray_DIM(out, i + 1):
                     return False
+            # A sample that is a view of ``out`` itself (overlapping memcpy is
+            # undefined behaviour): np.stack handles the overlap.
+            if (row_bytes > 0 and <char *> cnp.PyArray_DATA(item_array) < end
+                    and <char *> cnp.PyArray_DATA(item_array) + row_bytes > begin):
+                return False
         elif isinstance(item, np.generic):
-            if ndim != 1 or cnp.PyArray_DescrFromScalar(item).type_num != type_num:
+            if ndim != 1:
+                return False
+            item_descr = cnp.PyArray_DescrFromScalar(item)
+            if item_descr.type_num != type_num or item_descr.itemsize != itemsize:
                 return False
         else:
             return False
-    data = <char *> cnp.PyArray_DATA(out)
+    data = begin
     i = 0
     for item in column:
         if cnp.PyArray_Check(item):

@@ -24,6 +24,7 @@ arguments.
 from __future__ import annotations
 
 import operator
+import sys
 from collections.abc import Mapping
 from collections.abc import Sequence as SequenceABC
 from typing import Any, cast
@@ -110,22 +111,125 @@ def sample_batch_by_loop(space: Any, n: Any, mask: Any = None, probability: Any 
     """``sample_batch`` as ``n`` calls of ``sample`` stacked by ``vector.concatenate``.
 
     Exact for every space, including custom ones whose ``batch_space`` and
-    ``concatenate`` rules are registered.
+    ``concatenate`` rules are registered. Everything that can fail without
+    drawing (the count, ``out``) is checked before the first draw.
     """
     from gymspaces import vector
 
     count = batch_count(n)
     check_single_kind(mask, probability)
+    if out is not None and not fills_out(space):
+        raise TypeError(
+            f"out is not supported by {type(space).__name__}.sample_batch: its batch is a tuple "
+            "of samples, which cannot be filled in place"
+        )
+    items = _item_slots(count)
     kind, batched = ("mask", mask) if mask is not None else ("probability", probability)
-    items = []
     for row in range(count):
         argument = row_argument(space, batched, row, count) if batched is not None else None
-        items.append(space.sample(**{kind: argument}) if argument is not None else space.sample())
-    if out is None:
-        out = vector.create_empty_array(space, count)
+        items[row] = space.sample(**{kind: argument}) if argument is not None else space.sample()
     if count == 0:
-        return out  # concatenate cannot stack nothing; the empty batch is the answer
-    return vector.concatenate(space, items, out)
+        # concatenate cannot stack nothing; the empty batch is the answer.
+        return vector.create_empty_array(space, 0) if out is None else out
+    if out is not None:
+        return vector.concatenate(space, items, out)
+    if not fills_out(space):
+        return vector.concatenate(space, items, None)  # a tuple of the samples
+    try:
+        return vector.concatenate(space, items, vector.create_empty_array(space, count))
+    except (TypeError, IndexError):
+        # The layout cannot hold these samples: unusual states such as a float
+        # ``start`` or ``min_length`` restored by ``__setstate__`` (``sample``
+        # then returns floats; Text's empty element needs an int). The batch is
+        # still the loop's samples, stacked as they are.
+        return vector.concatenate(space, items, _stacking_placeholder(space, count))
+
+
+def _item_slots(count: int) -> list[Any]:
+    """A list of ``count`` slots, or an error before any draw if no batch that long can exist."""
+    if count > sys.maxsize // 8:
+        # Not even a pointer per sample fits in memory (numpy: "array is too big").
+        raise ValueError(f"a batch of {count} samples is too big to be materialised")
+    return [None] * count
+
+
+def fills_out(space: Any) -> bool:
+    """Whether ``concatenate`` writes a batch of ``space`` into its ``out`` (array
+    leaves, Tuple/Dict trees, custom rules) rather than returning a tuple of samples."""
+    from gymspaces import vector
+
+    return vector.concatenate.dispatch(type(space)) is not vector.space_utils._concatenate_as_tuple
+
+
+def _stacking_placeholder(space: Any, count: int) -> Any:
+    """An ``out`` for ``concatenate`` that makes it stack without casting: ``None`` at the
+    built-in leaves (``np.stack(items)``; ignored by tuple batches), nested like the space."""
+    from gymspaces import vector
+    from gymspaces.box import Box
+    from gymspaces.dict import Dict
+    from gymspaces.discrete import Discrete
+    from gymspaces.multi_binary import MultiBinary
+    from gymspaces.multi_discrete import MultiDiscrete
+    from gymspaces.tuple import Tuple
+
+    kind = type(space)
+    if kind is Dict:
+        return {key: _stacking_placeholder(child, count) for key, child in space.spaces.items()}
+    if kind is Tuple:
+        return tuple(_stacking_placeholder(child, count) for child in space.spaces)
+    if kind in (Box, Discrete, MultiDiscrete, MultiBinary) or not fills_out(space):
+        return None
+    return vector.create_empty_array(space, count)  # a custom rule may need its own out
+
+
+def detach_from_out(batched: Any, out: Any) -> Any:
+    """``batched`` (a mask or probability tree) with every array that shares memory
+    with an array of ``out`` replaced by a copy.
+
+    Compiled batches write row after row into ``out`` while reading the
+    arguments, and composites fill one child's ``out`` before reading the next
+    child's argument; the loop they stand for reads every argument before
+    anything is written. Detaching the overlapping arguments keeps them equal.
+    """
+    if batched is None or out is None:
+        return batched
+    targets: list[np.ndarray] = []
+    _arrays(out, targets)
+    if not targets:
+        return batched
+    return _detached(batched, targets)
+
+
+def _arrays(tree: Any, found: list[np.ndarray]) -> None:
+    if isinstance(tree, np.ndarray):
+        found.append(tree)
+    elif isinstance(tree, Mapping):
+        for value in tree.values():
+            _arrays(value, found)
+    elif isinstance(tree, (tuple, list)):
+        for value in tree:
+            _arrays(value, found)
+
+
+def _detached(tree: Any, targets: list[np.ndarray]) -> Any:
+    if isinstance(tree, np.ndarray):
+        if any(np.may_share_memory(tree, target) for target in targets):
+            return tree.copy()
+        return tree
+    if isinstance(tree, Mapping):
+        return {key: _detached(value, targets) for key, value in tree.items()}
+    if isinstance(tree, tuple):
+        return tuple(_detached(value, targets) for value in tree)
+    if isinstance(tree, list):
+        return [_detached(value, targets) for value in tree]
+    return tree
+
+
+def _numeric_batch(batch: Any) -> bool:
+    """An array batch of bool, integer, float or complex items, whose membership the
+    vectorised rules decide exactly as ``contains`` decides each item. Other dtypes
+    (object, strings, datetimes and timedeltas...) go item by item."""
+    return isinstance(batch, np.ndarray) and batch.ndim >= 1 and batch.dtype.kind in "biufc"
 
 
 def contains_batch_by_items(space: Any, batch: Any) -> np.ndarray:
@@ -203,6 +307,7 @@ def discrete_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any
     from gymspaces import _discrete
 
     count = batch_count(n)
+    mask, probability = detach_from_out(mask, out), detach_from_out(probability, out)
     drawn = _discrete.discrete_sample_batch(space, count, mask, probability, out)
     if drawn is None:
         return sample_batch_by_loop(space, count, mask, probability, out)
@@ -240,6 +345,7 @@ def multi_discrete_sample_batch(
     from gymspaces import _discrete
 
     count = batch_count(n)
+    mask, probability = detach_from_out(mask, out), detach_from_out(probability, out)
     if mask is None and probability is None:
         drawn = _discrete.multi_discrete_sample_batch(space, count, out)
         if drawn is not None:
@@ -276,6 +382,7 @@ def multi_binary_sample_batch(
     from gymspaces import _multi_binary
 
     count = batch_count(n)
+    mask, probability = detach_from_out(mask, out), detach_from_out(probability, out)
     if mask is None and probability is None:
         return _multi_binary.multi_binary_sample_batch(space, count, out)
     if probability is None:
@@ -313,7 +420,7 @@ def box_contains_batch(space: Any, batch: Any) -> np.ndarray:
     >>> space.contains_batch(np.array([[0.5, 0.5]], dtype=np.float64))  # float64 is not float32
     array([False])
     """
-    if not (isinstance(batch, np.ndarray) and batch.ndim >= 1 and batch.dtype != object):
+    if not _numeric_batch(batch):
         return contains_batch_by_items(space, batch)
     if batch.shape[1:] != space.shape or not np.can_cast(batch.dtype, space.dtype):
         return np.zeros(batch.shape[0], dtype=np.bool_)
@@ -332,7 +439,7 @@ def discrete_contains_batch(space: Any, batch: Any) -> np.ndarray:
     >>> Discrete(3).contains_batch(np.array([0.0, 1.0]))  # floats are never elements
     array([False, False])
     """
-    if not isinstance(batch, np.ndarray) or batch.ndim == 0 or batch.dtype == object:
+    if not _numeric_batch(batch):
         return contains_batch_by_items(space, batch)
     n = batch.shape[0]
     if batch.ndim != 1 or not np.issubdtype(batch.dtype, np.integer) or not np.can_cast(batch.dtype, space.dtype):
@@ -357,7 +464,8 @@ def multi_discrete_contains_batch(space: Any, batch: Any) -> np.ndarray:
     >>> MultiDiscrete([2, 3]).contains_batch(np.array([[1, 2], [2, 0], [0, 0]]))
     array([ True, False,  True])
     """
-    if not (isinstance(batch, np.ndarray) and batch.ndim >= 1 and batch.dtype != object):
+    # A 0-d nvec's items are numpy scalars, which contains rejects (it wants arrays).
+    if not _numeric_batch(batch) or space.shape == ():
         return contains_batch_by_items(space, batch)
     if batch.shape[1:] != space.shape or not np.can_cast(batch.dtype, space.dtype):
         return np.zeros(batch.shape[0], dtype=np.bool_)
@@ -374,7 +482,8 @@ def multi_binary_contains_batch(space: Any, batch: Any) -> np.ndarray:
     >>> MultiBinary(3).contains_batch(np.array([[0, 1, 1], [0, 2, 1]], dtype=np.int8))
     array([ True, False])
     """
-    if not (isinstance(batch, np.ndarray) and batch.ndim >= 1 and batch.dtype != object):
+    # A 0-d space's items are numpy scalars, which contains rejects (it wants arrays).
+    if not _numeric_batch(batch) or space.shape == ():
         return contains_batch_by_items(space, batch)
     if batch.shape[1:] != space.shape:
         return np.zeros(batch.shape[0], dtype=np.bool_)
@@ -435,6 +544,7 @@ def dict_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = N
     count = batch_count(n)
     check_single_kind(mask, probability)
     kind, batched = ("mask", mask) if mask is not None else ("probability", probability)
+    batched = detach_from_out(batched, out)
     keys = list(space.spaces)
     usable = independent_children(space) and (
         batched is None or (isinstance(batched, Mapping) and set(batched) == set(keys))
@@ -443,7 +553,7 @@ def dict_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = N
         return sample_batch_by_loop(space, count, mask, probability, out)
     result = {} if out is None else out
     for key in keys:
-        child_out = None if out is None else out[key]
+        child_out = _child_out(space.spaces[key], None if out is None else out[key])
         argument = None if batched is None else batched[key]
         result[key] = space.spaces[key].sample_batch(count, **{kind: argument}, out=child_out)
     return result
@@ -471,6 +581,7 @@ def tuple_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = 
     count = batch_count(n)
     check_single_kind(mask, probability)
     kind, batched = ("mask", mask) if mask is not None else ("probability", probability)
+    batched = detach_from_out(batched, out)
     children = space.spaces
     usable = independent_children(space) and (
         batched is None or (isinstance(batched, tuple) and len(batched) == len(children))
@@ -481,10 +592,16 @@ def tuple_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = 
         child.sample_batch(
             count,
             **{kind: None if batched is None else batched[i]},
-            out=None if out is None else out[i],
+            out=_child_out(child, None if out is None else out[i]),
         )
         for i, child in enumerate(children)
     )
+
+
+def _child_out(child: Any, out: Any) -> Any:
+    """A child's part of a composite ``out``; ``None`` for children batched as tuples
+    of samples, whose part (``create_empty_array``'s tuple) is replaced, not filled."""
+    return out if out is None or fills_out(child) else None
 
 
 def dict_contains_batch(space: Any, batch: Any) -> np.ndarray:
@@ -507,7 +624,12 @@ def dict_contains_batch(space: Any, batch: Any) -> np.ndarray:
         raise TypeError(
             f"a batch of a Dict space must have exactly its keys {list(space.spaces)}, actual keys: {list(batch)}"
         )
-    return _combine([child.contains_batch(batch[key]) for key, child in space.spaces.items()])
+    try:
+        return _combine([child.contains_batch(batch[key]) for key, child in space.spaces.items()])
+    except Exception:
+        # ``contains`` of an item stops at its first child that is not a member,
+        # so an error from a later child may not happen item by item.
+        return _contains_by_iterating(space, batch)
 
 
 def tuple_contains_batch(space: Any, batch: Any) -> np.ndarray:
@@ -523,7 +645,19 @@ def tuple_contains_batch(space: Any, batch: Any) -> np.ndarray:
     """
     if not isinstance(batch, tuple) or len(batch) != len(space.spaces):
         raise TypeError(f"a batch of a Tuple space must be a tuple of {len(space.spaces)} child batches")
-    return _combine([child.contains_batch(part) for child, part in zip(space.spaces, batch)])
+    try:
+        return _combine([child.contains_batch(part) for child, part in zip(space.spaces, batch)])
+    except Exception:
+        return _contains_by_iterating(space, batch)  # see dict_contains_batch
+
+
+def _contains_by_iterating(space: Any, batch: Any) -> np.ndarray:
+    """``contains`` of every item ``iterate`` yields, errors included (the definition)."""
+    from gymspaces import vector
+
+    # iterate reads only the batched space's structure, which a batch of one gives.
+    items = list(vector.iterate(vector.batch_space(space, 1), batch))
+    return np.fromiter((bool(space.contains(item)) for item in items), dtype=np.bool_, count=len(items))
 
 
 def _combine(verdicts: list[np.ndarray]) -> np.ndarray:

@@ -695,6 +695,27 @@ cdef cnp.ndarray checked_target(object target, npy_intp size, cnp.dtype descr):
     return array
 
 
+cdef int detach_parts(list parts, cnp.ndarray target) except -1:
+    """Copy every array part whose memory overlaps ``target``.
+
+    ``target`` is zeroed and then filled part by part: a part that is a view
+    of ``target`` would otherwise be read after it was overwritten.
+    """
+    cdef char *begin = <char *> cnp.PyArray_DATA(target)
+    cdef char *end = begin + cnp.PyArray_NBYTES(target)
+    cdef char *data
+    cdef Py_ssize_t i
+    for i in range(len(parts)):
+        kind, size, payload, extra = parts[i]
+        if kind != PART_ARRAY:
+            continue
+        data = <char *> cnp.PyArray_DATA(<cnp.ndarray> payload)
+        # Parts are C-contiguous (see ``gather``): one byte range each.
+        if data < end and data + cnp.PyArray_NBYTES(<cnp.ndarray> payload) > begin:
+            parts[i] = (kind, size, cnp.PyArray_NewCopy(<cnp.ndarray> payload, cnp.NPY_CORDER), extra)
+    return 0
+
+
 cpdef object flatten_tree(space, x, target=None):
     """``flatten`` of a Tuple/Dict tree of fundamental spaces in one pass, else ``None``.
 
@@ -719,6 +740,7 @@ cpdef object flatten_tree(space, x, target=None):
         out = cnp.PyArray_ZEROS(1, &total, out_descr.type_num, 0)
     else:
         out = checked_target(target, total, out_descr)
+        detach_parts(parts, out)
         memset(cnp.PyArray_DATA(out), 0, total * out_descr.itemsize)
     cdef char *data = <char *> cnp.PyArray_DATA(out)
     cdef int out_type = out_descr.type_num

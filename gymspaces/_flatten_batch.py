@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from gymspaces._batching import detach_from_out
 from gymspaces.box import Box
 from gymspaces.dict import Dict
 from gymspaces.discrete import Discrete
@@ -57,8 +58,11 @@ def flatten_batch(space: Any, batch: Any, out: np.ndarray | None = None) -> np.n
     width = flatdim(space)
     n = _length(space, batch)
     plan = _plan(space)
-    if plan is None or not _encodable(space, batch):
+    # Every check of the batch comes before the first write into ``out``.
+    if plan is None or not _encodable(space, batch, n):
         return _by_items(space, batch, n, width, out)
+    # Leaves are read after ``out``'s columns are zeroed: a leaf viewing ``out`` is copied first.
+    batch = detach_from_out(batch, out)
     result = _output(out, n, width, plan[0])
     _encode(space, batch, result, 0)
     return result
@@ -100,19 +104,20 @@ def _plan(space: Any) -> tuple[np.dtype] | None:
     return None
 
 
-def _encodable(space: Any, batch: Any) -> bool:
-    """Whether every leaf batch is an array whose items flatten without Gymnasium's edge cases."""
+def _encodable(space: Any, batch: Any, n: int) -> bool:
+    """Whether every leaf batch is an array of ``n`` numeric items that flatten without
+    Gymnasium's edge cases (anything else, unequal lengths included, goes item by item)."""
 
     kind = type(space)
     if kind is Dict:
         return isinstance(batch, Mapping) and all(
-            key in batch and _encodable(child, batch[key]) for key, child in space.spaces.items()
+            key in batch and _encodable(child, batch[key], n) for key, child in space.spaces.items()
         )
     if kind is not Box and kind is not MultiBinary and kind is not Discrete and kind is not MultiDiscrete:
         return isinstance(batch, tuple) and len(batch) == len(space.spaces) and all(
-            _encodable(child, part) for child, part in zip(space.spaces, batch)
+            _encodable(child, part, n) for child, part in zip(space.spaces, batch)
         )
-    if type(batch) is not np.ndarray or batch.ndim < 1 or batch.dtype.hasobject:
+    if type(batch) is not np.ndarray or batch.ndim < 1 or batch.shape[0] != n or batch.dtype.kind not in "biuf":
         return False
     if kind is Box or kind is MultiBinary:
         return batch.shape[1:] == space.shape

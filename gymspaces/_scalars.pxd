@@ -9,7 +9,11 @@ cnp.import_array()
 
 cdef extern from *:
     """
-    static int gymspaces_is_numpy_integer(PyObject *o) { return PyArray_IsScalar(o, Integer); }
+    /* numpy integer scalars, less timedelta64 (a signedinteger subclass whose
+       value is a duration: Gymnasium's int() of it raises TypeError). */
+    static int gymspaces_is_numpy_integer(PyObject *o) {
+        return PyArray_IsScalar(o, Integer) && !PyArray_IsScalar(o, Timedelta);
+    }
 
     /* The value of a numpy integer scalar as a sign/zero-extended 64-bit pattern,
        read straight from the scalar object; returns 0 if o is not one. */

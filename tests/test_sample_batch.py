@@ -2,8 +2,9 @@
 
 The stream definition under test: ``space.sample_batch(n, ...)`` equals ``n``
 successive ``space.sample(...)`` calls on an identically seeded twin, stacked
-by ``vector.concatenate`` into ``vector.create_empty_array(space, n)``, and
-leaves every generator of the tree in the twin's state. ``contains_batch``
+by ``vector.concatenate`` into ``vector.create_empty_array(space, n)`` (a tuple
+of the samples for spaces whose batch is one), and leaves every generator of
+the tree in the twin's state. ``contains_batch``
 equals ``contains`` of every item ``vector.iterate`` yields.
 """
 
@@ -60,6 +61,8 @@ def looped(space, n, **kwargs):
         rows.append(space.sample(**row_kwargs))
     if n == 0:
         return vector.create_empty_array(space, 0)
+    if isinstance(space, (gymspaces.Text, gymspaces.Sequence, gymspaces.Graph, gymspaces.OneOf)):
+        return tuple(rows)  # batches of these are tuples of samples: no layout to fill
     return vector.concatenate(space, rows, vector.create_empty_array(space, n))
 
 

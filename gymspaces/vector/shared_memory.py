@@ -352,22 +352,24 @@ class SharedSlice:
 def _layout(space: Any, n: int, cursor: list[int]) -> Any:
     """The structure of ``create_shared_memory(space, n)`` with ``(offset, nbytes)`` leaves."""
 
-    def leaf(nbytes: int) -> tuple[int, int]:
+    def leaf(length: int, itemsize: int) -> tuple[int, int]:
+        if length < 0:  # what multiprocessing says of the per-leaf layout's arrays
+            raise ValueError(f"Array length must be >= 0, not {length}")
         offset = -(-cursor[0] // _ALIGNMENT) * _ALIGNMENT
-        cursor[0] = offset + nbytes
-        return (offset, nbytes)
+        cursor[0] = offset + length * itemsize
+        return (offset, length * itemsize)
 
     kind = type(space)
     if kind in (Box, Discrete, MultiDiscrete, MultiBinary):
-        return leaf(n * _leaf_size(space) * np.dtype(space.dtype).itemsize)
+        return leaf(n * _leaf_size(space), np.dtype(space.dtype).itemsize)
     if kind is Text:
-        return leaf(n * space.max_length * np.dtype(np.int32).itemsize)
+        return leaf(n * space.max_length, np.dtype(np.int32).itemsize)
     if kind is Tuple:
         return tuple(_layout(child, n, cursor) for child in space.spaces)
     if kind is Dict:
         return {key: _layout(child, n, cursor) for key, child in space.spaces.items()}
     if kind is OneOf:
-        return (leaf(n * np.dtype(np.int64).itemsize),) + tuple(_layout(child, n, cursor) for child in space.spaces)
+        return (leaf(n, np.dtype(np.int64).itemsize),) + tuple(_layout(child, n, cursor) for child in space.spaces)
     if kind in (Graph, Sequence):
         _per_leaf_memory(space, n)  # raises Gymnasium's error for dynamic shapes
     raise TypeError(
