@@ -19,6 +19,11 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
+try:
+    from setuptools.command.editable_wheel import editable_wheel
+except ImportError:  # setuptools < 64: no PEP 660 editable installs
+    editable_wheel = None
+
 DEBUG = os.environ.get("GYMSPACES_DEBUG_BUILD", "0") not in ("", "0")
 
 NUMPY_INCLUDE = np.get_include()
@@ -67,13 +72,21 @@ def kernel(name: str, random: bool = True) -> Extension:
 
 
 TARGETS = Path("benchmarks") / "targets.toml"
+# ``GYMSPACES_PATCH=1`` patches Gymnasium at interpreter start-up: a one-line
+# .pth file installed at the top of site-packages imports gymspaces._autopatch
+# only when the variable is set.
+PATCH_HOOK = Path("gymspaces-patch.pth")
 
 
 class build_py_with_targets(build_py):
-    """``build_py`` that also ships the benchmark targets as ``gymspaces/_targets.toml``."""
+    """``build_py`` that also ships the benchmark targets as ``gymspaces/_targets.toml``
+    and the patch-mode start-up hook ``gymspaces-patch.pth``."""
 
     def run(self):
         super().run()
+        # The start-up hook goes to the top of site-packages, in editable
+        # installs too (see gymspaces/_autopatch.py).
+        self.copy_file(str(PATCH_HOOK), str(Path(self.build_lib) / PATCH_HOOK.name), preserve_mode=False)
         # An editable install reads benchmarks/targets.toml from the checkout.
         if getattr(self, "editable_mode", False) or not TARGETS.exists():
             return
@@ -82,8 +95,38 @@ class build_py_with_targets(build_py):
         self.copy_file(str(TARGETS), str(destination / "_targets.toml"))
 
 
+class _StrategyWithHook:
+    """An editable-wheel strategy that also writes the start-up hook into the wheel."""
+
+    def __init__(self, strategy):
+        self.strategy = strategy
+
+    def __call__(self, wheel, files, mapping):
+        self.strategy(wheel, files, mapping)
+        wheel.writestr(PATCH_HOOK.name, PATCH_HOOK.read_bytes())
+
+    def __enter__(self):
+        self.strategy.__enter__()
+        return self
+
+    def __exit__(self, *exc_info):
+        return self.strategy.__exit__(*exc_info)
+
+
+COMMANDS = {"build_py": build_py_with_targets}
+# An editable wheel is assembled from a strategy (a .pth or an import finder),
+# not from build_py's output: wrap the strategy so that the hook is installed too.
+if editable_wheel is not None and hasattr(editable_wheel, "_select_strategy"):
+
+    class editable_wheel_with_hook(editable_wheel):
+        def _select_strategy(self, *args, **kwargs):
+            return _StrategyWithHook(super()._select_strategy(*args, **kwargs))
+
+    COMMANDS["editable_wheel"] = editable_wheel_with_hook
+
+
 setup(
-    cmdclass={"build_py": build_py_with_targets},
+    cmdclass=COMMANDS,
     ext_modules=cythonize(
         [kernel(name) for name in RANDOM_KERNELS]
         + [kernel(name, random=False) for name in PLAIN_KERNELS],

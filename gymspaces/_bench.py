@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from gymspaces import _bench_e2e
+
 SEED = 42
 
 
@@ -31,9 +33,10 @@ class Case:
     that the suite times a few explicit rounds instead of calibrating.
     ``beyond`` cases time gymspaces' batched APIs, which Gymnasium lacks,
     against Gymnasium's best equivalent, or Gymnasium's own helpers on the
-    compatible spaces of :mod:`gymspaces.gymnasium`; they may have floors of
-    their own but stay out of the geometric mean, which compares gymspaces'
-    API with Gymnasium's call for call.
+    compatible spaces of :mod:`gymspaces.gymnasium`, or (``e2e_*`` keys) an
+    unmodified Gymnasium loop patched against unpatched; they may have floors
+    of their own but stay out of the geometric mean, which compares
+    gymspaces' API with Gymnasium's call for call.
     """
 
     key: str
@@ -41,6 +44,9 @@ class Case:
     setup: Callable[[Any], Callable[[], Any]]
     slow: bool = False
     beyond: bool = False
+    context: Callable[[Any], Any] | None = None
+    """Context manager factory (given the library) around setup and timing:
+    the end-to-end cases run gymspaces' side with Gymnasium patched."""
 
 
 def library(name: str) -> SimpleNamespace:
@@ -373,6 +379,17 @@ CASES: list[Case] = [
     # vs on Gymnasium's spaces (Gymnasium code calling Gymnasium functions).
     Case("compat_flatten_dict", "gymnasium flatten of a compatible Dict(4 keys)", _compat_flatten_dict, beyond=True),
     Case("compat_vector_sample", "gymnasium batch_space(compatible Dict, 8).sample()", _compat_vector_sample, beyond=True),
+    # End to end: unmodified Gymnasium loops, patched (gymspaces) vs unpatched.
+    *[
+        Case(key, label, _bench_e2e.setup(key), beyond=True, context=_bench_e2e.context)
+        for key, label in (
+            ("e2e_cartpole_sync", "SyncVectorEnv 8 x CartPole-v1 step"),
+            ("e2e_dict_sync", "SyncVectorEnv 8 x Dict-observation env step"),
+            ("e2e_dict_async", "AsyncVectorEnv (shared memory) 4 x Dict env step"),
+            ("e2e_flatten_observation", "FlattenObservation(Dict env) step"),
+            ("e2e_epsilon_greedy", "CartPole epsilon-greedy step"),
+        )
+    ],
     Case("import", "import in a fresh interpreter", _import, slow=True),
 ]
 

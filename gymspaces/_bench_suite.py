@@ -13,6 +13,7 @@ skipped, and gymspaces is benchmarked alone.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import warnings
 from typing import Any
@@ -75,14 +76,18 @@ def test_case(benchmark: Any, request: Any, case: Case, implementation: str) -> 
     """Time one case on one implementation."""
     lib = _library(implementation)
     _label(benchmark, case, implementation)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        func = case.setup(lib)
-    if case.slow:
-        rounds = _import_rounds(request.config)
-        benchmark.pedantic(func, rounds=rounds, iterations=1, warmup_rounds=1)
-    else:
-        benchmark(func)
+    with contextlib.ExitStack() as stack:
+        if case.context is not None:
+            stack.enter_context(case.context(lib))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            func = case.setup(lib)
+        stack.callback(getattr(func, "close", lambda: None))
+        if case.slow:
+            rounds = _import_rounds(request.config)
+            benchmark.pedantic(func, rounds=rounds, iterations=1, warmup_rounds=1)
+        else:
+            benchmark(func)
 
 
 def test_import_baseline(benchmark: Any, request: Any) -> None:

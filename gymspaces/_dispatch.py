@@ -39,6 +39,8 @@ class SpaceDispatcher(Protocol, Generic[_P, _R_co]):
 
     def on_register(self, listener: Callable[[], None]) -> None: ...
 
+    def handles(self, cls: type) -> bool: ...
+
 
 def _parameters(function: Callable[..., Any]) -> tuple[list[str], dict[str, Any]]:
     """Positional parameter names of ``function`` and the defaults of the trailing ones."""
@@ -48,11 +50,39 @@ def _parameters(function: Callable[..., Any]) -> tuple[list[str], dict[str, Any]
     return names, dict(zip(names[len(names) - len(defaults) :], defaults))
 
 
+# Classes from outside gymspaces that take a gymspaces class's rules in every
+# dispatcher, without being registered: Gymnasium's own space classes while
+# ``gymspaces.gymnasium.patch()`` is on. A class (or a subclass of one) listed
+# here resolves to its equivalent's rule unless a rule is registered for it or
+# for a class nearer in its MRO.
+_EQUIVALENTS: dict[type, type] = {}
+# (cache, listeners) of every dispatcher, to be told when _EQUIVALENTS changes.
+_ALL_DISPATCHERS: list[tuple[dict[type, Callable[..., Any]], list[Callable[[], None]]]] = []
+
+
+def set_equivalents(added: Mapping[type, type], removed: tuple[type, ...] = ()) -> None:
+    """Make each key of ``added`` follow its value's rules; forget ``removed``."""
+    for cls in removed:
+        _EQUIVALENTS.pop(cls, None)
+    _EQUIVALENTS.update(added)
+    for cache, _ in _ALL_DISPATCHERS:
+        cache.clear()
+    for _, listeners in _ALL_DISPATCHERS:
+        for listener in listeners:
+            listener()
+
+
+def equivalent_of(cls: type) -> type | None:
+    """The class whose rules ``cls`` takes through :func:`set_equivalents`, if any."""
+    return _EQUIVALENTS.get(cls)
+
+
 def space_dispatch(default: Callable[_P, _R_co]) -> SpaceDispatcher[_P, _R_co]:
     """Decorator: make ``default`` dispatch on the class of its first argument."""
     resolver = functools.singledispatch(default)
     cache: dict[type, Callable[..., Any]] = {}
     listeners: list[Callable[[], None]] = []
+    _ALL_DISPATCHERS.append((cache, listeners))
 
     registry = resolver.registry
 
@@ -66,10 +96,22 @@ def space_dispatch(default: Callable[_P, _R_co]) -> SpaceDispatcher[_P, _R_co]:
         """
         implementation = cache.get(cls)
         if implementation is None:
-            implementation = resolver.dispatch(cls)
-            if cls in registry:
+            if _EQUIVALENTS:
+                implementation = _through_equivalent(cls)
+            if implementation is None:
+                implementation = resolver.dispatch(cls)
+            if cls in registry or cls in _EQUIVALENTS:
                 cache[cls] = implementation
         return implementation
+
+    def _through_equivalent(cls: type) -> Callable[..., Any] | None:
+        for klass in cls.__mro__:
+            if klass in registry:
+                return None
+            equivalent = _EQUIVALENTS.get(klass)
+            if equivalent is not None:
+                return dispatch(equivalent)
+        return None
 
     # The dispatcher is generated with ``default``'s own parameter list: a
     # ``*args, **kwargs`` wrapper would cost more than many implementations.
@@ -103,4 +145,6 @@ def space_dispatch(default: Callable[_P, _R_co]) -> SpaceDispatcher[_P, _R_co]:
     dispatcher.dispatch = dispatch
     dispatcher.registry = resolver.registry
     dispatcher.on_register = listeners.append
+    # A rule registered for ``cls`` itself, or one it takes as an equivalent.
+    dispatcher.handles = lambda cls: cls in registry or _EQUIVALENTS.get(cls) in registry
     return dispatcher

@@ -28,6 +28,7 @@ cdef object PCG64 = np.random.PCG64
 # Set by _verify_pcg64 below, before any handle exists.
 cdef bint PCG64_INLINE_VERIFIED = False
 cdef str HANDLE_ATTR = "_rng_handle"
+cdef object NONE_TYPE = type(None)
 
 
 cdef class RNGHandle:
@@ -60,8 +61,10 @@ cdef class RNGHandle:
         return self.pcg != NULL
 
     def __reduce__(self):
-        # Handles are caches; a copy is rebuilt from the generator it served.
-        return (RNGHandle, (self.generator,))
+        # Handles are caches, rebuilt on first use: a copy or a pickle holds
+        # None instead. (A Gymnasium space that ran compiled keeps its handle
+        # after ``unpatch()``; its pickle must still load without gymspaces.)
+        return (NONE_TYPE, ())
 
 
 cdef RNGHandle rng_handle(object space):

@@ -36,10 +36,22 @@ def watch(dispatcher: Any) -> None:
     _refresh()
 
 
-def add(aliases: dict[type, type]) -> None:
-    """Let each alias (a subclass of its base) take its base's compiled paths."""
+def add(aliases: dict[type, type], *, subclasses_only: bool = True) -> None:
+    """Let each alias (a subclass of its base) take its base's compiled paths.
+
+    With ``subclasses_only=False`` an alias may be any class whose instances
+    hold the base's attributes under the same names (Gymnasium's own classes
+    while ``gymspaces.gymnasium.patch()`` is on).
+    """
     for alias, base in aliases.items():
-        if not issubclass(alias, base):
+        if subclasses_only and not issubclass(alias, base):
             raise TypeError(f"{alias.__qualname__} is not a subclass of {base.__qualname__}")
     _CANDIDATES.update(aliases)
+    _refresh()
+
+
+def remove(aliases: tuple[type, ...]) -> None:
+    """Take ``aliases`` off the compiled paths again."""
+    for alias in aliases:
+        _CANDIDATES.pop(alias, None)
     _refresh()

@@ -48,7 +48,8 @@ cdef class CharTable:
                            <double *> cnp.PyArray_DATA(self.uniform_cdf))
 
     def __reduce__(self):
-        return (CharTable, (self.chars,))
+        # A cache, rebuilt on first use: copies and pickles hold None (see RNGHandle).
+        return (type(None), ())
 
 
 cdef CharTable char_table(space):

@@ -756,7 +756,7 @@ def _compiled_entry(dispatcher: _DispatcherT, compiled: Any, name: str) -> _Disp
     dispatcher, so ``register``/``dispatch``/``registry`` keep working for
     user spaces.
     """
-    for attribute in ("register", "dispatch", "registry", "on_register"):
+    for attribute in ("register", "dispatch", "registry", "on_register", "handles"):
         setattr(compiled, attribute, getattr(dispatcher, attribute))
     compiled.__wrapped__ = dispatcher.__wrapped__
     compiled.__doc__ = dispatcher.__doc__

@@ -3,10 +3,16 @@
 Hypothesis runs without an example database, and keeps its caches in a
 temporary directory, so that the suite never writes into the checkout and
 every run is independent of earlier ones.
+
+With ``GYMSPACES_TEST_PATCHED=1`` the whole session runs with
+``gymspaces.gymnasium.patch()`` on: the differential tests then compare
+gymspaces with Gymnasium's classes running gymspaces' kernels, and the
+Gymnasium-client tests run on patched Gymnasium (CI runs a selection so).
 """
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -27,6 +33,12 @@ settings.register_profile(
     phases=[Phase.explicit, Phase.generate, Phase.shrink],
 )
 settings.load_profile("gymspaces")
+
+PATCHED_SESSION = os.environ.get("GYMSPACES_TEST_PATCHED", "") not in ("", "0")
+if PATCHED_SESSION:
+    from gymspaces.gymnasium import patch
+
+    patch()
 
 
 @pytest.fixture(params=[gymspaces, gymnasium.spaces], ids=["gymspaces", "gymnasium"])

@@ -6,7 +6,9 @@ Importing this subpackage imports Gymnasium (``import gymspaces`` never does).
   sample with gymspaces (``from gymspaces.gymnasium import spaces``);
 * :func:`from_gymnasium` / :func:`to_gymnasium` -- convert space trees between
   the libraries, generator state included;
-* :func:`to_compat` -- the compatible counterpart of any space tree.
+* :func:`to_compat` -- the compatible counterpart of any space tree;
+* :func:`patch` / :func:`unpatch` / :func:`patched` -- run Gymnasium's own
+  space classes on gymspaces' kernels, with :func:`is_compiled` to check.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ import gymnasium.spaces as _gym
 import gymspaces as _gs
 from gymspaces.gymnasium import spaces
 from gymspaces.gymnasium._convert import convert as _convert
+from gymspaces.gymnasium._compile_env import compile_env
+from gymspaces.gymnasium._patch import is_compiled, is_patched, patch, patched, unpatch
+from gymspaces.gymnasium._report import report
 
 if TYPE_CHECKING:
     import numpy as np
@@ -38,7 +43,19 @@ else:
 
 _T = TypeVar("_T")
 
-__all__ = ["spaces", "from_gymnasium", "to_gymnasium", "to_compat"]
+__all__ = [
+    "spaces",
+    "from_gymnasium",
+    "to_gymnasium",
+    "to_compat",
+    "patch",
+    "unpatch",
+    "is_patched",
+    "patched",
+    "is_compiled",
+    "report",
+    "compile_env",
+]
 
 
 # Overloads give each space class its counterpart (Box -> Box, ...) so type

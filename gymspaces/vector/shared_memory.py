@@ -441,7 +441,7 @@ def create_shared_memory(  # type: ignore[no-redef]
     return _slices(layout, buffer)
 
 
-for _attribute in ("register", "dispatch", "registry", "on_register"):
+for _attribute in ("register", "dispatch", "registry", "on_register", "handles"):
     setattr(create_shared_memory, _attribute, getattr(_per_leaf_memory, _attribute))
 del _attribute
 

@@ -385,15 +385,15 @@ def _iterate_array(space: Space[Any], items: Any) -> Iterator[Any]:
 
 @iterate.register(Tuple)
 def _iterate_tuple(space: Tuple, items: Any) -> Iterator[Any]:
-    registered = iterate.registry
-    if all(type(subspace) in registered for subspace in space):
+    handles = iterate.handles
+    if all(handles(type(subspace)) for subspace in space):
         parts = [iterate(subspace, items[i]) for i, subspace in enumerate(space)]
         return zip(*parts, strict=True)
     # e.g. a batch of Text or Graph samples: a plain tuple of samples.
     try:
         return iter(items)
     except Exception as error:
-        missing = [type(subspace) for subspace in space if type(subspace) not in registered]
+        missing = [type(subspace) for subspace in space if not handles(type(subspace))]
         raise CustomSpaceError(
             f"Could not iterate through {space} as no custom iterate function is registered "
             f"for {missing} and `iter(items)` raised the following error: {error}."
