@@ -16,6 +16,8 @@ import warnings
 from libc.math cimport NAN, isnan
 
 cimport numpy as cnp
+from cpython.bool cimport PyBool_Check
+from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_CheckExact
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from numpy cimport npy_intp
@@ -968,6 +970,27 @@ cdef inline bint in_range(uint64_t value, uint64_t start, uint64_t n, bint is_si
     return value - start < n
 
 
+cdef object python_int_contained(space, x):
+    """Membership of a Python int (or bool) as Gymnasium decides it: the value
+    must fit the space's dtype and lie in range; ``None`` to defer (ints
+    beyond 64 bits)."""
+    cdef int overflow = 0
+    cdef long long value = PyLong_AsLongLongAndOverflow(x, &overflow)
+    if overflow:
+        return None
+    cdef dict namespace = instance_dict(space)
+    cdef cnp.dtype descr = <cnp.dtype?> attr(namespace, space, "dtype")
+    cdef int bits = 8 * <int> descr.itemsize
+    cdef bint is_signed = descr.kind == b'i'
+    if is_signed:
+        if bits < 64 and not (-(1LL << (bits - 1)) <= value < (1LL << (bits - 1))):
+            return False
+    elif value < 0 or (bits < 64 and value >= (1LL << bits)):
+        return False
+    return in_range(<uint64_t> value, int_bits(attr(namespace, space, "start")),
+                    int_bits(attr(namespace, space, "n")), is_signed)
+
+
 def discrete_contains(self, x):
     """Whether ``x`` is an integer in range whose dtype casts safely to the space's.
 
@@ -999,6 +1022,8 @@ cdef object discrete_contains_scalar(space, x):
     """
     cdef dict namespace
     cdef cnp.dtype descr, x_descr
+    if PyLong_CheckExact(x) or PyBool_Check(x):
+        return python_int_contained(space, x)
     if not is_numpy_integer(x):
         return None
     namespace = instance_dict(space)

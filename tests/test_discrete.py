@@ -128,6 +128,11 @@ def _contains_inputs():
         "0d-int64": np.array(1), "0d-int8": np.array(1, np.int8), "0d-float": np.array(1.0),
         "1d-int64": np.array([1]), "0d-bool": np.array(True), "0d-uint64-big": np.array(2**64 - 2, np.uint64),
         "complex": 1 + 0j,
+        # Python ints at the edges of every integer dtype (checked in C).
+        "int-119": 119, "int-127": 127, "int-128": 128, "int-neg-128": -128, "int-neg-129": -129,
+        "int-255": 255, "int-256": 256, "int-2**63-1": 2**63 - 1, "int-2**63": 2**63,
+        "int-2**64-5": 2**64 - 5, "int-2**64": 2**64, "int-neg-2**63": -(2**63), "int-2**40-1": 2**40 - 1,
+        "int-2**40": 2**40,
     }
     for dtype in INT_DTYPES:
         inputs[f"np-{np.dtype(dtype).name}-1"] = np.dtype(dtype).type(1)

@@ -134,3 +134,34 @@ def test_nested_samples_come_back_intact_through_the_object_store(cluster):
         inside, flat = ray.get(contains_and_flatten.remote(space, refs[i]))
         assert inside is True
         assert_identical(flat, gymspaces.utils.flatten(space, sample), f"remote flatten {i}")
+
+
+def test_ray_workers_of_a_patched_program_are_patched(tmp_path):
+    """``python -m gymspaces.gymnasium`` sets GYMSPACES_PATCH=1; Ray workers inherit it
+    and the start-up hook patches them, so spaces built in a task run compiled."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "ray_program.py"
+    script.write_text(
+        "import gymnasium, ray\n"
+        "ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, configure_logging=False)\n"
+        "@ray.remote\n"
+        "def probe():\n"
+        "    from gymspaces.gymnasium import is_compiled\n"
+        "    space = gymnasium.spaces.Dict({'a': gymnasium.spaces.Box(0, 1, (2,))}, seed=3)\n"
+        "    return is_compiled(space), space.sample()['a'].tolist()\n"
+        "compiled, sample = ray.get(probe.remote())\n"
+        "print('worker', compiled, sample)\n"
+        "ray.shutdown()\n"
+    )
+    environment = {key: value for key, value in os.environ.items() if key != "GYMSPACES_PATCH"}
+    plain = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=environment,
+                           timeout=300, check=False)
+    patched = subprocess.run([sys.executable, "-m", "gymspaces.gymnasium", str(script)], capture_output=True,
+                             text=True, env=environment, timeout=300, check=False)
+    assert plain.returncode == 0 and patched.returncode == 0, plain.stderr[-2000:] + patched.stderr[-2000:]
+    plain_line = [line for line in plain.stdout.splitlines() if line.startswith("worker")][0]
+    patched_line = [line for line in patched.stdout.splitlines() if line.startswith("worker")][0]
+    assert plain_line.startswith("worker False") and patched_line.startswith("worker True")
+    assert plain_line.split(" ", 2)[2] == patched_line.split(" ", 2)[2]  # the same numbers

@@ -146,8 +146,10 @@ def _drop_kernel_caches(self: Any) -> dict[str, Any]:
     return state
 
 
-def _graph_sample(self: Any, *args: Any, **kwargs: Any) -> Any:
-    return _gym.GraphInstance(*_gs.Graph.sample(self, *args, **kwargs))
+def _graph_sample(
+    self: Any, mask: Any = None, probability: Any = None, num_nodes: int = 10, num_edges: int | None = None
+) -> Any:
+    return _gym.GraphInstance(*_gs.Graph.sample(self, mask, probability, num_nodes, num_edges))
 
 
 def _graph_contains(self: Any, x: Any) -> bool:
