@@ -432,6 +432,7 @@ WRAPPED_ENVS: dict[str, Callable[[], gymnasium.Env]] = {
     "FlattenObservation": lambda: W.FlattenObservation(DictEnv()),
     "FilterObservation": lambda: W.FilterObservation(DictEnv(), ["mode", "position"]),
     "GrayscaleObservation": lambda: W.GrayscaleObservation(ImageEnv()),
+    "ResizeObservation": lambda: W.ResizeObservation(ImageEnv(), (4, 4)),  # needs OpenCV (test extra)
     "AddRenderObservation": lambda: W.AddRenderObservation(ImageEnv()),
     "FrameStackObservation": lambda: W.FrameStackObservation(gymnasium.make("CartPole-v1"), 3),
     "DelayObservation": lambda: W.DelayObservation(gymnasium.make("CartPole-v1"), 2),
@@ -477,6 +478,15 @@ VECTOR_ENVS: dict[str, Callable[[], Any]] = {
     "vector.NormalizeObservation": lambda: V.NormalizeObservation(
         gymnasium.vector.SyncVectorEnv([lambda: gymnasium.make("CartPole-v1")] * 2)
     ),
+    "vector.RescaleObservation": lambda: V.RescaleObservation(
+        gymnasium.vector.SyncVectorEnv([lambda: gymnasium.make("Pendulum-v1")] * 2), -1.0, 1.0
+    ),
+    "vector.ReshapeObservation": lambda: V.ReshapeObservation(
+        gymnasium.vector.SyncVectorEnv([lambda: gymnasium.make("CartPole-v1")] * 2), (2, 2)
+    ),
+    "vector.FilterObservation": lambda: V.FilterObservation(gymnasium.vector.SyncVectorEnv([DictEnv] * 2), ["mode"]),
+    "vector.GrayscaleObservation": lambda: V.GrayscaleObservation(gymnasium.vector.SyncVectorEnv([ImageEnv] * 2)),
+    "vector.ResizeObservation": lambda: V.ResizeObservation(gymnasium.vector.SyncVectorEnv([ImageEnv] * 2), (3, 3)),
 }
 
 
