@@ -12,6 +12,7 @@ works from a regular install.
 """
 
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -44,10 +45,18 @@ DIRECTIVES = {
     "embedsignature": True,
 }
 
+MSVC = sys.platform == "win32"
+
 # Kernels mirror numpy's arithmetic exactly: no FMA contraction, no fast-math.
-COMPILE_ARGS = ["-O3", "-ffp-contract=off", "-fno-fast-math"]
-if DEBUG:
+# (MSVC contracts only under /fp:contract or /fp:fast; /fp:precise is explicit.)
+if MSVC:
+    COMPILE_ARGS = ["/Od", "/Zi", "/fp:precise"] if DEBUG else ["/O2", "/fp:precise"]
+elif DEBUG:
     COMPILE_ARGS = ["-O0", "-g", "-ffp-contract=off"]
+else:
+    COMPILE_ARGS = ["-O3", "-ffp-contract=off", "-fno-fast-math"]
+# libm is part of the C runtime on Windows.
+MATH_LIBRARIES = [] if MSVC else ["m"]
 
 MACROS = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
 if DEBUG:
@@ -65,7 +74,7 @@ def kernel(name: str, random: bool = True) -> Extension:
         [f"gymspaces/{name}.pyx"],
         include_dirs=[NUMPY_INCLUDE],
         library_dirs=[str(NPYRANDOM_DIR), str(NPYMATH_DIR)] if random else [str(NPYMATH_DIR)],
-        libraries=["npyrandom", "npymath", "m"] if random else ["npymath", "m"],
+        libraries=(["npyrandom", "npymath"] if random else ["npymath"]) + MATH_LIBRARIES,
         define_macros=MACROS,
         extra_compile_args=COMPILE_ARGS,
     )

@@ -5,8 +5,9 @@ from __future__ import annotations
 import gymspaces
 
 project = "gymspaces"
-author = "the gymspaces developers"
-release = version = gymspaces.__version__
+author = "The gymspaces developers"
+copyright = "2026, The gymspaces developers"  # noqa: A001  (Sphinx's setting name)
+release = version = gymspaces.__version__  # from gymspaces/_version.py, its only source
 
 extensions = [
     "myst_parser",           # pages in Markdown
@@ -29,8 +30,10 @@ napoleon_use_ivar = True            # "Attributes" sections as fields: :members:
 # warn that the name is ambiguous.
 suppress_warnings = ["ref.python"]
 
-html_theme = "alabaster"            # ships with Sphinx: the build needs no network
-html_static_path: list[str] = []
+html_theme = "furo"                 # maintained, as Gymnasium's own docs (the `docs` extra)
+html_title = f"gymspaces {release}"
+html_static_path = ["_static"]
+html_css_files = ["gymspaces.css"]
 
 
 def _drop_embedded_signature(app, what, name, obj, options, lines):

@@ -21,7 +21,7 @@ from gymspaces.tuple import Tuple
 # multiprocessing) is left to be imported on use, as gymnasium.spaces does.
 from gymspaces.utils import flatdim, flatten, flatten_space, unflatten  # noqa: E402  isort: skip
 
-__version__ = "0.1.0"
+from gymspaces._version import __version__  # noqa: E402  isort: skip
 
 __all__ = [
     "Space",

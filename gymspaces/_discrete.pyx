@@ -13,6 +13,8 @@ Each function reproduces the Generator calls Gymnasium 1.4.0 makes:
 import sys
 import warnings
 
+from gymspaces._warnings import scalar_overflow_message
+
 from libc.math cimport NAN, isnan
 
 cimport numpy as cnp
@@ -101,7 +103,7 @@ cdef inline uint64_t draw_index(RNGHandle handle, uint64_t count):
 cdef object add_start(cnp.dtype descr, uint64_t start, uint64_t value):
     """``start + dtype(value)`` with numpy scalar semantics (wrap plus RuntimeWarning)."""
     if add_overflows(start, value, descr.kind == b'i', descr.itemsize):
-        warnings.warn("overflow encountered in scalar add", RuntimeWarning, stacklevel=3)
+        warnings.warn(scalar_overflow_message(descr), RuntimeWarning, stacklevel=3)
     return make_scalar(descr, start + value)
 
 

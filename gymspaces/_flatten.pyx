@@ -32,6 +32,8 @@ from gymspaces._scalars cimport (
 
 import warnings
 
+from gymspaces._warnings import scalar_overflow_message
+
 import numpy as np
 
 cnp.import_array()
@@ -412,7 +414,7 @@ cdef object discrete_value(space, dict namespace, npy_intp position):
     cdef uint64_t start = int_bits(attr(namespace, space, "start"))
     if add_overflows(start, <uint64_t> position, (<cnp.dtype> descr).kind == b'i',
                      <int> (<cnp.dtype> descr).itemsize):
-        warnings.warn("overflow encountered in scalar add", RuntimeWarning, stacklevel=3)
+        warnings.warn(scalar_overflow_message(descr), RuntimeWarning, stacklevel=3)
     return make_scalar(descr, start + <uint64_t> position)
 
 
