@@ -20,7 +20,7 @@ else:
     T_cov = TypeVar("T_cov", covariant=True)
 
 from gymspaces import _batching, _flatten
-from gymspaces.space import Space
+from gymspaces.space import Space, is_space
 from gymspaces.tuple import _SUBSEED_BOUND, _chosen_kind
 
 __all__ = ["Dict"]
@@ -110,7 +110,7 @@ class Dict(
                 )
             children[key] = child  # keywords go last, unsorted (quirk Q21)
         for key, child in children.items():
-            if not isinstance(child, Space):
+            if not is_space(child):
                 raise TypeError(
                     "Dict space element is not an instance of Space: "
                     f"key='{key}', space={child}"
@@ -272,7 +272,7 @@ class Dict(
 
     def __setitem__(self, key: Any, value: Space[Any]) -> None:
         """Store a sub-space under ``key`` (``TypeError`` if it is not a Space)."""
-        if isinstance(value, Space):
+        if is_space(value):
             self.spaces[key] = value
             return
         raise TypeError(

@@ -11,7 +11,7 @@ import numpy as np
 if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     from numpy.typing import NDArray
 
-from gymspaces.space import Space
+from gymspaces.space import Space, is_space
 from gymspaces.tuple import _SUBSEED_BOUND, _chosen_kind
 
 __all__ = ["Sequence"]
@@ -68,7 +68,7 @@ class Sequence(Space[Any]):
         seed: int | tuple[Any, Any] | np.random.Generator | None = None,
         stack: bool = False,
     ) -> None:
-        if not isinstance(space, Space):
+        if not is_space(space):
             raise TypeError(
                 "Expects the feature space to be instance of a gym Space, "
                 f"actual type: {type(space)}"

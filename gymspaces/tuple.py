@@ -20,7 +20,7 @@ else:
     T_cov = TypeVar("T_cov", covariant=True)
 
 from gymspaces import _batching, _flatten
-from gymspaces.space import Space
+from gymspaces.space import Space, is_space
 
 __all__ = ["Tuple"]
 
@@ -47,7 +47,7 @@ def _chosen_kind(mask: Any, probability: Any) -> tuple[str, Any]:
 
 
 def _require_space(candidate: Any) -> None:
-    if not isinstance(candidate, Space):
+    if not is_space(candidate):
         raise TypeError(
             f"{candidate} does not inherit from `gymnasium.Space`. "
             f"Actual Type: {type(candidate)}"

@@ -235,16 +235,43 @@ def test_env_spaces_swapped_for_compatible_ones():
         _same(env.step(env.action_space.sample()), reference.step(reference.action_space.sample()))
 
 
-def test_unknown_spaces_raise_a_type_error_naming_the_class():
+def test_unknown_spaces_are_kept_unless_strict():
     class Custom(gym_spaces.Space):
         pass
 
     class MyBox(gym_spaces.Box):
         pass
 
-    for space in (Custom(), MyBox(0, 1), gym_spaces.Tuple([Custom()])):
-        for convert in (from_gymnasium, to_gymnasium, to_compat):
+    custom, subclass = Custom(), MyBox(0, 1)
+    for convert in (from_gymnasium, to_gymnasium, to_compat):
+        assert convert(custom) is custom and convert(subclass) is subclass
+        converted = convert(gym_spaces.Tuple([custom, gym_spaces.Discrete(2)]))
+        assert converted[0] is custom and repr(converted[1]) == "Discrete(2)"
+        for space in (custom, subclass, gym_spaces.Tuple([Custom()])):
             with pytest.raises(TypeError, match=r"test_gymnasium_convert\..*(Custom|MyBox)"):
-                convert(space)
+                convert(space, strict=True)
     with pytest.raises(TypeError, match="builtins.int"):
         from_gymnasium(3)
+
+
+@pytest.mark.parametrize("convert", [from_gymnasium, to_gymnasium, to_compat])
+@pytest.mark.parametrize("container", [dict, list, tuple])
+def test_containers_keep_their_type_and_sharing(convert, container):
+    """PettingZoo shares one space object between agents: it stays one object."""
+    shared = gym_spaces.Dict({"pos": gym_spaces.Box(-1, 1, (2,)), "id": gym_spaces.Discrete(3)}, seed=4)
+    other = gym_spaces.Discrete(5, seed=shared.np_random)  # shares the generator, not the space
+    if container is dict:
+        spaces = {"agent_0": shared, "agent_1": shared, "agent_2": other}
+    else:
+        spaces = container([shared, shared, other])
+    converted = convert(spaces)
+    assert type(converted) is container
+    first, second, third = converted.values() if container is dict else converted
+    assert first is second and first is not shared
+    assert third.np_random is first.np_random  # the generator stays shared as well
+    # Seeding one agent's space reaches the other, as with the original objects.
+    first.seed(9)
+    shared.seed(9)
+    for _ in range(3):
+        assert str(second.sample()) == str(shared.sample())
+        assert third.sample() == other.sample()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import sys
 from collections import OrderedDict
+from collections.abc import Mapping
 from typing import Any
 
 import gymnasium.spaces as _gym
@@ -22,7 +23,7 @@ import numpy as np
 import gymspaces as _gs
 from gymspaces.space import KERNEL_CACHE_ATTRS
 
-__all__ = ["SPACE_NAMES", "Converter", "convert"]
+__all__ = ["SPACE_NAMES", "Converter", "convert", "convert_any"]
 
 SPACE_NAMES = (
     "Box",
@@ -194,3 +195,25 @@ class Converter:
 def convert(space: Any, target: str, *, share: bool = False, keep_unknown: bool = False) -> Any:
     """Convert one space tree (see :class:`Converter`)."""
     return Converter(target, share=share, keep_unknown=keep_unknown).space(space)
+
+
+def convert_any(spaces: Any, target: str, *, share: bool, strict: bool) -> Any:
+    """Convert a space tree, or a mapping, list or tuple of them, in one pass.
+
+    Containers come back as the same type with the same keys or order; a space
+    object that appears several times (PettingZoo's agents often share one)
+    is converted once, so the results are shared too, and so are generators
+    shared between spaces. Spaces of unknown classes are kept as they are
+    unless ``strict``.
+    """
+    converter = Converter(target, share=share, keep_unknown=not strict)
+    if _is_space(spaces):
+        return converter.space(spaces)
+    if isinstance(spaces, Mapping):
+        converted = {key: converter.space(value) for key, value in spaces.items()}
+        kind = type(spaces)
+        return converted if kind is dict else kind(converted)  # type: ignore[call-arg]
+    if isinstance(spaces, (list, tuple)):
+        items = [converter.space(value) for value in spaces]
+        return type(spaces)(items)
+    return converter.space(spaces)  # not a space: TypeError naming the class

@@ -203,6 +203,22 @@ class MultiDiscrete(_gs.MultiDiscrete, Space, _gym.MultiDiscrete):  # type: igno
     5
     """
 
+    def __getitem__(self, index: Any) -> Any:
+        """The sub-space at ``index``, a compatible ``Discrete`` or ``MultiDiscrete``.
+
+        It continues this space's stream, as Gymnasium's does; iteration yields
+        the same sub-spaces.
+
+        Examples
+        --------
+        >>> import gymnasium
+        >>> from gymspaces.gymnasium.spaces import MultiDiscrete
+        >>> space = MultiDiscrete([[2, 3], [4, 5]], seed=0)
+        >>> isinstance(space[0], gymnasium.spaces.MultiDiscrete), isinstance(space[0, 1], gymnasium.spaces.Discrete)
+        (True, True)
+        """
+        return _convert.convert(_gs.MultiDiscrete.__getitem__(self, index), "compat", share=True)
+
     __eq__ = _equal(_gs.MultiDiscrete, _gym.MultiDiscrete)
     __hash__ = None  # type: ignore[assignment]
 
@@ -503,7 +519,8 @@ def _register_with_gymnasium() -> None:
 
     * ``gymnasium.vector.utils.batch_differing_spaces`` (vector envs with
       ``observation_mode="different"``) looks the exact class up in its
-      registry; each class gets its Gymnasium base's implementation.
+      registry; each class gets gymspaces' implementation, whose result is
+      made compatible (the same spaces and generators as Gymnasium's).
     * Gymnasium's ``flatten`` family, ``batch_space``, ``concatenate``,
       ``iterate``, ``create_empty_array`` and shared-memory helpers run
       gymspaces' implementations on the compatible classes (same results;
@@ -550,11 +567,22 @@ def _register_with_gymnasium() -> None:
         (gym_vector.read_from_shared_memory, gs_vector.read_from_shared_memory, read_from_shared_memory),
         (gym_vector.write_to_shared_memory, gs_vector.write_to_shared_memory, write_to_shared_memory),
     ]
+    # Composites of gymspaces accept Gymnasium spaces as children: a custom
+    # Gymnasium space, or what Gymnasium's own helper builds for it.
+    from gymspaces.space import FOREIGN_SPACE_CLASSES
+
+    if _gym.Space not in FOREIGN_SPACE_CLASSES:
+        FOREIGN_SPACE_CLASSES.append(_gym.Space)
+
+    def batch_differing_spaces(spaces: Any) -> Any:
+        batched = gs_vector.batch_differing_spaces(spaces)
+        return _convert.convert(batched, "compat", share=True, keep_unknown=True)
+
     bases = {globals()[name]: getattr(_gs, name) for name in _convert.SPACE_NAMES}
     for ours, base in bases.items():
-        theirs = getattr(_gym, base.__name__)
-        if ours not in gym_vector.batch_differing_spaces.registry:
-            gym_vector.batch_differing_spaces.register(ours, gym_vector.batch_differing_spaces.dispatch(theirs))
+        gym_vector.batch_differing_spaces.register(ours, _gymnasium_errors(batch_differing_spaces))
+        if base in gs_vector.batch_differing_spaces.registry:
+            gs_vector.batch_differing_spaces.register(ours, gs_vector.batch_differing_spaces.dispatch(base))
         for gymnasium_helper, gymspaces_helper, implementation in helpers:
             gymnasium_helper.register(ours, implementation)
             if base in gymspaces_helper.registry:
