@@ -146,9 +146,12 @@ def test_custom_children_are_kept_and_every_helper_uses_gymnasiums_rule_for_them
         shape = re.sub(r" at 0x[0-9a-f]+", "", repr(batched))  # object addresses differ
         results = [items, shape, batch, list(V.iterate(batched, batch)), space.contains(items[0])]
         results.append(batched.sample())
-        # Gymnasium has no rule for the custom child in these two: the same error.
+        # Gymnasium has no rule for the custom child in these: the same error.
         for call in (lambda: V.batch_differing_spaces([space, copy.deepcopy(space)]),
-                     lambda: V.create_shared_memory(space, 3)):
+                     lambda: V.create_shared_memory(space, 3),
+                     lambda: U.flatdim(space),
+                     lambda: U.flatten(space, items[0]),
+                     lambda: U.flatten_space(space)):
             try:
                 call()
                 results.append("returned")
