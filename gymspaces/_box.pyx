@@ -21,7 +21,7 @@ from gymspaces._distributions cimport (
 from gymspaces._attrs cimport attr, instance_dict
 from gymspaces._outputs cimport batch_array
 from gymspaces._rng cimport (
-    RNGHandle, any_bitgen, clone_pcg64, double_source, gs_pcg128_t, inline_pcg64, pcg64_clone,
+    NOGIL_THRESHOLD, RNGHandle, any_bitgen, clone_pcg64, double_source, gs_pcg128_t, inline_pcg64, pcg64_clone,
     rng_handle_from, source_double,
 )
 
@@ -31,7 +31,6 @@ from gymspaces.error import Error
 
 cnp.import_array()
 
-DEF NOGIL_THRESHOLD = 4096
 
 # float16 and bool share their C width with uint16/uint8; distinct struct types
 # let one fused kernel tell them apart at compile time.

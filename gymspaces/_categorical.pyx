@@ -17,7 +17,8 @@ import numpy as np
 cnp.import_array()
 
 # numpy.sum's pairwise summation unrolls by 8 and recurses above 128 items.
-DEF PAIRWISE_BLOCK = 128
+cdef enum:
+    PAIRWISE_BLOCK = 128
 # Generator.choice accepts sums within sqrt(float64 eps) of one (or more, for p
 # given in a lower float precision).
 CHOICE_ATOL = sqrt(np.finfo(np.float64).eps)

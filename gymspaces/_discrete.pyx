@@ -37,7 +37,7 @@ from gymspaces._distributions cimport (
 from gymspaces._attrs cimport attr, instance_dict
 from gymspaces._outputs cimport batch_array
 from gymspaces._rng cimport (
-    RNGHandle, any_bitgen, clone_pcg64, double_source, gs_pcg128_t, inline_pcg64, pcg64_clone,
+    NOGIL_THRESHOLD, RNGHandle, any_bitgen, clone_pcg64, double_source, gs_pcg128_t, inline_pcg64, pcg64_clone,
     rng_handle, rng_handle_from, source_double,
 )
 from gymspaces._scalars cimport (
@@ -51,11 +51,11 @@ cnp.import_array()
 
 # Gymnasium validates masks with ``assert``; mirror ``python -O`` skipping them.
 cdef bint ASSERTS = not sys.flags.optimize
-# Above this many elements a fill releases the GIL.
-DEF NOGIL_THRESHOLD = 4096
-DEF STACK_CDF = 64
-# Discrete spaces up to this size keep a table of their possible results.
-DEF SCALAR_TABLE_MAX = 256
+cdef enum:
+    # Probability vectors up to this length keep their cdf on the stack.
+    STACK_CDF = 64
+    # Discrete spaces up to this size keep a table of their possible results.
+    SCALAR_TABLE_MAX = 256
 
 ctypedef fused integral:
     int8_t

@@ -597,9 +597,10 @@ def multi_discrete_from_one_hot(space, x):
 # Tuple / Dict trees
 # ----------------------------------------------------------------------------
 
-DEF PART_ARRAY = 0
-DEF PART_ONE_HOT = 1
-DEF PART_MULTI_ONE_HOT = 2
+cdef enum:
+    PART_ARRAY = 0
+    PART_ONE_HOT = 1
+    PART_MULTI_ONE_HOT = 2
 
 cdef dict PROMOTIONS = {}
 

@@ -22,12 +22,10 @@ from libc.string cimport memcpy, memset
 from numpy cimport npy_bool, npy_intp
 
 from gymspaces._distributions cimport random_bounded_uint32_fill, random_bounded_uint64_fill
-from gymspaces._rng cimport RNGHandle, rng_handle
+from gymspaces._rng cimport NOGIL_THRESHOLD, RNGHandle, rng_handle
 
 cnp.import_array()
 
-# Filling more links than this releases the GIL while holding the lock.
-DEF NOGIL_THRESHOLD = 4096
 
 
 def integers_below(space, uint64_t high):

@@ -14,14 +14,13 @@ from numpy cimport npy_intp
 from gymspaces._distributions cimport random_bounded_uint8_fill, random_standard_uniform
 from gymspaces._attrs cimport attr, instance_dict
 from gymspaces._outputs cimport batch_array
-from gymspaces._rng cimport RNGHandle, rng_handle, rng_handle_from
+from gymspaces._rng cimport NOGIL_THRESHOLD, RNGHandle, rng_handle, rng_handle_from
 
 import numpy as np
 
 cnp.import_array()
 
 cdef bint ASSERTS = not sys.flags.optimize
-DEF NOGIL_THRESHOLD = 4096
 
 
 cdef cnp.ndarray empty_int8(object n):

@@ -2,6 +2,13 @@ cimport numpy as cnp
 from libc.stdint cimport uint32_t, uint64_t
 from numpy.random cimport bitgen_t
 
+# Bulk fills of more values than this release the GIL while they hold the bit
+# generator's lock; below it, releasing and retaking the GIL costs more than
+# it lets other threads gain. (Compile-time constants are enums: Cython 3
+# deprecates DEF.)
+cdef enum:
+    NOGIL_THRESHOLD = 4096
+
 # numpy's PCG64 step and output function (numpy/random/src/pcg64/pcg64.h:
 # 128-bit LCG, then XSL-RR to 64 bits), written out so that bulk fills can keep
 # the generator state in registers instead of calling ``next_double`` through

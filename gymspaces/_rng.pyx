@@ -106,7 +106,8 @@ from libc.string cimport memcpy
 # then the buffered 32-bit half-word. Verified against the state property at
 # import (below).
 
-DEF PCG128_STATE_BYTES = 32  # state and increment, 128 bits each
+cdef enum:
+    PCG128_STATE_BYTES = 32  # state and increment, 128 bits each
 
 cdef bint PCG64_LAYOUT_VERIFIED = False
 cdef tuple PCG64_TYPES = (np.random.PCG64, np.random.PCG64DXSM)
