@@ -79,6 +79,20 @@ def equivalent_of(cls: type) -> type | None:
 
 def space_dispatch(default: Callable[_P, _R_co]) -> SpaceDispatcher[_P, _R_co]:
     """Decorator: make ``default`` dispatch on the class of its first argument."""
+    return _space_dispatch(default, follow_equivalents=True)
+
+
+def space_building_dispatch(default: Callable[_P, _R_co]) -> SpaceDispatcher[_P, _R_co]:
+    """:func:`space_dispatch` for helpers that build spaces (``batch_space``, ``flatten_space``).
+
+    They ignore :func:`set_equivalents`: a Gymnasium space keeps getting
+    Gymnasium's rule, so what they build is of the caller's library whether
+    or not Gymnasium is patched.
+    """
+    return _space_dispatch(default, follow_equivalents=False)
+
+
+def _space_dispatch(default: Callable[_P, _R_co], *, follow_equivalents: bool) -> SpaceDispatcher[_P, _R_co]:
     resolver = functools.singledispatch(default)
     cache: dict[type, Callable[..., Any]] = {}
     listeners: list[Callable[[], None]] = []
@@ -96,11 +110,11 @@ def space_dispatch(default: Callable[_P, _R_co]) -> SpaceDispatcher[_P, _R_co]:
         """
         implementation = cache.get(cls)
         if implementation is None:
-            if _EQUIVALENTS:
+            if follow_equivalents and _EQUIVALENTS:
                 implementation = _through_equivalent(cls)
             if implementation is None:
                 implementation = resolver.dispatch(cls)
-            if cls in registry or cls in _EQUIVALENTS:
+            if cls in registry or (follow_equivalents and cls in _EQUIVALENTS):
                 cache[cls] = implementation
         return implementation
 
@@ -146,5 +160,5 @@ def space_dispatch(default: Callable[_P, _R_co]) -> SpaceDispatcher[_P, _R_co]:
     dispatcher.registry = resolver.registry
     dispatcher.on_register = listeners.append
     # A rule registered for ``cls`` itself, or one it takes as an equivalent.
-    dispatcher.handles = lambda cls: cls in registry or _EQUIVALENTS.get(cls) in registry
+    dispatcher.handles = lambda cls: cls in registry or (follow_equivalents and _EQUIVALENTS.get(cls) in registry)
     return dispatcher

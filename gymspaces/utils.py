@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     from numpy.typing import NDArray
 
 from gymspaces import _flatten, _rule_aliases
-from gymspaces._dispatch import SpaceDispatcher, space_dispatch
+from gymspaces._dispatch import SpaceDispatcher, space_building_dispatch, space_dispatch
 from gymspaces._flatten_batch import flatten_batch
 from gymspaces.box import Box
 from gymspaces.dict import Dict
@@ -511,7 +511,7 @@ def _(space: OneOf, x: NDArray[Any]) -> tuple[np.int64, Any]:
 # ----------------------------------------------------------------------------
 
 
-@space_dispatch
+@space_building_dispatch
 def flatten_space(space: Space[Any]) -> Box | Dict | Sequence | Tuple | Graph:
     """The space of flattened elements: a 1-D :class:`Box` when possible.
 

@@ -45,3 +45,19 @@ if PATCHED_SESSION:
 def lib(request):
     """Either library's spaces module; for tests whose assertions hold for both."""
     return request.param
+
+
+@pytest.fixture
+def unpatched():
+    """Run a test with Gymnasium unpatched, leaving the session as it was found
+    (patched throughout under ``GYMSPACES_TEST_PATCHED=1``)."""
+    from gymspaces.gymnasium import is_patched, patch, unpatch
+
+    session_patched = is_patched()
+    unpatch()
+    try:
+        yield
+    finally:
+        unpatch()
+        if session_patched:
+            patch()

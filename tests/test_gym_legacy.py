@@ -174,9 +174,11 @@ def test_spaces_of_real_gym_environments(env_id):
         env.close()
 
 
-def test_subclasses_of_gym_spaces_are_refused_by_name():
+def test_subclasses_of_gym_spaces_are_kept_or_refused_by_name_when_strict():
     class Pixels(old.Box):
         pass
 
+    pixels = Pixels(0, 255, (2,), dtype=np.uint8)
+    assert from_gymnasium(pixels) is pixels
     with pytest.raises(TypeError, match=r"Pixels"):
-        from_gymnasium(Pixels(0, 255, (2,), dtype=np.uint8))
+        from_gymnasium(pixels, strict=True)

@@ -12,7 +12,7 @@ import pickle
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import gymnasium
@@ -57,18 +57,7 @@ GYMSPACES_HELPERS = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def never_left_patched() -> Iterator[None]:
-    """Each test starts unpatched and leaves the session as it found it
-    (patched throughout under ``GYMSPACES_TEST_PATCHED=1``, see conftest)."""
-    session_patched = is_patched()
-    unpatch()
-    try:
-        yield
-    finally:
-        unpatch()
-        if session_patched:
-            patch()
+pytestmark = pytest.mark.usefixtures("unpatched")  # conftest: each test starts unpatched
 
 
 def snapshot() -> dict[str, Any]:

@@ -20,6 +20,8 @@ from differential import assert_same_value
 
 from gymspaces.gymnasium import compile_env, is_compiled, is_patched, patch, report, unpatch
 
+pytestmark = pytest.mark.usefixtures("unpatched")  # conftest: each test starts unpatched
+
 PROGRAM = textwrap.dedent(
     """
     import sys

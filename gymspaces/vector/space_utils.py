@@ -23,7 +23,7 @@ from typing import Any, NoReturn, cast
 import numpy as np
 
 from gymspaces import _batch, _rng, _rule_aliases
-from gymspaces._dispatch import space_dispatch
+from gymspaces._dispatch import space_building_dispatch, space_dispatch
 
 from gymspaces.box import Box
 from gymspaces.dict import Dict
@@ -105,7 +105,7 @@ def _throwaway_copy(generator: np.random.Generator) -> np.random.Generator:
 # ----------------------------------------------------------------------------
 
 
-@space_dispatch
+@space_building_dispatch
 def batch_space(space: Space[Any], n: int = 1) -> Space[Any]:
     """The space of ``n`` samples of ``space`` batched together.
 
