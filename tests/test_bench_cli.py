@@ -377,10 +377,13 @@ def test_module_rejects_unknown_commands():
     assert "unknown command 'benchmark'" in result.stderr
 
 
-def test_benchmarks_directory_collects_the_shipped_suite():
+def test_benchmarks_directory_collects_the_shipped_suite(tmp_path):
+    # Run from elsewhere, so that `import gymspaces` is the package under test
+    # (an editable install, or an installed wheel tested with a source tree).
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "benchmarks"],
-        cwd=ROOT,
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+         "--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"), str(ROOT / "benchmarks")],
+        cwd=tmp_path,
         env=_environment(),
         capture_output=True,
         text=True,

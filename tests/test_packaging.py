@@ -68,7 +68,8 @@ def test_index_metadata_is_complete() -> None:
 
 
 def manifest_files() -> set[str]:
-    """The files MANIFEST.in selects from the tree, as setuptools applies it."""
+    """The files MANIFEST.in selects from the tree, as setuptools applies it
+    (its patterns glob relative to the working directory: call from ROOT)."""
     from setuptools.command.egg_info import FileList
 
     files = FileList()
@@ -84,7 +85,8 @@ def manifest_files() -> set[str]:
     return set(files.files)
 
 
-def test_the_sdist_rules_take_every_source_and_no_generated_file() -> None:
+def test_the_sdist_rules_take_every_source_and_no_generated_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
     selected = manifest_files()
     wanted = [
         "LICENSE",
