@@ -31,6 +31,8 @@ from typing import Any, cast
 
 import numpy as np
 
+from gymspaces._arguments import check_mask_or_probability
+
 __all__ = ["batch_count", "contains_batch_by_items", "row_argument", "sample_batch_by_loop"]
 
 
@@ -40,15 +42,6 @@ def batch_count(n: Any) -> int:
     if count < 0:
         raise ValueError(f"the number of samples must be non-negative, got {count}")
     return count
-
-
-def check_single_kind(mask: Any, probability: Any) -> None:
-    """The rule of ``sample``: a mask or a probability, not both."""
-    if mask is not None and probability is not None:
-        raise ValueError(
-            "Only one of `mask` or `probability` can be provided, actual values: "
-            f"mask={mask}, probability={probability}"
-        )
 
 
 def row_argument(space: Any, batched: Any, row: int, n: int) -> Any:
@@ -117,7 +110,7 @@ def sample_batch_by_loop(space: Any, n: Any, mask: Any = None, probability: Any 
     from gymspaces import vector
 
     count = batch_count(n)
-    check_single_kind(mask, probability)
+    check_mask_or_probability(mask, probability)
     if out is not None and not fills_out(space):
         raise TypeError(
             f"out is not supported by {type(space).__name__}.sample_batch: its batch is a tuple "
@@ -542,7 +535,7 @@ def dict_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = N
     array([2, 3])
     """
     count = batch_count(n)
-    check_single_kind(mask, probability)
+    check_mask_or_probability(mask, probability)
     kind, batched = ("mask", mask) if mask is not None else ("probability", probability)
     batched = detach_from_out(batched, out)
     keys = list(space.spaces)
@@ -579,7 +572,7 @@ def tuple_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = 
     array([2, 1, 0])
     """
     count = batch_count(n)
-    check_single_kind(mask, probability)
+    check_mask_or_probability(mask, probability)
     kind, batched = ("mask", mask) if mask is not None else ("probability", probability)
     batched = detach_from_out(batched, out)
     children = space.spaces

@@ -13,6 +13,8 @@ Each function reproduces the Generator calls Gymnasium 1.4.0 makes:
 import sys
 import warnings
 
+from gymspaces._arguments import mask_and_probability_error
+
 from gymspaces._warnings import scalar_overflow_message
 
 from libc.math cimport NAN, isnan
@@ -297,10 +299,7 @@ def discrete_sample(self, mask=None, probability=None):
             return handle.results[value]
         return add_start(descr, handle.value_b, value)
     if mask is not None and probability is not None:
-        raise ValueError(
-            "Only one of `mask` or `probability` can be provided, actual values: "
-            f"mask={mask}, probability={probability}"
-        )
+        raise mask_and_probability_error(mask, probability)
     if mask is not None:
         return _discrete_masked(self, mask)
     return _discrete_weighted(self, probability)
@@ -787,10 +786,7 @@ def discrete_sample_batch(space, npy_intp n, mask=None, probability=None, out=No
     if n < 0:
         raise ValueError(f"the number of samples must be non-negative, got {n}")
     if mask is not None and probability is not None:
-        raise ValueError(
-            "Only one of `mask` or `probability` can be provided, actual values: "
-            f"mask={mask}, probability={probability}"
-        )
+        raise mask_and_probability_error(mask, probability)
     cdef dict namespace = instance_dict(space)
     cdef RNGHandle handle = rng_handle_from(namespace, space)
     n_obj = attr(namespace, space, "n")

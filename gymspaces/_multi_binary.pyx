@@ -18,6 +18,8 @@ from gymspaces._rng cimport NOGIL_THRESHOLD, RNGHandle, rng_handle, rng_handle_f
 
 import numpy as np
 
+from gymspaces._arguments import mask_and_probability_error
+
 cnp.import_array()
 
 cdef bint ASSERTS = not sys.flags.optimize
@@ -95,9 +97,7 @@ def multi_binary_sample(self, mask=None, probability=None):
         fill_bits(handle, out)
         return out
     if mask is not None and probability is not None:
-        raise ValueError(
-            "Only one of `mask` or `probability` can be provided, actual values: "
-            f"mask={mask}, probability={probability}")
+        raise mask_and_probability_error(mask, probability)
     if mask is not None:
         if ASSERTS:
             if not cnp.PyArray_Check(mask):

@@ -18,6 +18,7 @@ else:
 
     IntegerT = TypeVar("IntegerT", bound=np.integer, covariant=True)
 
+from gymspaces._arguments import check_mask_or_probability
 from gymspaces import _batching, _discrete
 from gymspaces._warnings import warn
 from gymspaces.discrete import Discrete
@@ -159,11 +160,7 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
 
     def _sample_masked(self, mask: Any, probability: Any) -> NDArray[Any]:
         """Masked or weighted sampling (see :meth:`sample`), leaf by leaf."""
-        if mask is not None and probability is not None:
-            raise ValueError(
-                "Only one of `mask` or `probability` can be provided, actual values: "
-                f"mask={mask}, probability={probability}"
-            )
+        check_mask_or_probability(mask, probability)
         if mask is not None:
             return np.array(self._sample_leaves(mask, self.nvec, self.start, False), dtype=self.dtype)
         return np.array(self._sample_leaves(probability, self.nvec, self.start, True), dtype=self.dtype)

@@ -9,6 +9,7 @@ import numpy as np
 if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     from numpy.typing import NDArray
 
+from gymspaces._arguments import check_mask_or_probability
 from gymspaces import _text
 from gymspaces.space import Space
 
@@ -129,11 +130,7 @@ class Text(Space[str]):
         >>> space.sample(probability=(5, np.array([0.0, 0.5, 0.5])))  # 'b' or 'c', evenly
         'cccbc'
         """
-        if mask is not None and probability is not None:
-            raise ValueError(
-                "Only one of `mask` or `probability` can be provided, actual values: "
-                f"mask={mask}, probability={probability}"
-            )
+        check_mask_or_probability(mask, probability)
         if mask is None and probability is None:
             return _text.text_sample(self, None, None)
         if mask is not None:

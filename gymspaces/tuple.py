@@ -19,6 +19,7 @@ else:
 
     T_cov = TypeVar("T_cov", covariant=True)
 
+from gymspaces._arguments import check_mask_or_probability
 from gymspaces import _batching, _flatten
 from gymspaces.space import Space, is_space
 
@@ -28,19 +29,9 @@ __all__ = ["Tuple"]
 _SUBSEED_BOUND = int(np.iinfo(np.int32).max)
 
 
-def _only_one_of(mask: Any, probability: Any) -> None:
-    """Composite spaces accept a mask or a probability, never both."""
-    if mask is None or probability is None:
-        return
-    raise ValueError(
-        "Only one of `mask` or `probability` can be provided, actual values: "
-        f"mask={mask}, probability={probability}"
-    )
-
-
 def _chosen_kind(mask: Any, probability: Any) -> tuple[str, Any]:
     """``("mask", mask)`` or ``("probability", probability)``, whichever is given."""
-    _only_one_of(mask, probability)
+    check_mask_or_probability(mask, probability)
     if mask is None:
         return "probability", probability
     return "mask", mask
