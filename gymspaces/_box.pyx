@@ -21,7 +21,7 @@ from gymspaces._distributions cimport (
 from gymspaces._attrs cimport attr, instance_dict
 from gymspaces._outputs cimport batch_array
 from gymspaces._rng cimport (
-    NOGIL_THRESHOLD, RNGHandle, any_bitgen, clone_pcg64, double_source, gs_pcg128_t, inline_pcg64, pcg64_clone,
+    NOGIL_THRESHOLD, RNGHandle, gs_pcg64_next64, any_bitgen, clone_pcg64, double_source, gs_pcg128_t, inline_pcg64, pcg64_clone,
     rng_handle_from, source_double,
 )
 
@@ -208,6 +208,43 @@ cdef inline int64_t int_high(box_t value) noexcept nogil:
     return int_low(value) + 1
 
 
+cdef bint top_bits_fill(gs_pcg128_t *pcg, box_t *out, const box_t *low, const box_t *high,
+                       npy_intp size) noexcept nogil:
+    """Integer boxes of bounds ``[0, 2**k - 1]`` everywhere (an image's 0..255): fill
+    ``out`` with the top ``k`` bits of each draw; ``False`` (nothing drawn) otherwise.
+
+    Gymnasium draws ``floor(uniform(0, 2**k))``, i.e. ``floor(2**k * next_double())``;
+    ``next_double()`` is ``(x >> 11) * 2**-53`` for the next 64-bit draw ``x``,
+    so the product is exact and its floor is ``x >> (64 - k)``: the same value
+    and the same draws, without going through doubles.
+    """
+    cdef npy_intp i
+    cdef uint64_t count
+    cdef int shift = 64
+    if not (box_t is uint8_t or box_t is int8_t or box_t is uint16_t or box_t is int16_t
+            or box_t is uint32_t or box_t is int32_t):
+        return False
+    else:
+        if size == 0 or low[0] != 0 or high[0] <= 0:
+            return False
+        count = <uint64_t> high[0] + 1
+        if count & (count - 1):  # not a power of two
+            return False
+        while count > 1:
+            count >>= 1
+            shift -= 1
+        for i in range(size):
+            if low[i] != 0 or high[i] != high[0]:
+                return False
+        # A local copy keeps the state in registers: char-typed stores to ``out``
+        # could alias ``pcg[0]``.
+        state = pcg[0]
+        for i in range(size):
+            out[i] = <box_t> (gs_pcg64_next64(&state) >> shift)
+        pcg[0] = state
+        return True
+
+
 cdef RangeCheck box_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, box_t *out, const box_t *low,
                          const box_t *high, const npy_bool *below, const npy_bool *above,
                          npy_intp size, double clip_lo, double clip_hi) noexcept nogil:
@@ -239,6 +276,8 @@ cdef RangeCheck box_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, box_t *out, const b
                 store(out, i, -random_exponential(bitgen, 1.0) + high_as_double(high[i]),
                       clip_lo, clip_hi, low, high)
     if n_both == 0:
+        return RANGE_OK
+    if pcg != NULL and n_both == size and top_bits_fill(pcg, out, low, high, size):
         return RANGE_OK
     # The normal/exponential passes above went through ``bitgen`` and left the
     # state in memory, so an inline copy taken now continues the same stream.
