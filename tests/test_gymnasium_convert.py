@@ -7,6 +7,7 @@ spaces stay shared, and a round trip changes nothing.
 
 from __future__ import annotations
 
+import collections
 import copy
 
 import gymnasium
@@ -254,21 +255,43 @@ def test_unknown_spaces_are_kept_unless_strict():
         from_gymnasium(3)
 
 
+Agents = collections.namedtuple("Agents", ["agent_0", "agent_1", "agent_2"])
+
+
+def _by_default() -> None:
+    return None
+
+
 @pytest.mark.parametrize("convert", [from_gymnasium, to_gymnasium, to_compat])
-@pytest.mark.parametrize("container", [dict, list, tuple])
+@pytest.mark.parametrize("container", [dict, list, tuple, collections.defaultdict, Agents])
 def test_containers_keep_their_type_and_sharing(convert, container):
-    """PettingZoo shares one space object between agents: it stays one object."""
+    """PettingZoo shares one space object between agents: it stays one object.
+
+    Subclasses whose constructor is not ``type(x)(items)`` keep their type
+    too: a ``defaultdict`` with its ``default_factory``, a namedtuple.
+    """
     shared = gym_spaces.Dict({"pos": gym_spaces.Box(-1, 1, (2,)), "id": gym_spaces.Discrete(3)}, seed=4)
     other = gym_spaces.Discrete(5, seed=shared.np_random)  # shares the generator, not the space
+    mapping = container in (dict, collections.defaultdict)
     if container is dict:
         spaces = {"agent_0": shared, "agent_1": shared, "agent_2": other}
+    elif container is collections.defaultdict:
+        spaces = collections.defaultdict(_by_default, agent_0=shared, agent_1=shared, agent_2=other)
+    elif container is Agents:
+        spaces = Agents(shared, shared, other)
     else:
         spaces = container([shared, shared, other])
     converted = convert(spaces)
     assert type(converted) is container
-    first, second, third = converted.values() if container is dict else converted
+    if container is collections.defaultdict:
+        assert converted.default_factory is _by_default
+    if mapping:
+        assert list(converted) == ["agent_0", "agent_1", "agent_2"]
+    first, second, third = converted.values() if mapping else converted
     assert first is second and first is not shared
     assert third.np_random is first.np_random  # the generator stays shared as well
+    if container is Agents:
+        assert converted.agent_2 is third
     # Seeding one agent's space reaches the other, as with the original objects.
     first.seed(9)
     shared.seed(9)

@@ -103,7 +103,8 @@ def from_gymnasium(space: Any, *, share_rng: bool = False, strict: bool = False)
         A Gymnasium 1.x space (composites included); compatible spaces,
         gymspaces spaces and the spaces of the last ``gym`` release (0.26)
         are accepted too. A container (PettingZoo's per-agent
-        ``observation_spaces`` dict, say) comes back as the same type, and a
+        ``observation_spaces`` dict, say) comes back as the same type (a
+        ``defaultdict`` with its ``default_factory``, a namedtuple), and a
         space object that appears several times in one call is converted
         once, so what was shared stays shared.
     share_rng : bool

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import sys
-from collections import OrderedDict
+from collections import OrderedDict, defaultdict
 from collections.abc import Mapping
 from typing import Any
 
@@ -200,7 +200,8 @@ def convert(space: Any, target: str, *, share: bool = False, keep_unknown: bool 
 def convert_any(spaces: Any, target: str, *, share: bool, strict: bool) -> Any:
     """Convert a space tree, or a mapping, list or tuple of them, in one pass.
 
-    Containers come back as the same type with the same keys or order; a space
+    Containers come back as the same type with the same keys or order (a
+    ``defaultdict`` keeps its ``default_factory``, a namedtuple its fields); a space
     object that appears several times (PettingZoo's agents often share one)
     is converted once, so the results are shared too, and so are generators
     shared between spaces. Spaces of unknown classes are kept as they are
@@ -211,9 +212,17 @@ def convert_any(spaces: Any, target: str, *, share: bool, strict: bool) -> Any:
         return converter.space(spaces)
     if isinstance(spaces, Mapping):
         converted = {key: converter.space(value) for key, value in spaces.items()}
-        kind = type(spaces)
-        return converted if kind is dict else kind(converted)  # type: ignore[call-arg]
+        kind: Any = type(spaces)
+        if kind is dict:
+            return converted
+        if isinstance(spaces, defaultdict):
+            # Its constructor takes the factory first; keep the factory.
+            return kind(spaces.default_factory, converted)
+        return kind(converted)
     if isinstance(spaces, (list, tuple)):
         items = [converter.space(value) for value in spaces]
+        if isinstance(spaces, tuple) and hasattr(spaces, "_fields"):
+            # A namedtuple's constructor takes one argument per field.
+            return type(spaces)(*items)
         return type(spaces)(items)
     return converter.space(spaces)  # not a space: TypeError naming the class
