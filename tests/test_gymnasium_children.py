@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from differential import assert_same_value
 
+import gymspaces
 from gymspaces.gymnasium import spaces as C
 from gymspaces.gymnasium import to_compat
 
@@ -165,3 +166,53 @@ def test_custom_children_are_kept_and_every_helper_uses_gymnasiums_rule_for_them
             assert mine == reference, index
         else:
             assert_same_value(mine, reference, f"result {index}")
+
+
+GRAPH_TREES: dict[str, Callable[[Any], Any]] = {
+    "Graph": lambda L: L.Graph(L.Box(0, 1, (2,)), L.Discrete(3), seed=2),
+    "Graph-no-edges": lambda L: L.Graph(L.Discrete(4), None, seed=2),
+    "Tuple": lambda L: L.Tuple((L.Graph(L.Box(0, 1, (2,)), L.Discrete(3)), L.Discrete(2)), seed=2),
+    "Dict": lambda L: L.Dict({"g": L.Graph(L.Discrete(4), L.Box(0, 1, (1,)))}, seed=2),
+    "Sequence": lambda L: L.Sequence(L.Graph(L.Discrete(4), L.Discrete(2)), seed=2),
+    "Sequence-stacked": lambda L: L.Sequence(L.Graph(L.Discrete(4), L.Discrete(2)), stack=True, seed=2),
+    "OneOf": lambda L: L.OneOf((L.Graph(L.Discrete(4), L.Discrete(2)), L.Discrete(2)), seed=2),
+}
+
+
+def graphs_in(value: Any) -> Iterator[Any]:
+    if isinstance(value, (G.GraphInstance, gymspaces.GraphInstance)):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from graphs_in(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from graphs_in(item)
+
+
+def _plain_tree(value: Any) -> Any:
+    """``value`` with graph instances (any library's) as plain tuples, lists and dicts walked."""
+    if isinstance(value, (G.GraphInstance, gymspaces.GraphInstance)):
+        return tuple(value)
+    if type(value) in (tuple, list):
+        return type(value)(_plain_tree(item) for item in value)
+    if type(value) is dict:
+        return {key: _plain_tree(item) for key, item in value.items()}
+    return value
+
+
+@pytest.mark.parametrize("name", list(GRAPH_TREES))
+def test_from_jsonable_returns_gymnasiums_graph_instances(name: str) -> None:
+    """``from_jsonable`` gives graphs that plain Gymnasium code accepts, as ``sample`` does."""
+    ours, theirs = GRAPH_TREES[name](C), GRAPH_TREES[name](G)
+    samples = [ours.sample() for _ in range(3)]
+    jsonable = ours.to_jsonable(samples)
+    assert_same_value(_plain_tree(jsonable), _plain_tree(theirs.to_jsonable(samples)))
+    result, expected = ours.from_jsonable(jsonable), theirs.from_jsonable(jsonable)
+    graphs = list(graphs_in(result))
+    assert graphs and len(graphs) == len(list(graphs_in(expected)))
+    for graph in graphs:
+        assert isinstance(graph, G.GraphInstance) and isinstance(graph, C.GraphInstance), type(graph)
+    assert_same_value(_plain_tree(result), _plain_tree(expected), name)
+    assert all(theirs.contains(item) for item in result)
+    assert all(ours.contains(item) for item in result)

@@ -510,6 +510,27 @@ class Graph(_gs.Graph, Space, _gym.Graph):  # type: ignore[misc]  # see above: b
             x = GraphInstance(*x)
         return _gs.Graph.contains(self, x)
 
+    # list is invariant: each base declares its own GraphInstance, and ours is both.
+    def from_jsonable(self, sample_n: Any) -> list[GraphInstance]:  # type: ignore[override]
+        """Inverse of :meth:`to_jsonable`, as compatible :class:`GraphInstance` (see :meth:`gymspaces.Graph.from_jsonable`).
+
+        The graphs are the ones ``sample`` would hand out, so Gymnasium's own
+        ``Graph.contains`` accepts them; composites holding a Graph (``Tuple``,
+        ``Dict``, ``Sequence``, ``OneOf``) get them through this method.
+
+        Examples
+        --------
+        >>> import gymnasium
+        >>> from gymspaces.gymnasium.spaces import Discrete, Graph
+        >>> space = Graph(node_space=Discrete(5), edge_space=Discrete(3))
+        >>> [graph] = space.from_jsonable([{"nodes": [[0, 4]], "edges": [[2]], "edge_links": [[0, 1]]}])
+        >>> graph.edge_links
+        array([[0, 1]], dtype=int32)
+        >>> gymnasium.spaces.Graph(gymnasium.spaces.Discrete(5), gymnasium.spaces.Discrete(3)).contains(graph)
+        True
+        """
+        return [utils._compatible_graphs(graph) for graph in _gs.Graph.from_jsonable(self, sample_n)]
+
     __eq__ = _equal(_gs.Graph, _gym.Graph)
     __hash__ = None  # type: ignore[assignment]
 
