@@ -100,6 +100,7 @@ def test_the_sdist_rules_take_every_source_and_no_generated_file(monkeypatch: py
         "docs/conf.py",
         "docs/_static/gymspaces.css",
         "tests/conftest.py",
+        ".github/workflows/wheels.yml",
     ]
     for pattern in ("gymspaces/**/*.py", "gymspaces/*.pyx", "gymspaces/*.pxd", "gymspaces/*.pyi", "tests/*.py",
                     "docs/*.md", "docs/*.png", "benchmarks/*.py"):
@@ -115,3 +116,48 @@ def test_the_sdist_rules_take_every_source_and_no_generated_file(monkeypatch: py
 @pytest.mark.parametrize("kernel", sorted(path.stem for path in (ROOT / "gymspaces").glob("_*.pyx")))
 def test_every_kernel_has_its_stub(kernel: str) -> None:
     assert (ROOT / "gymspaces" / f"{kernel}.pyi").exists()
+
+
+# The hosted runners the wheels workflow may use, with their native arch in
+# cibuildwheel's spelling. A runner not listed (a retired image such as
+# macos-13, or a new label) fails the test until its arch is written here.
+RUNNER_ARCHS = {
+    "ubuntu-latest": ("linux", "x86_64"),
+    "ubuntu-24.04-arm": ("linux", "aarch64"),
+    "macos-15-intel": ("macos", "x86_64"),
+    "macos-14": ("macos", "arm64"),
+    "windows-latest": ("windows", "AMD64"),
+}
+
+
+def workflow_job(name: str) -> str:
+    """The text of one job of .github/workflows/wheels.yml (jobs sit at two spaces)."""
+    text = (ROOT / ".github" / "workflows" / "wheels.yml").read_text(encoding="utf-8")
+    match = re.search(rf"^  {name}:\n(.*?)(?=^  \S|\Z)", text, flags=re.M | re.S)
+    assert match, f"no job {name!r} in wheels.yml"
+    return match.group(1)
+
+
+def test_each_wheel_runner_builds_its_own_arch_of_the_declared_matrix() -> None:
+    """Every matrix entry pins one arch, native to its runner, and together they
+    are the platforms/archs of [tool.cibuildwheel]: no cross builds, no wheel
+    built twice, none missing."""
+    job = workflow_job("wheels")
+    # Read without a YAML library: entries are flow mappings under ``include:``.
+    entries = [
+        dict(item.split(":", 1) for item in (part.strip() for part in entry.split(",")))
+        for entry in re.findall(r"^\s*- \{(.*)\}\s*$", job, flags=re.M)
+    ]
+    entries = [{key.strip(): value.strip() for key, value in entry.items()} for entry in entries]
+    assert entries and all(set(entry) == {"os", "arch"} for entry in entries), entries
+    assert re.search(r"^\s*include:\s*$", job, flags=re.M) and not re.search(r"^\s*os:", job, flags=re.M)
+    for entry in entries:
+        assert entry["os"] in RUNNER_ARCHS, f"unknown or retired runner {entry['os']!r}"
+        assert RUNNER_ARCHS[entry["os"]][1] == entry["arch"], entry
+    assert re.search(r"^\s*CIBW_ARCHS: \$\{\{ matrix\.arch \}\}\s*$", job, flags=re.M)
+    assert "runs-on: ${{ matrix.os }}" in job
+    built = sorted(RUNNER_ARCHS[entry["os"]] for entry in entries)
+    config = PYPROJECT["tool"]["cibuildwheel"]
+    declared = sorted((platform, arch) for platform in ("linux", "macos", "windows")
+                      for arch in config[platform]["archs"])
+    assert built == declared
