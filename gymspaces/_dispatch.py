@@ -58,13 +58,25 @@ def _parameters(function: Callable[..., Any]) -> tuple[list[str], dict[str, Any]
 _EQUIVALENTS: dict[type, type] = {}
 # (cache, listeners) of every dispatcher, to be told when _EQUIVALENTS changes.
 _ALL_DISPATCHERS: list[tuple[dict[type, Callable[..., Any]], list[Callable[[], None]]]] = []
+# Bumped before any cache is cleared (a rule registered, the equivalents
+# changed): a lookup that read the rules before a bump does not leave its
+# answer in a cache, even if it stores it after the clear (another thread).
+_generation = 0
+
+
+def _invalidate(cache: dict[type, Callable[..., Any]]) -> None:
+    global _generation
+    _generation += 1
+    cache.clear()
 
 
 def set_equivalents(added: Mapping[type, type], removed: tuple[type, ...] = ()) -> None:
     """Make each key of ``added`` follow its value's rules; forget ``removed``."""
+    global _generation
     for cls in removed:
         _EQUIVALENTS.pop(cls, None)
     _EQUIVALENTS.update(added)
+    _generation += 1
     for cache, _ in _ALL_DISPATCHERS:
         cache.clear()
     for _, listeners in _ALL_DISPATCHERS:
@@ -110,12 +122,17 @@ def _space_dispatch(default: Callable[_P, _R_co], *, follow_equivalents: bool) -
         """
         implementation = cache.get(cls)
         if implementation is None:
+            generation = _generation
             if follow_equivalents and _EQUIVALENTS:
                 implementation = _through_equivalent(cls)
             if implementation is None:
                 implementation = resolver.dispatch(cls)
             if cls in registry or (follow_equivalents and cls in _EQUIVALENTS):
                 cache[cls] = implementation
+                if _generation != generation:
+                    # The rules changed while this looked them up: the answer
+                    # is used once but not kept (the clear may have passed).
+                    cache.pop(cls, None)
         return implementation
 
     def _through_equivalent(cls: type) -> Callable[..., Any] | None:
@@ -150,7 +167,7 @@ def _space_dispatch(default: Callable[_P, _R_co], *, follow_equivalents: bool) -
         if func is None and isinstance(cls, type):
             return lambda f: register(cls, f)
         registered = resolver.register(cls) if func is None else resolver.register(cls, func)
-        cache.clear()
+        _invalidate(cache)
         for listener in listeners:
             listener()
         return registered

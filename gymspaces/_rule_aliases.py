@@ -11,6 +11,7 @@ same rule as its base, so registering a rule for the subclass itself (in
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 __all__ = ["ACTIVE", "add", "watch"]
@@ -18,15 +19,24 @@ __all__ = ["ACTIVE", "add", "watch"]
 ACTIVE: dict[type, type] = {}  # shared with the kernels: only ever updated in place
 _CANDIDATES: dict[type, type] = {}
 _DISPATCHERS: list[Any] = []
+# Guards _CANDIDATES and ACTIVE. Re-entrant: a refresh runs from dispatcher
+# listeners, which may fire inside another refresh's thread.
+_LOCK = threading.RLock()
 
 
 def _refresh() -> None:
-    ACTIVE.clear()
-    ACTIVE.update(
-        (alias, base)
-        for alias, base in _CANDIDATES.items()
-        if all(dispatcher.dispatch(alias) is dispatcher.dispatch(base) for dispatcher in _DISPATCHERS)
-    )
+    # One refresh at a time, and ACTIVE is edited entry by entry, never
+    # emptied: kernels in other threads read it meanwhile (patch() and
+    # unpatch() refresh it while spaces may be in use).
+    with _LOCK:
+        current = {
+            alias: base
+            for alias, base in _CANDIDATES.items()
+            if all(dispatcher.dispatch(alias) is dispatcher.dispatch(base) for dispatcher in _DISPATCHERS)
+        }
+        for alias in [alias for alias in ACTIVE if current.get(alias) is not ACTIVE[alias]]:
+            del ACTIVE[alias]
+        ACTIVE.update(current)
 
 
 def watch(dispatcher: Any) -> None:
@@ -46,12 +56,14 @@ def add(aliases: dict[type, type], *, subclasses_only: bool = True) -> None:
     for alias, base in aliases.items():
         if subclasses_only and not issubclass(alias, base):
             raise TypeError(f"{alias.__qualname__} is not a subclass of {base.__qualname__}")
-    _CANDIDATES.update(aliases)
-    _refresh()
+    with _LOCK:
+        _CANDIDATES.update(aliases)
+        _refresh()
 
 
 def remove(aliases: tuple[type, ...]) -> None:
     """Take ``aliases`` off the compiled paths again."""
-    for alias in aliases:
-        _CANDIDATES.pop(alias, None)
-    _refresh()
+    with _LOCK:
+        for alias in aliases:
+            _CANDIDATES.pop(alias, None)
+        _refresh()

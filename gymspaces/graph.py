@@ -263,7 +263,10 @@ class Graph(Space[GraphInstance]):
             )
             # An explicit edge count leaves the edge mask as given (quirk Q6).
         else:
-            num_edges = self._draw_num_edges(num_nodes) if num_nodes > 1 else 0
+            # Helpers are called through Graph, not looked up on ``self``: patch
+            # mode runs this method on Gymnasium's Graph, from which another
+            # thread's unpatch() may remove them while this call runs.
+            num_edges = Graph._draw_num_edges(self, num_nodes) if num_nodes > 1 else 0
             if edge_mask is not None:
                 edge_mask = tuple([edge_mask] * num_edges)
 
@@ -276,7 +279,7 @@ class Graph(Space[GraphInstance]):
                 self.edge_space, num_edges, {} if kind is None else {kind: edge_mask}
             )
             if edges is not None:  # a custom batched edge space may sample None
-                links = self._draw_edge_links(num_nodes, num_edges)
+                links = Graph._draw_edge_links(self, num_nodes, num_edges)
         return GraphInstance(nodes, edges, links)
 
     def _draw_num_edges(self, num_nodes: Any) -> int:

@@ -161,9 +161,13 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
     def _sample_masked(self, mask: Any, probability: Any) -> NDArray[Any]:
         """Masked or weighted sampling (see :meth:`sample`), leaf by leaf."""
         check_mask_or_probability(mask, probability)
+        # Called through MultiDiscrete, not looked up on ``self``: patch mode runs
+        # this on Gymnasium's class, from which another thread's unpatch() may
+        # remove the helper while this call runs.
+        leaves = MultiDiscrete._sample_leaves
         if mask is not None:
-            return np.array(self._sample_leaves(mask, self.nvec, self.start, False), dtype=self.dtype)
-        return np.array(self._sample_leaves(probability, self.nvec, self.start, True), dtype=self.dtype)
+            return np.array(leaves(self, mask, self.nvec, self.start, False), dtype=self.dtype)
+        return np.array(leaves(self, probability, self.nvec, self.start, True), dtype=self.dtype)
 
     def _sample_leaves(self, sub_mask: Any, sub_nvec: Any, sub_start: Any, weighted: bool) -> Any:
         """Walk the mask tree alongside ``nvec``; leaves are drawn depth-first (C order)."""
@@ -178,7 +182,7 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
             )
             assert isinstance(sub_start, np.ndarray)
             return [
-                self._sample_leaves(leaf_mask, leaf_nvec, leaf_start, weighted)
+                MultiDiscrete._sample_leaves(self, leaf_mask, leaf_nvec, leaf_start, weighted)
                 for leaf_mask, leaf_nvec, leaf_start in zip(sub_mask, sub_nvec, sub_start, strict=True)
             ]
         return _discrete.multi_discrete_leaf(self, sub_mask, sub_nvec, sub_start, weighted)

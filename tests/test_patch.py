@@ -146,6 +146,121 @@ def test_patch_and_unpatch_from_many_threads() -> None:
     assert_same_snapshot(snapshot(), before)
 
 
+def _runs_gymspaces_code(function: Any) -> bool:
+    function = getattr(function, "__wrapped__", function)
+    return (getattr(function, "__module__", None) or "").startswith("gymspaces")
+
+
+def test_every_step_of_patch_and_unpatch_is_a_consistent_state() -> None:
+    """After each line patch() and unpatch() run, a call starting in another
+    thread finds what it needs: gymspaces' sample/contains only with the
+    private helpers they look up on the class, and gymspaces' rules in
+    Gymnasium's dispatchers only with the equivalence table that their
+    recursion into sub-spaces uses."""
+    from gymspaces.gymnasium import _patch
+
+    helpers = {
+        cls: [name for name in _patch._methods(cls.__name__) if name not in ("sample", "contains")]
+        for cls in SPACE_CLASSES
+    }
+    problems: list[str] = []
+    checks = [0]
+
+    def check(where: str) -> None:
+        checks[0] += 1
+        for cls in SPACE_CLASSES:
+            if any(_runs_gymspaces_code(getattr(cls, name)) for name in ("sample", "contains")):
+                missing = [name for name in helpers[cls] if name not in vars(cls)]
+                if missing or _dispatch.equivalent_of(cls) is None:
+                    lacking = missing or "its equivalent"
+                    problems.append(f"{where}: {cls.__name__} runs gymspaces code without {lacking}")
+        for helper in GYMNASIUM_HELPERS:
+            for cls in SPACE_CLASSES:
+                if _runs_gymspaces_code(helper.registry.get(cls)) and _dispatch.equivalent_of(cls) is None:
+                    problems.append(f"{where}: {helper.__name__} sends {cls.__name__} to gymspaces, no equivalent")
+
+    def in_patch_module(frame: Any, event: str, arg: Any) -> Any:
+        if frame.f_code.co_filename != _patch.__file__:
+            return None
+        return after_each_line
+
+    def after_each_line(frame: Any, event: str, arg: Any) -> Any:
+        if event in ("line", "return"):
+            check(f"{frame.f_code.co_name}:{frame.f_lineno}")
+        return after_each_line
+
+    patch()  # imports done, so the traced runs only change Gymnasium
+    unpatch()
+    previous = sys.gettrace()
+    sys.settrace(in_patch_module)
+    try:
+        patch(report=True)
+        unpatch()
+        patch()
+        unpatch()
+    finally:
+        sys.settrace(previous)
+    assert checks[0] > 50
+    assert not problems, sorted({problem.split(": ")[0] for problem in problems}) + problems[:3]
+
+
+def test_spaces_in_use_while_another_thread_patches_and_unpatches() -> None:
+    """Threads sample, check and flatten while another flips patching for a
+    second: every call, whichever side of a flip it starts or ends on,
+    returns a valid result (Gymnasium's or gymspaces', never an error)."""
+    import time
+    import warnings
+
+    graph = G.Graph(G.Box(0, 1, (2,)), G.Discrete(3), seed=0)
+    nested = G.MultiDiscrete([[3, 4]], seed=1)  # masks walk the nested leaves
+    nested_mask = ((np.ones(3, np.int8), np.ones(4, np.int8)),)
+    box, discrete = G.Box(0, 1, (2,), seed=2), G.Discrete(5, seed=3)
+    composite = G.Dict(
+        {"a": G.Box(0, 1, (2,)), "b": G.MultiDiscrete([2, 2]), "c": G.Tuple((G.Discrete(3),))}, seed=4
+    )
+    batched = gym_vector.batch_space(composite, 2)
+    failures: list[str] = []
+    calls = [0]
+    stop = threading.Event()
+
+    def use_spaces() -> None:
+        while not stop.is_set():
+            try:
+                assert graph.contains(graph.sample())
+                assert nested.contains(nested.sample(mask=nested_mask))
+                assert box.contains([0.5, 0.5]) and not box.contains(np.array([2.0, 0.0]))  # general paths
+                assert discrete.contains(3) and not discrete.contains(1.5)
+                value = composite.sample()
+                assert composite.contains(gym_utils.unflatten(composite, gym_utils.flatten(composite, value)))
+                out = gym_vector.concatenate(composite, [value, value], gym_vector.create_empty_array(composite, 2))
+                assert len(list(gym_vector.iterate(batched, out))) == 2
+                calls[0] += 1
+            except BaseException as error:  # noqa: BLE001 - reported below
+                failures.append(f"{type(error).__name__}: {error}")
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as CPython allows
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # Box.contains on a list warns, from every thread
+            users = [threading.Thread(target=use_spaces) for _ in range(2)]
+            for user in users:
+                user.start()
+            flips = 0
+            deadline = time.perf_counter() + 1.0
+            while time.perf_counter() < deadline and not failures:
+                patch()
+                unpatch()
+                flips += 1
+            stop.set()
+            for user in users:
+                user.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not failures, failures[:3]
+    assert flips > 10 and calls[0] > 10
+
+
 def test_unverified_gymnasium_version_warns_once(monkeypatch: pytest.MonkeyPatch) -> None:
     from gymspaces.gymnasium import _patch
 

@@ -48,6 +48,10 @@ _LOCK = threading.RLock()
 _state: _PatchState | None = None
 _warned_version = False
 
+# The methods installed on Gymnasium's classes that user code calls; the other
+# methods installed are private helpers these look up on the instance's class.
+_ENTRY_POINTS = ("sample", "contains")
+
 # Gymnasium's helpers that gymspaces runs for patched classes: the calls made
 # per step. The ones that build spaces (batch_space, batch_differing_spaces,
 # flatten_space) stay Gymnasium's: the spaces they build are Gymnasium's
@@ -64,31 +68,45 @@ _VECTOR_HELPERS = (
 
 
 class _PatchState:
-    """What :func:`patch` replaced, to be put back by :func:`unpatch`."""
+    """What :func:`patch` changed, in order, to be put back by :func:`unpatch`.
+
+    Each change is journalled as it is made and :meth:`undo` reverts the
+    journal last change first. :func:`patch` makes its changes dependencies
+    first (the equivalence table, then the private helpers), entry points
+    (``sample``, ``contains``, Gymnasium's dispatcher rules) last, so undoing
+    takes the entry points away before anything they call: a call that
+    starts at any moment of either finds everything it needs.
+    """
 
     def __init__(self) -> None:
-        self.attributes: list[tuple[type, str, Any]] = []  # (class, name, previous or _MISSING)
-        self.registrations: list[tuple[Any, type, Any]] = []  # (dispatcher, class, previous rule)
+        self.journal: list[Callable[[], None]] = []  # undo steps, in the order the changes were made
         self.equivalents: dict[type, type] = {}
 
     def set_attribute(self, cls: type, name: str, value: Any) -> None:
-        self.attributes.append((cls, name, cls.__dict__.get(name, _MISSING)))
+        previous = cls.__dict__.get(name, _MISSING)
         setattr(cls, name, value)
+        if previous is _MISSING:
+            self.journal.append(lambda: delattr(cls, name))
+        else:
+            self.journal.append(lambda: setattr(cls, name, previous))
 
     def register(self, dispatcher: Any, cls: type, rule: Any) -> None:
-        self.registrations.append((dispatcher, cls, dispatcher.registry[cls]))
+        previous = dispatcher.registry[cls]
         dispatcher.register(cls, rule)
+        self.journal.append(lambda: dispatcher.register(cls, previous))
+
+    def add_equivalents(self, equivalents: dict[type, type]) -> None:
+        """gymspaces' dispatchers and kernels treat each key as its value."""
+        self.equivalents.update(equivalents)
+        classes = tuple(equivalents)
+        _dispatch.set_equivalents(equivalents)
+        self.journal.append(lambda: _dispatch.set_equivalents({}, removed=classes))
+        _rule_aliases.add(equivalents, subclasses_only=False)
+        self.journal.append(lambda: _rule_aliases.remove(classes))
 
     def undo(self) -> None:
-        for dispatcher, cls, previous in reversed(self.registrations):
-            dispatcher.register(cls, previous)
-        for cls, name, previous in reversed(self.attributes):
-            if previous is _MISSING:
-                delattr(cls, name)
-            else:
-                setattr(cls, name, previous)
-        _rule_aliases.remove(tuple(self.equivalents))
-        _dispatch.set_equivalents({}, removed=tuple(self.equivalents))
+        while self.journal:
+            self.journal.pop()()
 
 
 def _graph_instance(value: Any) -> Any:
@@ -105,19 +123,29 @@ def _graph_instance(value: Any) -> Any:
     return value
 
 
-def _gymnasium_rule(helper: Callable[..., Any], name: str, graphs: bool) -> Callable[..., Any]:
+def _gymnasium_rule(
+    helper: Callable[..., Any], name: str, graphs: bool, state: _PatchState, originals: dict[type, Any]
+) -> Callable[..., Any]:
     """gymspaces' ``helper`` as a rule of Gymnasium's dispatcher ``name``.
 
     It raises Gymnasium's ``CustomSpaceError`` where gymspaces raises its own,
-    and (``graphs``) returns Gymnasium ``GraphInstance`` objects.
+    and (``graphs``) returns Gymnasium ``GraphInstance`` objects. Called when
+    ``state`` is not the patch in effect, it runs Gymnasium's own rule
+    (``originals``, by class): singledispatch's cache may hand it out after
+    :func:`unpatch` when a lookup in another thread raced the registration.
     """
     from gymnasium.error import CustomSpaceError as GymnasiumCustomSpaceError
 
     from gymspaces.error import CustomSpaceError
 
+    def gymnasiums(space: Any) -> Callable[..., Any]:
+        return next(originals[klass] for klass in type(space).__mro__ if klass in originals)
+
     if graphs:
 
         def rule(space: Any, *args: Any, **kwargs: Any) -> Any:
+            if _state is not state:
+                return gymnasiums(space)(space, *args, **kwargs)
             try:
                 return _graph_instance(helper(space, *args, **kwargs))
             except CustomSpaceError as error:
@@ -126,6 +154,8 @@ def _gymnasium_rule(helper: Callable[..., Any], name: str, graphs: bool) -> Call
     else:
 
         def rule(space: Any, *args: Any, **kwargs: Any) -> Any:
+            if _state is not state:
+                return gymnasiums(space)(space, *args, **kwargs)
             try:
                 return helper(space, *args, **kwargs)
             except CustomSpaceError as error:
@@ -247,27 +277,33 @@ def patch(*, report: bool = False) -> None:
             _report.reset()
         state = _PatchState()
         try:
+            # Dependencies first: what gymspaces' code needs to run on
+            # Gymnasium's classes (the equivalence table, private helpers).
+            state.add_equivalents({getattr(_gym, name): getattr(_gs, name) for name in SPACE_NAMES})
+            methods = {name: _methods(name) for name in SPACE_NAMES}
             for name in SPACE_NAMES:
-                theirs = getattr(_gym, name)
-                for attribute, value in _methods(name).items():
-                    if attribute in ("sample", "contains"):
-                        value = record(f"{name}.{attribute}", value)
-                    state.set_attribute(theirs, attribute, value)
-                state.equivalents[theirs] = getattr(_gs, name)
+                for attribute, value in methods[name].items():
+                    if attribute not in _ENTRY_POINTS:
+                        state.set_attribute(getattr(_gym, name), attribute, value)
             state.set_attribute(_gym.Space, "__getstate__", _drop_kernel_caches)
-            if report:
-                original_init = _gym.Space.__dict__["__init__"]
-                state.set_attribute(_gym.Space, "__init__", _report.recording_init(original_init, _compiled_class))
-            # gymspaces' dispatchers and kernels treat each class as its namesake.
-            _dispatch.set_equivalents(state.equivalents)
-            _rule_aliases.add(state.equivalents, subclasses_only=False)
+            # Entry points last: Gymnasium's dispatchers, then the methods.
             helpers = [(getattr(gym_utils, name), getattr(gs_utils, name), name) for name in _UTILS_HELPERS]
             helpers += [(getattr(gym_vector, name), getattr(gs_vector, name), name) for name in _VECTOR_HELPERS]
             for gymnasium_helper, gymspaces_helper, name in helpers:
-                rule = record(name, _gymnasium_rule(gymspaces_helper, name, graphs=name != "flatdim"))
-                for theirs in state.equivalents:
-                    if theirs in gymnasium_helper.registry:
-                        state.register(gymnasium_helper, theirs, rule)
+                registry = gymnasium_helper.registry
+                originals = {theirs: registry[theirs] for theirs in state.equivalents if theirs in registry}
+                rule = _gymnasium_rule(gymspaces_helper, name, name != "flatdim", state, originals)
+                rule = record(name, rule)
+                for theirs in originals:
+                    state.register(gymnasium_helper, theirs, rule)
+            for name in SPACE_NAMES:
+                for attribute in _ENTRY_POINTS:
+                    if attribute in methods[name]:
+                        value = record(f"{name}.{attribute}", methods[name][attribute])
+                        state.set_attribute(getattr(_gym, name), attribute, value)
+            if report:
+                original_init = _gym.Space.__dict__["__init__"]
+                state.set_attribute(_gym.Space, "__init__", _report.recording_init(original_init, _compiled_class))
         except BaseException:
             state.undo()
             raise
@@ -295,8 +331,8 @@ def unpatch() -> None:
     with _LOCK:
         if _state is None:
             return
-        _state.undo()
-        _state = None
+        state, _state = _state, None  # from here on, rules still handed out defer to Gymnasium's
+        state.undo()
 
 
 def is_patched() -> bool:
