@@ -146,6 +146,48 @@ def test_patch_and_unpatch_from_many_threads() -> None:
     assert_same_snapshot(snapshot(), before)
 
 
+@pytest.mark.parametrize("patched_before", [False, True])
+def test_patched_blocks_in_two_threads_share_the_patch(patched_before: bool) -> None:
+    """Thread A enters, B enters, A exits, B exits: B's block stays patched
+    after A's exit, and the last exit leaves patching as it was before."""
+    if patched_before:
+        patch()
+    a_inside, b_inside, a_left = threading.Event(), threading.Event(), threading.Event()
+    seen: dict[str, bool] = {}
+
+    def thread_a() -> None:
+        with patched():
+            a_inside.set()
+            b_inside.wait(5)
+        a_left.set()
+
+    def thread_b() -> None:
+        a_inside.wait(5)
+        with patched():
+            b_inside.set()
+            a_left.wait(5)
+            seen["b after a left"] = is_patched()
+            seen["b compiled"] = is_compiled(G.Discrete(3))
+
+    threads = [threading.Thread(target=thread_a), threading.Thread(target=thread_b)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == {"b after a left": True, "b compiled": True}
+    assert is_patched() is patched_before
+
+
+def test_patched_block_reopened_after_unpatch_inside_another() -> None:
+    with patched():
+        unpatch()  # an explicit unpatch() inside a block is obeyed ...
+        assert not is_patched()
+        with patched():  # ... and a block opened after it patches again
+            assert is_patched()
+        assert is_patched()  # the outer block is still open
+    assert not is_patched()
+
+
 def _runs_gymspaces_code(function: Any) -> bool:
     function = getattr(function, "__wrapped__", function)
     return (getattr(function, "__module__", None) or "").startswith("gymspaces")

@@ -47,6 +47,9 @@ _MISSING = object()
 _LOCK = threading.RLock()
 _state: _PatchState | None = None
 _warned_version = False
+# patched() blocks open in any thread, and whether one of them turned patching on.
+_blocks = 0
+_blocks_patched = False
 
 # The methods installed on Gymnasium's classes that user code calls; the other
 # methods installed are private helpers these look up on the instance's class.
@@ -352,7 +355,9 @@ def is_patched() -> bool:
 def patched() -> Iterator[None]:
     """Context manager: patched inside the block, as before it after.
 
-    If patching was already on when the block started, it stays on.
+    Blocks in several threads (or nested) share one patch: Gymnasium stays
+    patched until the last block open exits. If patching was on before the
+    first block started (:func:`patch`), it stays on.
 
     Examples
     --------
@@ -364,14 +369,21 @@ def patched() -> Iterator[None]:
     >>> is_patched()
     False
     """
+    global _blocks, _blocks_patched
     with _LOCK:
-        was_patched = is_patched()
-        patch()
+        if _blocks == 0:
+            _blocks_patched = False
+        if _state is None:
+            patch()
+            _blocks_patched = True  # (again, if unpatch() was called inside a block)
+        _blocks += 1
     try:
         yield
     finally:
-        if not was_patched:
-            unpatch()
+        with _LOCK:
+            _blocks -= 1
+            if _blocks == 0 and _blocks_patched:
+                unpatch()
 
 
 _KNOWN_BASES = tuple(getattr(library, name) for name in SPACE_NAMES for library in (_gs, _gym))
