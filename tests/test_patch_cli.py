@@ -152,6 +152,32 @@ def test_cli_report_lists_operations_and_slow_spaces(tmp_path: Path) -> None:
     assert any(line.startswith("__main__.Coin x1  created at") and "custom.py:5" in line for line in lines), result.stderr
 
 
+def test_cli_report_when_the_environment_already_patches(tmp_path: Path) -> None:
+    """With GYMSPACES_PATCH=1 set, the start-up hook patches before the CLI
+    asks for a report: the report still counts what ran."""
+    script = tmp_path / "plain.py"
+    script.write_text("import gymnasium\nspace = gymnasium.spaces.Discrete(3)\nfor _ in range(4):\n    space.sample()")
+    result = run(["-m", "gymspaces.gymnasium", "--report", str(script)], tmp_path, GYMSPACES_PATCH="1")
+    assert result.returncode == 0, result.stderr
+    assert any(line.split()[:2] == ["Discrete.sample", "4"] for line in result.stderr.splitlines()), result.stderr
+
+
+def test_report_true_starts_recording_when_already_patched() -> None:
+    patch()
+    patch(report=True)
+    try:
+        space = gymnasium.spaces.Discrete(3, seed=0)
+        for _ in range(2):
+            space.sample()
+        patch()  # does not stop recording
+        space.sample()
+        table = report()
+    finally:
+        unpatch()
+    assert any(line.split()[:2] == ["Discrete.sample", "3"] for line in table.splitlines()), table
+    assert not is_patched()
+
+
 def test_report_in_code_counts_while_patched() -> None:
     assert not is_patched()
     patch(report=True)

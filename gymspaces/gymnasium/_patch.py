@@ -84,6 +84,7 @@ class _PatchState:
     def __init__(self) -> None:
         self.journal: list[Callable[[], None]] = []  # undo steps, in the order the changes were made
         self.equivalents: dict[type, type] = {}
+        self.recording = False  # patch(report=True)
 
     def set_attribute(self, cls: type, name: str, value: Any) -> None:
         previous = cls.__dict__.get(name, _MISSING)
@@ -235,8 +236,9 @@ def patch(*, report: bool = False) -> None:
     iterate and use shared memory through gymspaces, with bit for bit the
     results Gymnasium gives. Classes are unchanged (``type(space) is
     gymnasium.spaces.Box`` holds); subclasses that override ``sample`` or
-    ``contains`` keep their own code. Calling it again does nothing; it is
-    safe to call from several threads.
+    ``contains`` keep their own code. Calling it again does nothing (but
+    ``report=True`` turns recording on if it was off); it is safe to call
+    from several threads.
 
     Warns (``RuntimeWarning``, once) if the installed Gymnasium is not a
     release gymspaces is verified against.
@@ -246,7 +248,8 @@ def patch(*, report: bool = False) -> None:
     report : bool
         Also count and time the compiled operations and record the spaces
         created that do not run compiled, for :func:`report` (costs two
-        clock reads per call). Ignored if already patched.
+        clock reads per call). If already patched without recording,
+        recording starts now (with counts from zero).
 
     Examples
     --------
@@ -265,7 +268,12 @@ def patch(*, report: bool = False) -> None:
     global _state
     with _LOCK:
         if _state is not None:
-            return
+            if not report or _state.recording:
+                return
+            # Patched without recording (by the start-up hook, say, before
+            # ``--report`` asks for it): patch again, recording.
+            previous, _state = _state, None
+            previous.undo()
         _check_version()
         import gymnasium.spaces.utils as gym_utils
         import gymnasium.vector.utils as gym_vector
@@ -279,6 +287,7 @@ def patch(*, report: bool = False) -> None:
         if report:
             _report.reset()
         state = _PatchState()
+        state.recording = report
         try:
             # Dependencies first: what gymspaces' code needs to run on
             # Gymnasium's classes (the equivalence table, private helpers).
