@@ -182,11 +182,18 @@ def setup(key: str) -> Callable[[Any], Callable[[], Any]]:
 
 @contextlib.contextmanager
 def context(lib: Any) -> Iterator[None]:
-    """Patched for gymspaces' side of a case, plain Gymnasium for the other."""
-    from gymspaces.gymnasium import patched
+    """Patched for gymspaces' side of a case, plain Gymnasium for the other
+    (even if this interpreter was patched before: ``GYMSPACES_PATCH=1``)."""
+    from gymspaces.gymnasium import is_patched, patch, patched, unpatch
 
     if lib.name == "gymspaces":
         with patched():
             yield
-    else:
+        return
+    was_patched = is_patched()
+    unpatch()
+    try:
         yield
+    finally:
+        if was_patched:
+            patch()

@@ -14,8 +14,10 @@ skipped, and gymspaces is benchmarked alone.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -61,6 +63,31 @@ def _label(benchmark: Any, case: Case, implementation: str) -> None:
 
 def _import_rounds(config: Any) -> int:
     return max(IMPORT_ROUNDS_FLOOR, int(config.getoption("benchmark_min_rounds")))
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _gymnasium_unpatched() -> Iterator[None]:
+    """Plain Gymnasium for the whole suite, whatever the environment says.
+
+    ``GYMSPACES_PATCH=1`` (exported by ``python -m gymspaces.gymnasium`` to
+    the processes it starts) patches an interpreter at start-up, which would
+    time gymspaces against itself. The suite unpatches and unsets it (so the
+    fresh interpreters of the ``import`` case are plain too); only the
+    end-to-end cases patch, inside gymspaces' side. Both are put back after.
+    """
+    variable = os.environ.pop("GYMSPACES_PATCH", None)
+    patching = sys.modules.get("gymspaces.gymnasium._patch")  # only this module patches
+    if patching is not None and not patching.is_patched():
+        patching = None
+    if patching is not None:
+        patching.unpatch()
+    try:
+        yield
+    finally:
+        if patching is not None:
+            patching.patch()
+        if variable is not None:
+            os.environ["GYMSPACES_PATCH"] = variable
 
 
 # Calibrate on the fastest of repeated runs: a single cold first call (lazy

@@ -1,9 +1,10 @@
 """Benchmark cases, the shipped suite and ``python -m gymspaces bench``.
 
-No assertion here depends on a timing. One tiny real run (two cases, quick
-mode, a few milliseconds per measurement) produces pytest-benchmark JSON, a
-table and a chart; the report and the gate are then checked on that JSON with
-targets no measurement can meet (or miss), and on synthetic runs.
+No assertion here depends on a timing, but for one telling 1x from 15x. One
+tiny real run (two cases, quick mode, a few milliseconds per measurement)
+produces pytest-benchmark JSON, a table and a chart; the report and the gate
+are then checked on that JSON with targets no measurement can meet (or miss),
+and on synthetic runs.
 """
 
 from __future__ import annotations
@@ -57,14 +58,15 @@ def _environment(**extra: str) -> dict[str, str]:
     return env
 
 
-def _run_bench(args: list[str], cwd: Path, prelude: str = "") -> subprocess.CompletedProcess[str]:
-    """Run ``python -m gymspaces bench ARGS`` in a child, after the setup code ``prelude``."""
+def _run_bench(args: list[str], cwd: Path, prelude: str = "", **env: str) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m gymspaces bench ARGS`` in a child (``env`` added to its
+    environment), after the setup code ``prelude``."""
     code = (
         f"{prelude}\nimport runpy, sys\nsys.argv = ['gymspaces', 'bench', *sys.argv[1:]]\n"
         "runpy.run_module('gymspaces', run_name='__main__')"
     )
     command = [sys.executable, "-c", code, *args]
-    return subprocess.run(command, cwd=cwd, env=_environment(), capture_output=True, text=True, timeout=300)
+    return subprocess.run(command, cwd=cwd, env=_environment(**env), capture_output=True, text=True, timeout=300)
 
 
 def _write_targets(path: Path, floor: float, geometric: float | None = None) -> Path:
@@ -239,6 +241,28 @@ def test_real_run_prints_the_ratio_table(real_run):
         assert row.split()[-1] in ("pass", "MISS")
     assert "quick mode" in result.stdout
     assert "4/4" in result.stderr  # the progress bar saw exactly the selected measurements
+
+
+def test_gymnasium_is_timed_unpatched_when_the_environment_patches(tmp_path):
+    """GYMSPACES_PATCH=1 (which ``python -m gymspaces.gymnasium`` exports to
+    the processes it starts) patches the interpreter at start-up; the suite
+    still times plain Gymnasium. Timed against a patched Gymnasium these
+    cases measured 1.0x; their floors are 8x and 15x, so 3x is no timing
+    bet."""
+    cases = ("dict_sample", "e2e_flatten_observation")
+    prelude = "import gymspaces._autopatch\nfrom gymspaces.gymnasium import is_patched\nassert is_patched()"
+    result = _run_bench(
+        ["--quick", "--cases", ",".join(cases), "--json", "run.json", *TINY], tmp_path, prelude, GYMSPACES_PATCH="1"
+    )
+    assert result.returncode == 0, result.stderr
+    data = json.loads((tmp_path / "run.json").read_text())
+    for key in cases:
+        medians = {
+            bench["extra_info"]["implementation"]: bench["stats"]["median"]
+            for bench in data["benchmarks"]
+            if bench["group"] == key
+        }
+        assert medians["gymnasium"] / medians["gymspaces"] > 3, (key, medians)
 
 
 def test_real_run_writes_pytest_benchmark_json(real_run):
