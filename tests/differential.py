@@ -70,6 +70,22 @@ def outcome(call: Callable[[], Any]) -> Outcome:
     return result
 
 
+# x87 extended precision: a long double holds 10 bytes of value in a 12- or
+# 16-byte slot; the rest is padding that numpy's own copies leave unspecified.
+_X87_LONGDOUBLE = np.finfo(np.longdouble).nmant == 63
+_X87_VALUE_BYTES = 10
+
+
+def _value_bytes(value: Any) -> bytes:
+    """The bytes of ``value``'s elements, without long double padding."""
+    array = np.asarray(value)
+    raw = array.tobytes()
+    if not (_X87_LONGDOUBLE and array.dtype.char in "gG" and array.dtype.isnative):
+        return raw
+    slot = np.dtype(np.longdouble).itemsize  # one real component
+    return np.frombuffer(raw, np.uint8).reshape(-1, slot)[:, :_X87_VALUE_BYTES].tobytes()
+
+
 def assert_same_value(actual: Any, expected: Any, context: str = "") -> None:
     """Exact equality: same type, dtype (incl. byte order), shape and bytes."""
     where = f" ({context})" if context else ""
@@ -92,7 +108,7 @@ def assert_same_value(actual: Any, expected: Any, context: str = "") -> None:
         )
         if not (equal_nan and np.isnan(np.asarray(expected)).any()):
             # Bit-level equality also tells -0.0 from 0.0.
-            assert np.asarray(actual).tobytes() == np.asarray(expected).tobytes(), (
+            assert _value_bytes(actual) == _value_bytes(expected), (
                 f"bit mismatch{where}:\n gymspaces {actual!r}\n gymnasium {expected!r}"
             )
     elif isinstance(actual, (tuple, list)):

@@ -5,9 +5,11 @@
 float16, object, ``S``/``U``/``V``, structured dtypes with and without an
 object field, byte-swapped dtypes -- and are compared with Gymnasium 1.4.0
 where it has the function, otherwise with the loop of single-item calls the
-batched API stands for. Object leaves are checked for references: the items
-are freed and the output must still hold them (a byte copy of the pointers
-would leave it dangling).
+batched API stands for. Object leaves are checked for references, API by API
+(concatenate, iterate, flatten/unflatten/flatten_batch, shared-memory writes,
+``sample_batch(out=)``): the items are freed and the output must still hold
+them (a byte copy of the pointers would leave it dangling), with as many
+references as Gymnasium's output holds, and none once the output is freed.
 
 The regression tests of issue #13's numbered items are at the end.
 """
@@ -32,7 +34,7 @@ from gymspaces.utils import flatten, flatten_batch, unflatten
 
 NUMERIC = [
     np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64,
-    np.float16, np.float32, np.float64, np.longdouble, np.complex64, np.complex128,
+    np.float16, np.float32, np.float64, np.longdouble, np.complex64, np.complex128, np.clongdouble,
 ]
 DTYPES = [np.dtype(kind) for kind in NUMERIC] + [
     np.dtype(object),
@@ -334,6 +336,257 @@ def test_sample_batch_out_of_another_dtype_is_refused_untouched(dtype: np.dtype)
             space.sample_batch(4, out=out)
         assert out.tobytes() == before.tobytes() or dtype.hasobject
         assert space.np_random.bit_generator.state == state
+
+
+# ----------------------------------------------------------------------------
+# Reference counts of object leaves, API by API
+# ----------------------------------------------------------------------------
+# Each case runs one call of gymspaces and the same call of Gymnasium (or, where
+# Gymnasium has no such function, the loop of single-item calls it stands for)
+# on equal inputs whose object leaves exist nowhere else. Once the inputs are
+# freed, both outputs must hold the same number of references to their leaves,
+# be intact (the very objects, equal contents), and, once the outputs are freed
+# too, every leaf must be freed: no reference missing (a dangling pointer, which
+# memcheck then reports where it is read) and none leaked.
+# "opaque" leaves (lists) cannot become numbers, so conversions take their error
+# path; "number" leaves (floats) convert, so they take the copying path.
+# No reference cycles are involved (tracebacks are dropped), so reference
+# counting frees everything at once: no gc.collect(), which is slow under
+# valgrind (tests/memcheck.py runs this module).
+
+LEAF_KINDS = ["opaque", "number"]
+
+
+def fresh_leaves(kind: str, count: int) -> list[Any]:
+    if kind == "opaque":
+        return fresh_objects(count)
+    return [float(i) + 0.25 for i in range(count)]  # computed: new float objects
+
+
+def object_array(leaves: list[Any], shape: tuple[int, ...]) -> np.ndarray:
+    array = np.empty(len(leaves), dtype=object)
+    for index, leaf in enumerate(leaves):  # a slice assignment would read lists as sequences
+        array[index] = leaf
+    return array.reshape(shape)
+
+
+def extra_references(leaves: list[Any]) -> list[int]:
+    """References to each leaf besides ``leaves`` itself (and this function's own)."""
+    return [sys.getrefcount(leaf) - _UNREFERENCED for leaf in leaves]
+
+
+def _unreferenced() -> int:
+    leaves = [object()]
+    return [sys.getrefcount(leaf) for leaf in leaves][0]
+
+
+_UNREFERENCED = _unreferenced()
+
+
+def objects_held(value: Any, candidates: set[int]) -> list[Any]:
+    """The candidate objects (by id) that ``value`` holds, through arrays, tuples, lists and dicts."""
+    if id(value) in candidates:
+        return [value]
+    if isinstance(value, np.ndarray):
+        return [leaf for leaf in object_leaves(value) if id(leaf) in candidates] if value.dtype.hasobject else []
+    if isinstance(value, (tuple, list)):
+        return [leaf for item in value for leaf in objects_held(item, candidates)]
+    if isinstance(value, dict):
+        return [leaf for item in value.values() for leaf in objects_held(item, candidates)]
+    return []
+
+
+def _forget_tracebacks(result: Outcome) -> None:
+    """An exception's traceback keeps the failed call's frames, and so its inputs, alive."""
+    error: BaseException | None = result.error
+    while error is not None:
+        error.__traceback__ = None
+        error = error.__context__ or error.__cause__
+
+
+def assert_same_references(
+    make: Any, ours: Any, theirs: Any, kind: str, context: str, *, count: int = 6
+) -> None:
+    """``ours(make(leaves))`` and ``theirs(make(leaves'))`` hold their object leaves alike.
+
+    ``make`` builds the call's inputs from a list of ``count`` fresh leaves.
+    """
+    our_leaves, their_leaves = fresh_leaves(kind, count), fresh_leaves(kind, count)
+    our_inputs, their_inputs = make(our_leaves), make(their_leaves)
+    assert extra_references(our_leaves) == extra_references(their_leaves)
+    mine, reference = outcome(lambda: ours(our_inputs)), outcome(lambda: theirs(their_inputs))
+    _forget_tracebacks(mine)
+    _forget_tracebacks(reference)
+    del our_inputs, their_inputs
+    _ = [["reused"] for _ in range(100)]  # reuse freed memory, as a dangling pointer would show
+    assert_same_outcome(mine, reference, context)  # intact: equal contents once the inputs are gone
+    assert extra_references(our_leaves) == extra_references(their_leaves), context
+    held = objects_held(mine.value, {id(leaf) for leaf in our_leaves})
+    assert len(held) == len(objects_held(reference.value, {id(leaf) for leaf in their_leaves})), context
+    del mine, reference, held
+    # Freed with the outputs: nothing but ``leaves`` refers to them any more.
+    assert extra_references(our_leaves) == [0] * count, context
+    assert extra_references(their_leaves) == [0] * count, context
+
+
+def _tree(lib: Any) -> Any:
+    return lib.Dict({"a": lib.Box(0, 1, (2,)), "b": lib.Tuple((lib.Discrete(3),))})
+
+
+# (name, gymspaces single space, Gymnasium single space, batch size, batch of 6 leaves)
+ITERATE_CASES: list[tuple[str, Any, Any, int, Any]] = [
+    ("Box-rows", Box(0, 1, (2,)), gym_spaces.Box(0, 1, (2,)), 3, lambda leaves: object_array(leaves, (3, 2))),
+    ("Box-scalars", Box(0, 1, ()), gym_spaces.Box(0, 1, ()), 6, lambda leaves: object_array(leaves, (6,))),
+    ("Discrete", Discrete(3), gym_spaces.Discrete(3), 6, lambda leaves: object_array(leaves, (6,))),
+    ("MultiDiscrete", MultiDiscrete([2, 2]), gym_spaces.MultiDiscrete([2, 2]), 3,
+     lambda leaves: object_array(leaves, (3, 2))),
+    ("Dict", _tree(gymspaces), _tree(gym_spaces), 2,
+     lambda leaves: {"a": object_array(leaves[:4], (2, 2)), "b": (object_array(leaves[4:], (2,)),)}),
+]
+
+
+@pytest.mark.parametrize("kind", LEAF_KINDS)
+@pytest.mark.parametrize("case", ITERATE_CASES, ids=lambda case: case[0])
+def test_iterate_holds_object_leaves_as_gymnasium_does(case: Any, kind: str) -> None:
+    name, single, gym_single, size, make = case
+    ours = gs_vector.batch_space(single, size)
+    theirs = gym_vector.batch_space(gym_single, size)
+    assert_same_references(
+        make, lambda batch: list(gs_vector.iterate(ours, batch)), lambda batch: list(gym_vector.iterate(theirs, batch)),
+        kind, f"iterate {name}",
+    )
+
+
+@pytest.mark.parametrize("kind", LEAF_KINDS)
+def test_gymnasium_iterate_on_compatible_spaces_holds_object_leaves(kind: str) -> None:
+    """Gymnasium's own ``iterate`` reaches gymspaces' kernel through a compatible space."""
+    from gymspaces.gymnasium import spaces as compat
+
+    ours = gym_vector.batch_space(compat.Dict({"a": compat.Box(0, 1, (2,))}), 3)
+    theirs = gym_vector.batch_space(gym_spaces.Dict({"a": gym_spaces.Box(0, 1, (2,))}), 3)
+    assert_same_references(
+        lambda leaves: {"a": object_array(leaves, (3, 2))},
+        lambda batch: list(gym_vector.iterate(ours, batch)), lambda batch: list(gym_vector.iterate(theirs, batch)),
+        kind, "gymnasium iterate on compat",
+    )
+
+
+FLAT_CASES: list[tuple[str, Any, Any, Any]] = [
+    ("Box", Box(0, 1, (2,)), gym_spaces.Box(0, 1, (2,)), lambda leaves: object_array(leaves[:2], (2,))),
+    ("MultiBinary", MultiBinary(2), gym_spaces.MultiBinary(2), lambda leaves: object_array(leaves[:2], (2,))),
+    ("MultiDiscrete", MultiDiscrete([2, 3]), gym_spaces.MultiDiscrete([2, 3]),
+     lambda leaves: object_array(leaves[:2], (2,))),
+    ("Discrete", Discrete(3), gym_spaces.Discrete(3), lambda leaves: leaves[0]),
+    ("Dict", Dict({"a": Box(0, 1, (2,)), "b": Discrete(3)}),
+     gym_spaces.Dict({"a": gym_spaces.Box(0, 1, (2,)), "b": gym_spaces.Discrete(3)}),
+     lambda leaves: {"a": object_array(leaves[:2], (2,)), "b": np.int64(1)}),
+]
+
+
+@pytest.mark.parametrize("kind", LEAF_KINDS)
+@pytest.mark.parametrize("case", FLAT_CASES, ids=lambda case: case[0])
+def test_flatten_and_unflatten_of_object_leaves_leak_nothing(case: Any, kind: str) -> None:
+    name, ours, theirs, make = case
+    assert_same_references(
+        make, lambda x: flatten(ours, x), lambda x: gym_spaces.utils.flatten(theirs, x), kind, f"flatten {name}",
+        count=2,
+    )
+    dim = gym_spaces.flatdim(theirs)
+    assert_same_references(
+        lambda leaves: object_array(leaves, (dim,)),
+        lambda x: unflatten(ours, x), lambda x: gym_spaces.utils.unflatten(theirs, x), kind, f"unflatten {name}",
+        count=dim,
+    )
+    if name != "Discrete":  # flatten(out=): gymspaces only; the same as Gymnasium's flatten
+        out_dtype = np.dtype(np.float64) if name == "Dict" else np.dtype(ours.dtype)
+        assert_same_references(
+            make, lambda x: flatten(ours, x, out=np.zeros(dim, out_dtype)),
+            lambda x: gym_spaces.utils.flatten(theirs, x), kind, f"flatten(out=) {name}", count=2,
+        )
+
+
+@pytest.mark.parametrize("kind", LEAF_KINDS)
+@pytest.mark.parametrize("case", [case for case in FLAT_CASES if case[0] in ("Box", "MultiBinary", "Dict")],
+                         ids=lambda case: case[0])
+def test_flatten_batch_of_object_leaves_equals_gymnasiums_loop(case: Any, kind: str) -> None:
+    name, ours, theirs, make = case
+
+    def batch(leaves: list[Any]) -> Any:
+        if name == "Dict":
+            return {"a": object_array(leaves, (3, 2)), "b": np.array([0, 1, 2])}
+        return object_array(leaves, (3, 2))
+
+    def loop(x: Any) -> np.ndarray:
+        rows = gym_vector.iterate(gym_vector.batch_space(theirs, 3), x)
+        return np.stack([gym_spaces.utils.flatten(theirs, row) for row in rows])
+
+    assert_same_references(batch, lambda x: flatten_batch(ours, x), loop, kind, f"flatten_batch {name}")
+
+
+@pytest.mark.parametrize("kind", LEAF_KINDS)
+@pytest.mark.parametrize("single_buffer", [False, True], ids=["per-leaf", "single-buffer"])
+def test_shared_memory_write_of_object_leaves_leaks_nothing(single_buffer: bool, kind: str) -> None:
+    ours = Dict({"a": Box(0, 1, (2,)), "b": MultiBinary(2)})
+    theirs = gym_spaces.Dict({"a": gym_spaces.Box(0, 1, (2,)), "b": gym_spaces.MultiBinary(2)})
+    our_memory = gs_vector.create_shared_memory(ours, 2, single_buffer=single_buffer)
+    their_memory = gym_vector.create_shared_memory(theirs, 2)
+
+    def make(leaves: list[Any]) -> dict[str, np.ndarray]:
+        return {"a": object_array(leaves[:2], (2,)), "b": object_array(leaves[2:], (2,))}
+
+    assert_same_references(
+        make,
+        lambda value: gs_vector.write_to_shared_memory(ours, 1, value, our_memory),
+        lambda value: gym_vector.write_to_shared_memory(theirs, 1, value, their_memory),
+        kind, "write_to_shared_memory", count=4,
+    )
+    assert_same_value(
+        gs_vector.read_from_shared_memory(ours, our_memory, 2),
+        gym_vector.read_from_shared_memory(theirs, their_memory, 2),
+    )
+
+
+@pytest.mark.parametrize("kind", LEAF_KINDS)
+def test_concatenate_of_object_leaves_into_a_numeric_out_leaks_nothing(kind: str) -> None:
+    assert_same_references(
+        lambda leaves: [object_array(leaves[i : i + 2], (2,)) for i in (0, 2, 4)],
+        lambda items: gs_vector.concatenate(Box(0, 1, (2,)), items, np.zeros((3, 2), np.float32)),
+        lambda items: gym_vector.concatenate(gym_spaces.Box(0, 1, (2,)), items, np.zeros((3, 2), np.float32)),
+        kind, "concatenate into float32",
+    )
+
+
+@pytest.mark.parametrize(
+    "space",
+    [Box(0, 1, (2,)), Discrete(3), MultiBinary(2), MultiDiscrete([2, 3]), Dict({"a": Box(0, 1, (2,))}),
+     Tuple((Discrete(2),))],
+    ids=lambda space: type(space).__name__,
+)
+def test_sample_batch_refuses_an_object_out_and_keeps_its_references(space: Any) -> None:
+    """Gymnasium has no ``sample_batch``: an object ``out`` is refused (ValueError), untouched."""
+    leaves = fresh_leaves("opaque", 6)
+
+    def object_out(child: Any, start: int) -> Any:
+        if isinstance(child, Dict):
+            return {key: object_out(value, start) for key, value in child.spaces.items()}
+        if isinstance(child, Tuple):
+            return tuple(object_out(value, start) for value in child.spaces)
+        shape = (3,) + child.shape
+        size = int(np.prod(shape))
+        return object_array(leaves[start : start + size], shape)
+
+    out = object_out(space, 0)
+    counts = extra_references(leaves)
+    space.seed(0)
+    state = copy.deepcopy(space.np_random.bit_generator.state)
+    with pytest.raises(ValueError):
+        space.sample_batch(3, out=out)
+    assert space.np_random.bit_generator.state == state
+    assert extra_references(leaves) == counts  # no reference dropped or taken
+    held = objects_held(out, {id(leaf) for leaf in leaves})
+    assert [leaf for leaf in leaves if any(leaf is item for item in held)] == held
+    del out, held
+    assert extra_references(leaves) == [0] * len(leaves)
 
 
 # ----------------------------------------------------------------------------
