@@ -5,6 +5,8 @@ constructor arguments, errors, reprs and seeding, and -- for the same seed --
 bit-for-bit the same samples as Gymnasium 1.4.0.
 """
 
+from gymspaces._selfcheck import verify_kernels as _verify_kernels
+from gymspaces._version import __version__
 from gymspaces.box import Box
 from gymspaces.dict import Dict
 from gymspaces.discrete import Discrete
@@ -16,12 +18,10 @@ from gymspaces.sequence import Sequence
 from gymspaces.space import Space
 from gymspaces.text import Text
 from gymspaces.tuple import Tuple
+from gymspaces.utils import flatdim, flatten, flatten_space, unflatten
 
-# Imported after the spaces it dispatches on. gymspaces.vector (which pulls in
-# multiprocessing) is left to be imported on use, as gymnasium.spaces does.
-from gymspaces.utils import flatdim, flatten, flatten_space, unflatten  # noqa: E402  isort: skip
-
-from gymspaces._version import __version__  # noqa: E402  isort: skip
+# gymspaces.vector (which pulls in multiprocessing) is imported on use, as
+# with gymnasium.spaces.
 
 __all__ = [
     "Space",
@@ -41,8 +41,6 @@ __all__ = [
     "flatten",
     "unflatten",
 ]
-
-from gymspaces._selfcheck import verify_kernels as _verify_kernels
 
 _verify_kernels()
 del _verify_kernels

@@ -1,665 +1,650 @@
-"""Batched sampling and membership: what ``Space.sample_batch`` and ``contains_batch`` do.
+"""The batching rules: spaces and samples of ``n`` at once, as ``gymnasium.vector.utils`` has them.
 
-Stream definition
------------------
-``space.sample_batch(n, mask, probability)`` draws exactly what ``n``
-successive ``space.sample(...)`` calls draw -- the same values, leaving every
-generator in the same state -- and returns them stacked the way
-``gymspaces.vector.create_empty_array(space, n)`` lays a batch out (the
-structure ``batch_space(space, n).sample()`` returns). Replacing a loop of
-``sample()`` by one ``sample_batch`` call therefore changes no number.
+* :func:`batch_space` -- the space of ``n`` stacked samples of one space;
+* :func:`batch_differing_spaces` -- the same for several compatible spaces;
+* :func:`iterate` -- split a batched sample back into single samples;
+* :func:`concatenate` -- stack single samples into a batch (into ``out``);
+* :func:`create_empty_array` -- allocate the ``out`` that ``concatenate`` fills.
 
-Batched masks and probabilities have a leading batch axis: row ``i`` is the
-argument of sample ``i``. Arrays may also omit that axis (one mask for every
-sample). For Tuple/Dict spaces they are tuples/dicts of the children's batched
-arguments; for MultiDiscrete a tuple mirroring ``nvec`` whose leaves have the
-leading axis; for Text, Sequence, Graph and OneOf a sequence of ``n`` per-sample
-arguments.
-
-``space.contains_batch(batch)`` returns a bool array whose entry ``i`` is
-``space.contains(item_i)``, ``item_i`` being the ``i``-th item
-``gymspaces.vector.iterate`` yields from the batch.
+All dispatch on the space argument with :func:`functools.singledispatch` rules:
+register a handler for a custom space with ``batch_space.register(MySpace)``.
+They are public as :mod:`gymspaces.vector` (and ``gymspaces.vector.space_utils``);
+this module sits above the spaces and below the flatten utilities, which use it.
+The generators of batched spaces are copies of the original's, exactly as in
+Gymnasium, so ``batch_space(space, n).sample()`` reproduces Gymnasium's numbers.
 """
 
 from __future__ import annotations
 
-import operator
-import sys
-from collections.abc import Mapping
+import copy
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from collections.abc import Sequence as SequenceABC
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 
 import numpy as np
 
-from gymspaces._arguments import check_mask_or_probability
+from gymspaces import _batch, _rng, _rule_aliases
+from gymspaces._dispatch import space_building_dispatch, space_dispatch
 
-__all__ = ["batch_count", "contains_batch_by_items", "row_argument", "sample_batch_by_loop"]
+from gymspaces.box import Box
+from gymspaces.dict import Dict
+from gymspaces.discrete import Discrete
+from gymspaces.error import CustomSpaceError
+from gymspaces.graph import Graph, GraphInstance
+from gymspaces.multi_binary import MultiBinary
+from gymspaces.multi_discrete import MultiDiscrete
+from gymspaces.oneof import OneOf
+from gymspaces.sequence import Sequence
+from gymspaces.space import Space
+from gymspaces.text import Text
+from gymspaces.tuple import Tuple
+
+__all__ = [
+    "batch_space",
+    "batch_differing_spaces",
+    "iterate",
+    "concatenate",
+    "create_empty_array",
+]
+
+# Spaces without a batched form are batched as a Tuple of reseeded copies; the
+# seeds are drawn below this bound from a copy of the original's generator.
+_COPY_SEED_BOUND = 10**8
 
 
-def batch_count(n: Any) -> int:
-    """``n`` as a non-negative ``int`` (``TypeError`` for non-integers, ``ValueError`` if negative)."""
-    count = operator.index(n)
-    if count < 0:
-        raise ValueError(f"the number of samples must be non-negative, got {count}")
-    return count
+def _not_a_space(function: str, space: Any) -> TypeError:
+    return TypeError(
+        f"The space provided to `{function}` is not a gymnasium Space instance, "
+        f"type: {type(space)}, {space}"
+    )
 
 
-def row_argument(space: Any, batched: Any, row: int, n: int) -> Any:
-    """Sample ``row``'s mask or probability out of a batched one for ``space``."""
-    from gymspaces.dict import Dict
-    from gymspaces.discrete import Discrete
-    from gymspaces.multi_binary import MultiBinary
-    from gymspaces.multi_discrete import MultiDiscrete
-    from gymspaces.tuple import Tuple
+def _tiled(values: np.ndarray, n: int) -> np.ndarray:
+    """``values`` repeated ``n`` times along a new leading axis."""
+    return np.tile(values, tuple([n] + [1] * values.ndim))
 
-    if batched is None:
-        return None
-    if isinstance(space, Dict):
-        if not isinstance(batched, Mapping):
-            raise TypeError(f"a batched Dict mask must be a mapping, actual type: {type(batched)}")
-        return {key: row_argument(child, batched.get(key), row, n) for key, child in space.spaces.items()}
-    if isinstance(space, Tuple):
-        if not isinstance(batched, tuple) or len(batched) != len(space.spaces):
-            raise TypeError(
-                f"a batched Tuple mask must be a tuple of {len(space.spaces)} entries, actual: {type(batched)}"
-            )
-        return tuple(row_argument(child, part, row, n) for child, part in zip(space.spaces, batched))
-    if isinstance(space, MultiDiscrete):
-        return _multi_discrete_row(batched, space.nvec, row, n)
-    if isinstance(space, Discrete):
-        return _array_row(batched, 1, row, n)  # a mask has one entry per action
-    if isinstance(space, MultiBinary):
-        return _array_row(batched, len(space.shape), row, n)
-    if not isinstance(batched, SequenceABC) or len(batched) != n:
+
+# ----------------------------------------------------------------------------
+# Throw-away generator copies
+# ----------------------------------------------------------------------------
+
+_SCRATCH = threading.local()
+_STATE_COPYABLE = (
+    np.random.PCG64,
+    np.random.PCG64DXSM,
+    np.random.MT19937,
+    np.random.Philox,
+    np.random.SFC64,
+)
+
+
+def _throwaway_copy(generator: np.random.Generator) -> np.random.Generator:
+    """A generator in ``generator``'s current state, valid until the next call.
+
+    Equivalent to ``copy.deepcopy(generator)`` for drawing, but for numpy's own
+    bit generators it reuses a per-thread scratch generator whose state is
+    overwritten -- a deep copy costs far more than the draws it serves. Only
+    for copies that are used immediately and then dropped.
+    """
+    bit_generator = generator.bit_generator
+    kind = type(bit_generator)
+    if type(generator) is not np.random.Generator or kind not in _STATE_COPYABLE:
+        return copy.deepcopy(generator)
+    pool = getattr(_SCRATCH, "pool", None)
+    if pool is None:
+        pool = _SCRATCH.pool = {}
+    scratch = pool.get(kind)
+    if scratch is None:
+        scratch = pool[kind] = np.random.Generator(kind())
+    if not _rng.copy_generator_state(generator, scratch):
+        scratch.bit_generator.state = bit_generator.state
+    return scratch
+
+
+# ----------------------------------------------------------------------------
+# batch_space
+# ----------------------------------------------------------------------------
+
+
+@space_building_dispatch
+def batch_space(space: Space[Any], n: int = 1) -> Space[Any]:
+    """The space of ``n`` samples of ``space`` batched together.
+
+    Parameters
+    ----------
+    space : Space
+        The space of one sample.
+    n : int
+        Batch size.
+
+    Returns
+    -------
+    Space
+        Box for Box/MultiDiscrete/MultiBinary, MultiDiscrete for Discrete,
+        Tuple/Dict of batched children for Tuple/Dict, and a Tuple of ``n``
+        reseeded copies for any other space. Its generator is a copy of
+        ``space.np_random`` (which lazily seeds an unseeded ``space``).
+
+    Raises
+    ------
+    TypeError
+        If ``space`` is not a Space.
+
+    Examples
+    --------
+    >>> from gymspaces import Box, Dict
+    >>> from gymspaces.vector import batch_space
+    >>> batch_space(Dict({"position": Box(0, 1, (3,)), "velocity": Box(0, 1, (2,))}), n=5)
+    Dict('position': Box(0.0, 1.0, (5, 3), float32), 'velocity': Box(0.0, 1.0, (5, 2), float32))
+    """
+    raise _not_a_space("batch_space", space)
+
+
+@batch_space.register(Box)
+def _batch_box(space: Box, n: int = 1) -> Box:
+    low = _tiled(space.low, n)
+    high = _tiled(space.high, n)
+    return Box(low=low, high=high, dtype=space.dtype, seed=copy.deepcopy(space.np_random))
+
+
+@batch_space.register(Discrete)
+def _batch_discrete(space: Discrete, n: int = 1) -> MultiDiscrete:
+    nvec = np.full((n,), space.n, dtype=space.dtype)
+    generator = copy.deepcopy(space.np_random)
+    start = np.full((n,), space.start, dtype=space.dtype)
+    return MultiDiscrete(nvec, dtype=space.dtype, seed=generator, start=start)
+
+
+@batch_space.register(MultiDiscrete)
+def _batch_multi_discrete(space: MultiDiscrete, n: int = 1) -> Box:
+    low = _tiled(space.start, n)
+    high = low + _tiled(space.nvec, n) - 1
+    return Box(low=low, high=high, dtype=space.dtype, seed=copy.deepcopy(space.np_random))
+
+
+@batch_space.register(MultiBinary)
+def _batch_multi_binary(space: MultiBinary, n: int = 1) -> Box:
+    shape = (n,) + space.shape
+    return Box(low=0, high=1, shape=shape, dtype=space.dtype, seed=copy.deepcopy(space.np_random))
+
+
+@batch_space.register(Tuple)
+def _batch_tuple(space: Tuple, n: int = 1) -> Tuple:
+    # Children first: only then is the Tuple's own generator read, which may
+    # reseed an unseeded Tuple's children (quirk Q1).
+    children = tuple([batch_space(subspace, n=n) for subspace in space.spaces])
+    return Tuple(children, seed=copy.deepcopy(space.np_random))
+
+
+@batch_space.register(Dict)
+def _batch_dict(space: Dict, n: int = 1) -> Dict:
+    children = {key: batch_space(subspace, n=n) for key, subspace in space.items()}
+    # A plain dict: with sort_keys the keys are sorted again (quirk Q21).
+    generator = copy.deepcopy(space.np_random)
+    return Dict(children, seed=generator, sort_keys=space.sort_keys)
+
+
+@batch_space.register(Graph)
+@batch_space.register(Text)
+@batch_space.register(Sequence)
+@batch_space.register(OneOf)
+@batch_space.register(Space)
+def _batch_as_copies(space: Space[Any], n: int = 1) -> Tuple:
+    # Copies are taken before ``space.np_random`` is read (and maybe seeded).
+    copies = tuple([copy.deepcopy(space) for _ in range(n)])
+    batched = Tuple(copies, seed=copy.deepcopy(space.np_random))
+    # Each copy gets its own seed so that the n copies do not sample alike.
+    seeds = _throwaway_copy(space.np_random).integers(0, _COPY_SEED_BOUND, n)
+    batched.seed([int(seed) for seed in seeds])
+    return batched
+
+
+# ----------------------------------------------------------------------------
+# batch_differing_spaces
+# ----------------------------------------------------------------------------
+
+
+@space_dispatch
+def batch_differing_spaces(spaces: SequenceABC[Space[Any]]) -> Space[Any]:
+    """Batch several spaces of one type whose parameters may differ.
+
+    Parameters
+    ----------
+    spaces : sequence of Space
+        Non-empty, all instances of ``type(spaces[0])``, which must have a
+        registered handler (looked up by exact type).
+
+    Returns
+    -------
+    Space
+        E.g. ``MultiDiscrete([3, 5])`` for ``[Discrete(3), Discrete(5)]``. Its
+        generator is a copy of ``spaces[0].np_random``.
+
+    Examples
+    --------
+    >>> from gymspaces import Discrete
+    >>> from gymspaces.vector import batch_differing_spaces
+    >>> batch_differing_spaces([Discrete(3), Discrete(5), Discrete(4), Discrete(8)])
+    MultiDiscrete([3 5 4 8])
+    """
+    if len(spaces) < 1:
+        raise ValueError("Expects a non-empty list of spaces")
+    kind = type(spaces[0])
+    if not all(isinstance(space, kind) for space in spaces):
+        raise TypeError(
+            "Expects all spaces to be of the same type, "
+            f"actual types: {[type(space) for space in spaces]}"
+        )
+    if kind not in batch_differing_spaces.registry:
+        raise TypeError(
+            "Requires the Space type to have a registered `batch_differing_space`, "
+            f"current list: {batch_differing_spaces.registry}"
+        )
+    return batch_differing_spaces.dispatch(kind)(spaces)
+
+
+def _require_equal(values: list[Any], message: str) -> None:
+    if not all(values[0] == value for value in values):
+        raise ValueError(f"{message}, actually {values}")
+
+
+@batch_differing_spaces.register(Box)
+def _differing_boxes(spaces: SequenceABC[Box]) -> Box:
+    _require_equal([space.dtype for space in spaces], "Expected all dtypes to be equal")
+    _require_equal([space.low.shape for space in spaces], "Expected all Box.low shape to be equal")
+    _require_equal(
+        [space.high.shape for space in spaces], "Expected all Box.high shape to be equal"
+    )
+    low = np.array([space.low for space in spaces])
+    high = np.array([space.high for space in spaces])
+    return Box(low=low, high=high, dtype=spaces[0].dtype, seed=copy.deepcopy(spaces[0].np_random))
+
+
+@batch_differing_spaces.register(Discrete)
+def _differing_discretes(spaces: SequenceABC[Discrete]) -> MultiDiscrete:
+    # The widest dtype holds every space's values (the first one wins ties).
+    widest = max((space.dtype for space in spaces), key=lambda dtype: np.dtype(dtype).itemsize)
+    nvec = np.array([space.n for space in spaces])
+    start = np.array([space.start for space in spaces])
+    generator = copy.deepcopy(spaces[0].np_random)
+    return MultiDiscrete(nvec=nvec, dtype=widest, start=start, seed=generator)
+
+
+@batch_differing_spaces.register(MultiDiscrete)
+def _differing_multi_discretes(spaces: SequenceABC[MultiDiscrete]) -> Box:
+    _require_equal([space.dtype for space in spaces], "Expected all dtypes to be equal")
+    _require_equal(
+        [space.nvec.shape for space in spaces], "Expects all MultiDiscrete.nvec shape"
+    )
+    _require_equal(
+        [space.start.shape for space in spaces], "Expects all MultiDiscrete.start shape"
+    )
+    low = np.array([space.start for space in spaces])
+    high = np.array([space.start + space.nvec for space in spaces]) - 1
+    return Box(low=low, high=high, dtype=spaces[0].dtype, seed=copy.deepcopy(spaces[0].np_random))
+
+
+@batch_differing_spaces.register(MultiBinary)
+def _differing_multi_binaries(spaces: SequenceABC[MultiBinary]) -> Box:
+    _require_equal([space.shape for space in spaces], "Expected all MultiBinary shapes to be equal")
+    shape = (len(spaces),) + spaces[0].shape
+    generator = copy.deepcopy(spaces[0].np_random)
+    return Box(low=0, high=1, shape=shape, dtype=spaces[0].dtype, seed=generator)
+
+
+@batch_differing_spaces.register(Tuple)
+def _differing_tuples(spaces: SequenceABC[Tuple]) -> Tuple:
+    columns = zip(*[space.spaces for space in spaces], strict=True)
+    children = tuple([batch_differing_spaces(column) for column in columns])
+    return Tuple(children, seed=copy.deepcopy(spaces[0].np_random))
+
+
+@batch_differing_spaces.register(Dict)
+def _differing_dicts(spaces: SequenceABC[Dict]) -> Dict:
+    first_keys = spaces[0].keys()
+    if any(first_keys != space.keys() for space in spaces):
         raise ValueError(
-            f"a batched mask of {type(space).__name__} must be a sequence of {n} per-sample "
-            f"masks, actual: {type(batched)}"
+            "Expected all Dict spaces to have the same keys, "
+            f"actually {[list(space.keys()) for space in spaces]}"
         )
-    return batched[row]
+    children = {
+        key: batch_differing_spaces([space[key] for space in spaces]) for key in spaces[0].keys()
+    }
+    generator = copy.deepcopy(spaces[0].np_random)
+    return Dict(children, seed=generator, sort_keys=spaces[0].sort_keys)
 
 
-def _array_row(batched: Any, single_ndim: int, row: int, n: int) -> Any:
-    """Row ``row`` of an array mask with a leading batch axis (or the mask itself without one)."""
-    if not isinstance(batched, np.ndarray):
-        raise TypeError(f"a batched mask must be a numpy.ndarray, actual type: {type(batched)}")
-    if batched.ndim == single_ndim:
-        return batched
-    if batched.ndim == single_ndim + 1 and batched.shape[0] == n:
-        return batched[row]
-    raise ValueError(
-        f"a batched mask must have a leading axis of {n} samples, actual shape: {batched.shape}"
-    )
+@batch_differing_spaces.register(Graph)
+@batch_differing_spaces.register(Text)
+@batch_differing_spaces.register(Sequence)
+@batch_differing_spaces.register(OneOf)
+def _differing_as_copies(spaces: SequenceABC[Space[Any]]) -> Tuple:
+    # Unlike batch_space, the copies keep their generators.
+    copies = [copy.deepcopy(space) for space in spaces]
+    return Tuple(copies, seed=copy.deepcopy(spaces[0].np_random))
 
 
-def _multi_discrete_row(batched: Any, nvec: np.ndarray, row: int, n: int) -> Any:
-    """Row ``row`` of a MultiDiscrete batched mask: a tuple mirroring ``nvec``."""
-    if nvec.ndim == 0:
-        return _array_row(batched, 1, row, n)  # a leaf mask has one entry per action
-    if not isinstance(batched, tuple) or len(batched) != len(nvec):
-        raise TypeError(f"a batched MultiDiscrete mask must be a tuple of {len(nvec)} entries")
-    return tuple(_multi_discrete_row(part, sub, row, n) for part, sub in zip(batched, nvec))
+# ----------------------------------------------------------------------------
+# iterate
+# ----------------------------------------------------------------------------
 
 
-def sample_batch_by_loop(space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
-    """``sample_batch`` as ``n`` calls of ``sample`` stacked by ``vector.concatenate``.
+@space_dispatch
+def iterate(space: Space[Any], items: Any) -> Iterator[Any]:
+    """Iterate over the single samples held in a batched sample.
 
-    Exact for every space, including custom ones whose ``batch_space`` and
-    ``concatenate`` rules are registered. Everything that can fail without
-    drawing (the count, ``out``) is checked before the first draw.
-    """
-    from gymspaces import vector
+    Parameters
+    ----------
+    space : Space
+        The *batched* space (e.g. the result of :func:`batch_space`).
+    items : batched sample
+        An element of ``space``.
 
-    count = batch_count(n)
-    check_mask_or_probability(mask, probability)
-    if out is not None and not fills_out(space):
-        raise TypeError(
-            f"out is not supported by {type(space).__name__}.sample_batch: its batch is a tuple "
-            "of samples, which cannot be filled in place"
-        )
-    items = _item_slots(count)
-    kind, batched = ("mask", mask) if mask is not None else ("probability", probability)
-    for row in range(count):
-        argument = row_argument(space, batched, row, count) if batched is not None else None
-        items[row] = space.sample(**{kind: argument}) if argument is not None else space.sample()
-    if count == 0:
-        # concatenate cannot stack nothing; the empty batch is the answer.
-        return vector.create_empty_array(space, 0) if out is None else out
-    if out is not None:
-        return vector.concatenate(space, items, out)
-    if not fills_out(space):
-        return vector.concatenate(space, items, None)  # a tuple of the samples
-    try:
-        return vector.concatenate(space, items, vector.create_empty_array(space, count))
-    except (TypeError, IndexError):
-        # The layout cannot hold these samples: unusual states such as a float
-        # ``start`` or ``min_length`` restored by ``__setstate__`` (``sample``
-        # then returns floats; Text's empty element needs an int). The batch is
-        # still the loop's samples, stacked as they are.
-        return vector.concatenate(space, items, _stacking_placeholder(space, count))
-
-
-def _item_slots(count: int) -> list[Any]:
-    """A list of ``count`` slots, or an error before any draw if no batch that long can exist."""
-    if count > sys.maxsize // 8:
-        # Not even a pointer per sample fits in memory (numpy: "array is too big").
-        raise ValueError(f"a batch of {count} samples is too big to be materialised")
-    return [None] * count
-
-
-def fills_out(space: Any) -> bool:
-    """Whether ``concatenate`` writes a batch of ``space`` into its ``out`` (array
-    leaves, Tuple/Dict trees, custom rules) rather than returning a tuple of samples."""
-    from gymspaces import vector
-
-    return vector.concatenate.dispatch(type(space)) is not vector.space_utils._concatenate_as_tuple
-
-
-def _stacking_placeholder(space: Any, count: int) -> Any:
-    """An ``out`` for ``concatenate`` that makes it stack without casting: ``None`` at the
-    built-in leaves (``np.stack(items)``; ignored by tuple batches), nested like the space."""
-    from gymspaces import vector
-    from gymspaces.box import Box
-    from gymspaces.dict import Dict
-    from gymspaces.discrete import Discrete
-    from gymspaces.multi_binary import MultiBinary
-    from gymspaces.multi_discrete import MultiDiscrete
-    from gymspaces.tuple import Tuple
-
-    kind = type(space)
-    if kind is Dict:
-        return {key: _stacking_placeholder(child, count) for key, child in space.spaces.items()}
-    if kind is Tuple:
-        return tuple(_stacking_placeholder(child, count) for child in space.spaces)
-    if kind in (Box, Discrete, MultiDiscrete, MultiBinary) or not fills_out(space):
-        return None
-    return vector.create_empty_array(space, count)  # a custom rule may need its own out
-
-
-def detach_from_out(batched: Any, out: Any) -> Any:
-    """``batched`` (a mask or probability tree) with every array that shares memory
-    with an array of ``out`` replaced by a copy.
-
-    Compiled batches write row after row into ``out`` while reading the
-    arguments, and composites fill one child's ``out`` before reading the next
-    child's argument; the loop they stand for reads every argument before
-    anything is written. Detaching the overlapping arguments keeps them equal.
-    """
-    if batched is None or out is None:
-        return batched
-    targets: list[np.ndarray] = []
-    _arrays(out, targets)
-    if not targets:
-        return batched
-    return _detached(batched, targets)
-
-
-def _arrays(tree: Any, found: list[np.ndarray]) -> None:
-    if isinstance(tree, np.ndarray):
-        found.append(tree)
-    elif isinstance(tree, Mapping):
-        for value in tree.values():
-            _arrays(value, found)
-    elif isinstance(tree, (tuple, list)):
-        for value in tree:
-            _arrays(value, found)
-
-
-def _detached(tree: Any, targets: list[np.ndarray]) -> Any:
-    if isinstance(tree, np.ndarray):
-        if any(np.may_share_memory(tree, target) for target in targets):
-            return tree.copy()
-        return tree
-    if isinstance(tree, Mapping):
-        return {key: _detached(value, targets) for key, value in tree.items()}
-    if isinstance(tree, tuple):
-        return tuple(_detached(value, targets) for value in tree)
-    if isinstance(tree, list):
-        return [_detached(value, targets) for value in tree]
-    return tree
-
-
-def _numeric_batch(batch: Any) -> bool:
-    """An array batch of bool, integer, float or complex items, whose membership the
-    vectorised rules decide exactly as ``contains`` decides each item. Other dtypes
-    (object, strings, datetimes and timedeltas...) go item by item."""
-    return isinstance(batch, np.ndarray) and batch.ndim >= 1 and batch.dtype.kind in "biufc"
-
-
-def contains_batch_by_items(space: Any, batch: Any) -> np.ndarray:
-    """``contains_batch`` as ``contains`` of every item of the batch (generic rule)."""
-    items = _items(batch)
-    return np.fromiter((bool(space.contains(item)) for item in items), dtype=np.bool_, count=len(items))
-
-
-def _items(batch: Any) -> Any:
-    """The items of a batch of a non-composite space: rows of an array, entries of a sequence."""
-    if isinstance(batch, np.ndarray):
-        if batch.ndim == 0:
-            raise ValueError("a batch must have a leading axis, got a 0-d array")
-        return list(batch)
-    if isinstance(batch, (tuple, list)):
-        return batch
-    raise TypeError(f"a batch must be an array, tuple or list, actual type: {type(batch)}")
-
-
-# ---------------------------------------------------------------------------
-# Fundamental spaces: one compiled call per batch
-# ---------------------------------------------------------------------------
-
-
-def box_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
-    """Draw ``n`` samples at once (not in Gymnasium): the Box kernel fills all rows in one call.
-
-    Returns an array of shape ``(n, *space.shape)`` and the space's dtype,
-    equal to ``n`` stacked :meth:`Box.sample` draws. Like ``Box.sample``, it
-    accepts no mask or probability (passing one raises
-    :class:`gymspaces.error.Error`). ``out`` is filled in place and returned.
+    Raises
+    ------
+    gymspaces.error.CustomSpaceError
+        For a space without a registered handler.
+    TypeError
+        For a Discrete space (a single integer cannot be split), for items
+        that cannot be iterated and for a non-Space ``space``.
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from gymspaces import Box
-    >>> batch = Box(-1, 1, shape=(2,), seed=0).sample_batch(3)
-    >>> batch.shape, batch.dtype
-    ((3, 2), dtype('float32'))
-    >>> loop = Box(-1, 1, shape=(2,), seed=0)
-    >>> np.array_equal(batch, np.stack([loop.sample() for _ in range(3)]))
+    Split a batch of two Dict observations back into per-environment ones:
+
+    >>> from gymspaces import Box, Dict, Discrete
+    >>> from gymspaces.vector import batch_space, iterate
+    >>> batched = batch_space(Dict({"pos": Box(-1, 1, (2,)), "gear": Discrete(3)}), n=2)
+    >>> _ = batched.seed(0)
+    >>> for obs in iterate(batched, batched.sample()):
+    ...     print(obs)
+    {'gear': np.int64(2), 'pos': array([ 0.65423167, -0.4485111 ], dtype=float32)}
+    {'gear': np.int64(0), 'pos': array([-0.62445027,  0.13763365], dtype=float32)}
+    """
+    if not isinstance(space, Space):
+        raise _not_a_space("iterate", space)
+    raise CustomSpaceError(
+        f"Space of type `{type(space)}` doesn't have an registered `iterate` function. "
+        f"Register `{type(space)}` for `iterate` to support it."
+    )
+
+
+@iterate.register(Discrete)
+def _iterate_discrete(space: Discrete, items: Any) -> NoReturn:
+    raise TypeError("Unable to iterate over a space of type `Discrete`.")
+
+
+@iterate.register(Box)
+@iterate.register(MultiDiscrete)
+@iterate.register(MultiBinary)
+def _iterate_array(space: Space[Any], items: Any) -> Iterator[Any]:
+    try:
+        return iter(items)
+    except TypeError as error:
+        raise TypeError(f"Unable to iterate over the following elements: {items}") from error
+
+
+@iterate.register(Tuple)
+def _iterate_tuple(space: Tuple, items: Any) -> Iterator[Any]:
+    handles = iterate.handles
+    if all(handles(type(subspace)) for subspace in space):
+        parts = [iterate(subspace, items[i]) for i, subspace in enumerate(space)]
+        return zip(*parts, strict=True)
+    # e.g. a batch of Text or Graph samples: a plain tuple of samples.
+    try:
+        return iter(items)
+    except Exception as error:
+        missing = [type(subspace) for subspace in space if not handles(type(subspace))]
+        raise CustomSpaceError(
+            f"Could not iterate through {space} as no custom iterate function is registered "
+            f"for {missing} and `iter(items)` raised the following error: {error}."
+        ) from error
+
+
+@iterate.register(Dict)
+def _iterate_dict(space: Dict, items: Mapping[Any, Any]) -> Iterator[dict[Any, Any]]:
+    # A generator: nothing is checked until the first item is requested.
+    rows = _batch.iterate_rows(space, items)
+    if rows is not None:  # a tree of array leaves: rows built in C, one per step
+        yield from rows
+        return
+    pairs = [(key, iterate(subspace, items[key])) for key, subspace in space.spaces.items()]
+    keys, iterators = zip(*pairs, strict=True)
+    for values in zip(*iterators, strict=True):
+        yield dict(zip(keys, values, strict=True))
+
+
+# ----------------------------------------------------------------------------
+# concatenate
+# ----------------------------------------------------------------------------
+
+
+@space_dispatch
+def concatenate(space: Space[Any], items: Iterable[Any], out: Any) -> Any:
+    """Stack single samples of ``space`` into one batch.
+
+    Parameters
+    ----------
+    space : Space
+        The space of each item (not the batched space).
+    items : iterable
+        Samples of ``space``.
+    out : array, tuple or dict
+        Destination from :func:`create_empty_array` (ignored by spaces that
+        batch as tuples).
+
+    Returns
+    -------
+    numpy.ndarray, tuple or dict
+        ``out`` itself for array spaces; a tuple of the items for Text,
+        Sequence, Graph, OneOf and custom spaces.
+
+    Examples
+    --------
+    >>> from gymspaces import Box, Text
+    >>> from gymspaces.vector import concatenate, create_empty_array
+    >>> space = Box(0, 1, (2,), seed=0)
+    >>> out = create_empty_array(space, n=3)
+    >>> concatenate(space, [space.sample() for _ in range(3)], out) is out
     True
+    >>> out
+    array([[0.6369617 , 0.26978672],
+           [0.04097353, 0.01652764],
+           [0.8132702 , 0.91275555]], dtype=float32)
+    >>> concatenate(Text(4), ["ab", "c"], None)
+    ('ab', 'c')
     """
-    from gymspaces import _box
-
-    count = batch_count(n)
-    if mask is not None or probability is not None:
-        space.sample(mask=mask, probability=probability)  # raises Gymnasium's error
-    drawn = _box.box_sample_batch(space, count, out)
-    return sample_batch_by_loop(space, count, out=out) if drawn is None else drawn
+    raise _not_a_space("concatenate", space)
 
 
-def discrete_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
-    """Draw ``n`` samples at once (not in Gymnasium): plain, or one masked/weighted draw per row, in C.
-
-    ``mask`` (int8) and ``probability`` (float64) have shape ``(n, space.n)``,
-    one row per sample, or ``(space.n,)`` for one argument shared by every
-    sample. Returns a 1-D array of ``n`` integers of the space's dtype.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from gymspaces import Discrete
-    >>> Discrete(3, seed=0).sample_batch(5)
-    array([2, 1, 1, 0, 0])
-
-    One action mask per row, e.g. the legal moves of each of 4 environments:
-
-    >>> masks = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0]], dtype=np.int8)
-    >>> Discrete(3, seed=0).sample_batch(4, mask=masks)
-    array([0, 1, 2, 1])
-    >>> Discrete(3, seed=0).sample_batch(2, probability=np.array([[1.0, 0, 0], [0, 0.5, 0.5]]))
-    array([0, 1])
-    """
-    from gymspaces import _discrete
-
-    count = batch_count(n)
-    mask, probability = detach_from_out(mask, out), detach_from_out(probability, out)
-    drawn = _discrete.discrete_sample_batch(space, count, mask, probability, out)
-    if drawn is None:
-        return sample_batch_by_loop(space, count, mask, probability, out)
-    return drawn
+@concatenate.register(Box)
+@concatenate.register(Discrete)
+@concatenate.register(MultiDiscrete)
+@concatenate.register(MultiBinary)
+def _concatenate_arrays(space: Space[Any], items: Iterable[Any], out: np.ndarray) -> np.ndarray:
+    copied = _batch.concatenate_tree(space, items, out, _stack)
+    if copied is not None:
+        return copied
+    return _stack(space, items, out)
 
 
-def multi_discrete_sample_batch(
-    space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None
-) -> Any:
-    """Draw ``n`` samples at once (not in Gymnasium): plain batches in one compiled call.
-
-    Returns an array of shape ``(n, *nvec.shape)``. A mask (or probability)
-    is a tuple mirroring ``nvec`` whose leaves have shape ``(n, k)`` (one row
-    per sample) or ``(k,)`` (shared by every sample); plain and masked batches
-    are drawn in C, probabilities sample by sample.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from gymspaces import MultiDiscrete
-    >>> MultiDiscrete([2, 3], seed=0).sample_batch(3)
-    array([[1, 0],
-           [0, 0],
-           [1, 2]])
-
-    Per-row masks for the first entry, one shared mask (only 2) for the second:
-
-    >>> first = np.array([[1, 0], [0, 1], [1, 1]], dtype=np.int8)
-    >>> second = np.array([0, 0, 1], dtype=np.int8)
-    >>> MultiDiscrete([2, 3], seed=0).sample_batch(3, mask=(first, second))
-    array([[0, 2],
-           [1, 2],
-           [1, 2]])
-    """
-    from gymspaces import _discrete
-
-    count = batch_count(n)
-    mask, probability = detach_from_out(mask, out), detach_from_out(probability, out)
-    if mask is None and probability is None:
-        drawn = _discrete.multi_discrete_sample_batch(space, count, out)
-        if drawn is not None:
-            return drawn
-    elif probability is None and type(mask) is tuple:
-        drawn = _discrete.multi_discrete_masked_batch(space, count, mask, out)
-        if drawn is not None:
-            return drawn
-    return sample_batch_by_loop(space, count, mask, probability, out)
+def _stack(space: Space[Any], items: Iterable[Any], out: np.ndarray) -> np.ndarray:
+    # np.stack raises ValueError on an empty batch (quirk Q20 relies on it).
+    return np.stack([*items], axis=0, out=out)
 
 
-def multi_binary_sample_batch(
-    space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None
-) -> Any:
-    """Draw ``n`` samples at once (not in Gymnasium): plain batches in one compiled call.
-
-    Returns an int8 array of shape ``(n, *space.shape)``. A mask (int8, 0 or
-    1 forces the bit, 2 leaves it random) or a probability of the bit being 1
-    has shape ``(n, *space.shape)`` or ``space.shape`` (shared by every row);
-    masked batches are drawn in C, probabilities sample by sample.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from gymspaces import MultiBinary
-    >>> MultiBinary(3, seed=0).sample_batch(2)
-    array([[0, 1, 1],
-           [1, 1, 0]], dtype=int8)
-    >>> mask = np.array([[0, 1, 2], [1, 0, 2]], dtype=np.int8)
-    >>> MultiBinary(3, seed=0).sample_batch(2, mask=mask)
-    array([[0, 1, 1],
-           [1, 0, 0]], dtype=int8)
-    """
-    from gymspaces import _multi_binary
-
-    count = batch_count(n)
-    mask, probability = detach_from_out(mask, out), detach_from_out(probability, out)
-    if mask is None and probability is None:
-        return _multi_binary.multi_binary_sample_batch(space, count, out)
-    if probability is None:
-        drawn = _multi_binary.multi_binary_masked_batch(space, count, mask, out)
-        if drawn is not None:
-            return drawn
-    return sample_batch_by_loop(space, count, mask, probability, out)
+@concatenate.register(Tuple)
+def _concatenate_tuple(space: Tuple, items: Any, out: tuple[Any, ...]) -> tuple[Any, ...]:
+    copied = _batch.concatenate_tree(space, items, out, concatenate)
+    if copied is not None:
+        return copied
+    parts = []
+    for index, child in enumerate(space.spaces):
+        column = [item[index] for item in items]
+        parts.append(concatenate(child, column, out[index]))
+    return tuple(parts)
 
 
-def _all_rows(batch: np.ndarray, ok: np.ndarray) -> np.ndarray:
-    """Per-row ``all`` of an elementwise verdict shaped like ``batch``."""
-    n = batch.shape[0]
-    if n == 0:
-        return np.zeros(0, dtype=np.bool_)
-    return cast(np.ndarray, np.asarray(ok).reshape(n, -1).all(axis=1))
+@concatenate.register(Dict)
+def _concatenate_dict(space: Dict, items: Any, out: Mapping[Any, Any]) -> dict[Any, Any]:
+    copied = _batch.concatenate_tree(space, items, out, concatenate)
+    if copied is not None:
+        return copied
+    parts = {}
+    for key, child in space.items():
+        column = [item[key] for item in items]
+        parts[key] = concatenate(child, column, out[key])
+    return parts
 
 
-def _row_shape_matches(batch: Any, shape: tuple[int, ...]) -> bool:
-    return isinstance(batch, np.ndarray) and batch.ndim >= 1 and batch.shape[1:] == shape
+@concatenate.register(Graph)
+@concatenate.register(Text)
+@concatenate.register(Sequence)
+@concatenate.register(Space)
+@concatenate.register(OneOf)
+def _concatenate_as_tuple(space: Space[Any], items: Iterable[Any], out: Any) -> tuple[Any, ...]:
+    return tuple(items)
 
 
-def box_contains_batch(space: Any, batch: Any) -> np.ndarray:
-    """Membership of every row (not in Gymnasium): shape, castability and bounds checked at once.
-
-    An array batch whose rows have the wrong shape, or whose dtype does not
-    cast safely to the space's dtype, gives ``False`` for every row.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from gymspaces import Box
-    >>> space = Box(0, 1, shape=(2,))
-    >>> space.contains_batch(np.array([[0.5, 0.5], [1.5, 0.0], [0.0, 1.0]], dtype=np.float32))
-    array([ True, False,  True])
-    >>> space.contains_batch(np.array([[0.5, 0.5]], dtype=np.float64))  # float64 is not float32
-    array([False])
-    """
-    if not _numeric_batch(batch):
-        return contains_batch_by_items(space, batch)
-    if batch.shape[1:] != space.shape or not np.can_cast(batch.dtype, space.dtype):
-        return np.zeros(batch.shape[0], dtype=np.bool_)
-    return _all_rows(batch, (batch >= space.low) & (batch <= space.high))
+# ----------------------------------------------------------------------------
+# create_empty_array
+# ----------------------------------------------------------------------------
 
 
-def discrete_contains_batch(space: Any, batch: Any) -> np.ndarray:
-    """Membership of every entry of an array of integers (not in Gymnasium).
+@space_dispatch
+def create_empty_array(space: Space[Any], n: int = 1, fn: Callable[..., Any] = np.zeros) -> Any:
+    """Allocate the destination of :func:`concatenate` for ``n`` samples of ``space``.
 
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from gymspaces import Discrete
-    >>> Discrete(3, start=1).contains_batch(np.array([0, 1, 3, 4]))
-    array([False,  True,  True, False])
-    >>> Discrete(3).contains_batch(np.array([0.0, 1.0]))  # floats are never elements
-    array([False, False])
-    """
-    if not _numeric_batch(batch):
-        return contains_batch_by_items(space, batch)
-    n = batch.shape[0]
-    if batch.ndim != 1 or not np.issubdtype(batch.dtype, np.integer) or not np.can_cast(batch.dtype, space.dtype):
-        return np.zeros(n, dtype=np.bool_)  # items are not integer scalars of a castable dtype
-    info = np.iinfo(batch.dtype)
-    lowest, past = int(space.start), int(space.start) + int(space.n)
-    # Exact bounds in the batch's own dtype (clamped so that they are representable).
-    if lowest > info.max or past - 1 < info.min or past <= lowest:
-        return np.zeros(n, dtype=np.bool_)
-    low = batch.dtype.type(max(lowest, info.min))
-    high = batch.dtype.type(min(past - 1, info.max))
-    return (batch >= low) & (batch <= high)
+    Parameters
+    ----------
+    space : Space
+        The space of one sample.
+    n : int
+        Batch size.
+    fn : callable
+        Array factory called as ``fn(shape, dtype=dtype)`` (``np.zeros``,
+        ``np.empty``, ...).
 
-
-def multi_discrete_contains_batch(space: Any, batch: Any) -> np.ndarray:
-    """Membership of every row (not in Gymnasium): shape, castability and range checked at once.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from gymspaces import MultiDiscrete
-    >>> MultiDiscrete([2, 3]).contains_batch(np.array([[1, 2], [2, 0], [0, 0]]))
-    array([ True, False,  True])
-    """
-    # A 0-d nvec's items are numpy scalars, which contains rejects (it wants arrays).
-    if not _numeric_batch(batch) or space.shape == ():
-        return contains_batch_by_items(space, batch)
-    if batch.shape[1:] != space.shape or not np.can_cast(batch.dtype, space.dtype):
-        return np.zeros(batch.shape[0], dtype=np.bool_)
-    return _all_rows(batch, (space.start <= batch) & (batch <= space.start + (space.nvec - 1)))
-
-
-def multi_binary_contains_batch(space: Any, batch: Any) -> np.ndarray:
-    """Membership of every row (not in Gymnasium): shape and 0/1 entries checked at once.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from gymspaces import MultiBinary
-    >>> MultiBinary(3).contains_batch(np.array([[0, 1, 1], [0, 2, 1]], dtype=np.int8))
-    array([ True, False])
-    """
-    # A 0-d space's items are numpy scalars, which contains rejects (it wants arrays).
-    if not _numeric_batch(batch) or space.shape == ():
-        return contains_batch_by_items(space, batch)
-    if batch.shape[1:] != space.shape:
-        return np.zeros(batch.shape[0], dtype=np.bool_)
-    return _all_rows(batch, np.logical_or(batch == 0, batch == 1))
-
-
-# ---------------------------------------------------------------------------
-# Tuple and Dict: child by child when that draws what the loop draws
-# ---------------------------------------------------------------------------
-
-
-def _generators(space: Any, found: list[Any]) -> None:
-    """Every generator object set in ``space``'s tree (children included)."""
-    own = getattr(space, "_np_random", None)
-    if own is not None:
-        found.append(own)
-    children: Any = getattr(space, "spaces", None)
-    if isinstance(children, Mapping):
-        children = list(children.values())
-    for child in list(children or ()) + [
-        getattr(space, name, None) for name in ("feature_space", "node_space", "edge_space")
-    ]:
-        if child is not None and child is not space and hasattr(child, "sample"):
-            _generators(child, found)
-
-
-def independent_children(space: Any) -> bool:
-    """No generator is shared inside the tree: then children may be batched one after another
-    (each one's draws do not depend on the others'), which is what ``n`` samples draw."""
-    found: list[Any] = []
-    _generators(space, found)
-    return len({id(generator) for generator in found}) == len(found)
-
-
-def dict_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
-    """Draw ``n`` samples at once (not in Gymnasium): a dict of the children's batches.
-
-    ``mask``/``probability`` is a dict with the space's keys whose values are
-    the children's batched arguments (or ``None``). The result equals ``n``
-    successive :meth:`Dict.sample` calls, stacked key by key.
+    Returns
+    -------
+    numpy.ndarray, tuple, dict or None
+        Nested like the space; ``None`` for an unknown custom space.
 
     Examples
     --------
     >>> import numpy as np
     >>> from gymspaces import Box, Dict, Discrete
-    >>> space = Dict({"pos": Box(-1, 1, shape=(2,)), "action": Discrete(4)}, seed=0)
-    >>> batch = space.sample_batch(2)
-    >>> batch["action"], batch["pos"].shape
-    (array([1, 2]), (2, 2))
-
-    A mask shared by both rows restricts the action to 2 or 3:
-
-    >>> _ = space.seed(0)
-    >>> mask = {"pos": None, "action": np.array([0, 0, 1, 1], dtype=np.int8)}
-    >>> space.sample_batch(2, mask=mask)["action"]
-    array([2, 3])
+    >>> from gymspaces.vector import create_empty_array
+    >>> create_empty_array(Dict({"pos": Box(-1, 1, (2,)), "gear": Discrete(3)}), n=2)
+    {'gear': array([0, 0]), 'pos': array([[0., 0.],
+           [0., 0.]], dtype=float32)}
+    >>> create_empty_array(Discrete(3), n=4, fn=np.ones)
+    array([1, 1, 1, 1])
     """
-    count = batch_count(n)
-    check_mask_or_probability(mask, probability)
-    kind, batched = ("mask", mask) if mask is not None else ("probability", probability)
-    batched = detach_from_out(batched, out)
-    keys = list(space.spaces)
-    usable = independent_children(space) and (
-        batched is None or (isinstance(batched, Mapping) and set(batched) == set(keys))
-    ) and (out is None or (isinstance(out, Mapping) and set(out) >= set(keys)))
-    if not usable:
-        return sample_batch_by_loop(space, count, mask, probability, out)
-    result = {} if out is None else out
-    for key in keys:
-        child_out = _child_out(space.spaces[key], None if out is None else out[key])
-        argument = None if batched is None else batched[key]
-        result[key] = space.spaces[key].sample_batch(count, **{kind: argument}, out=child_out)
-    return result
+    raise _not_a_space("create_empty_array", space)
 
 
-def tuple_sample_batch(space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
-    """Draw ``n`` samples at once (not in Gymnasium): a tuple of the children's batches.
+# The zero array need not lie in the space (e.g. a Box whose low is above 0).
+@create_empty_array.register(Box)
+@create_empty_array.register(Discrete)
+@create_empty_array.register(MultiDiscrete)
+@create_empty_array.register(MultiBinary)
+def _empty_array(space: Space[Any], n: int = 1, fn: Callable[..., Any] = np.zeros) -> Any:
+    shape = (n, *cast("tuple[int, ...]", space.shape))  # array spaces always have a shape
+    return fn(shape, dtype=space.dtype)
 
-    ``mask``/``probability`` is a tuple holding each child's batched argument
-    (or ``None``). The result equals ``n`` successive :meth:`Tuple.sample`
-    calls, stacked child by child.
 
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from gymspaces import Discrete, MultiBinary, Tuple
-    >>> space = Tuple((Discrete(3), MultiBinary(2)), seed=0)
-    >>> actions, bits = space.sample_batch(3)
-    >>> actions.shape, bits.shape
-    ((3,), (3, 2))
-    >>> rows = np.array([[0, 0, 1], [0, 1, 0], [1, 0, 0]], dtype=np.int8)
-    >>> space.sample_batch(3, mask=(rows, None))[0]  # one Discrete mask per row
-    array([2, 1, 0])
-    """
-    count = batch_count(n)
-    check_mask_or_probability(mask, probability)
-    kind, batched = ("mask", mask) if mask is not None else ("probability", probability)
-    batched = detach_from_out(batched, out)
-    children = space.spaces
-    usable = independent_children(space) and (
-        batched is None or (isinstance(batched, tuple) and len(batched) == len(children))
-    ) and (out is None or (isinstance(out, tuple) and len(out) == len(children)))
-    if not usable:
-        return sample_batch_by_loop(space, count, mask, probability, out)
-    return tuple(
-        child.sample_batch(
-            count,
-            **{kind: None if batched is None else batched[i]},
-            out=_child_out(child, None if out is None else out[i]),
-        )
-        for i, child in enumerate(children)
+@create_empty_array.register(Tuple)
+def _empty_tuple(space: Tuple, n: int = 1, fn: Callable[..., Any] = np.zeros) -> tuple[Any, ...]:
+    return tuple([create_empty_array(subspace, n=n, fn=fn) for subspace in space.spaces])
+
+
+@create_empty_array.register(Dict)
+def _empty_dict(space: Dict, n: int = 1, fn: Callable[..., Any] = np.zeros) -> dict[Any, Any]:
+    return {key: create_empty_array(subspace, n=n, fn=fn) for key, subspace in space.items()}
+
+
+@create_empty_array.register(Graph)
+def _empty_graphs(space: Graph, n: int = 1, fn: Callable[..., Any] = np.zeros) -> tuple[Any, ...]:
+    def one_graph() -> GraphInstance:
+        nodes = create_empty_array(space.node_space, n=1, fn=fn)
+        edges = links = None
+        if space.edge_space is not None:
+            edges = create_empty_array(space.edge_space, n=1, fn=fn)
+            links = fn((1, 2), dtype=np.int64)
+        return GraphInstance(nodes=nodes, edges=edges, edge_links=links)
+
+    return tuple([one_graph() for _ in range(n)])
+
+
+@create_empty_array.register(Text)
+def _empty_texts(space: Text, n: int = 1, fn: Callable[..., Any] = np.zeros) -> tuple[str, ...]:
+    # The first character is only looked up when n > 0, as in Gymnasium.
+    return tuple([space.characters[0] * space.min_length for _ in range(n)])
+
+
+@create_empty_array.register(Sequence)
+def _empty_sequences(space: Sequence, n: int = 1, fn: Callable[..., Any] = np.zeros) -> tuple[Any, ...]:
+    if not space.stack:
+        return tuple([() for _ in range(n)])
+    return tuple([create_empty_array(space.feature_space, n=1, fn=fn) for _ in range(n)])
+
+
+@create_empty_array.register(OneOf)
+def _empty_oneofs(space: OneOf, n: int = 1, fn: Callable[..., Any] = np.zeros) -> tuple[Any, ...]:
+    return tuple([() for _ in range(n)])
+
+
+@create_empty_array.register(Space)
+def _empty_custom(space: Space[Any], n: int = 1, fn: Callable[..., Any] = np.zeros) -> None:
+    return None
+
+
+# The concatenate kernel applies the built-in rules of these classes; it stays
+# on only while no user registration replaces one of them.
+_BUILT_IN_CONCATENATE = {
+    Box: _concatenate_arrays,
+    Discrete: _concatenate_arrays,
+    MultiDiscrete: _concatenate_arrays,
+    MultiBinary: _concatenate_arrays,
+    Tuple: _concatenate_tuple,
+    Dict: _concatenate_dict,
+}
+
+
+def _refresh_concatenate_kernel() -> None:
+    _batch.set_enabled(
+        all(concatenate.dispatch(cls) is rule for cls, rule in _BUILT_IN_CONCATENATE.items())
     )
 
 
-def _child_out(child: Any, out: Any) -> Any:
-    """A child's part of a composite ``out``; ``None`` for children batched as tuples
-    of samples, whose part (``create_empty_array``'s tuple) is replaced, not filled."""
-    return out if out is None or fills_out(child) else None
+_batch.configure(Tuple, Dict, (Box, Discrete, MultiDiscrete, MultiBinary))
+concatenate.on_register(_refresh_concatenate_kernel)
+_refresh_concatenate_kernel()
+
+# The iterate kernel applies the built-in rules of these classes (arrays give
+# their rows; Tuple/Dict zip their children); it stays on only while no user
+# registration replaces one of them.
+_BUILT_IN_ITERATE = {
+    Box: _iterate_array,
+    MultiDiscrete: _iterate_array,
+    MultiBinary: _iterate_array,
+    Tuple: _iterate_tuple,
+    Dict: _iterate_dict,
+}
 
 
-def dict_contains_batch(space: Any, batch: Any) -> np.ndarray:
-    """Membership of every row (not in Gymnasium): the children's verdicts, combined row by row.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from gymspaces import Box, Dict, Discrete
-    >>> space = Dict({"pos": Box(-1, 1, shape=(2,)), "action": Discrete(4)})
-    >>> pos = np.array([[0, 0], [2, 0], [0, 0]], dtype=np.float32)
-    >>> space.contains_batch({"pos": pos, "action": np.array([1, 1, 7])})  # bad pos, bad action
-    array([ True, False, False])
-    """
-    if not isinstance(batch, Mapping):
-        raise TypeError(f"a batch of a Dict space must be a mapping, actual type: {type(batch)}")
-    # A batch is laid out as batch_space lays it out: one entry per key, like
-    # a Tuple batch has one part per child (its length is checked likewise).
-    if batch.keys() != space.spaces.keys():
-        raise TypeError(
-            f"a batch of a Dict space must have exactly its keys {list(space.spaces)}, actual keys: {list(batch)}"
-        )
-    try:
-        return _combine([child.contains_batch(batch[key]) for key, child in space.spaces.items()])
-    except Exception:
-        # ``contains`` of an item stops at its first child that is not a member,
-        # so an error from a later child may not happen item by item.
-        return _contains_by_iterating(space, batch)
+def _refresh_iterate_kernel() -> None:
+    _batch.set_iterate_enabled(
+        all(iterate.dispatch(cls) is rule for cls, rule in _BUILT_IN_ITERATE.items())
+    )
 
 
-def tuple_contains_batch(space: Any, batch: Any) -> np.ndarray:
-    """Membership of every row (not in Gymnasium): the children's verdicts, combined row by row.
+_batch.configure_iterate(Box, MultiDiscrete, MultiBinary)
+iterate.on_register(_refresh_iterate_kernel)
+_refresh_iterate_kernel()
 
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from gymspaces import Discrete, MultiBinary, Tuple
-    >>> space = Tuple((Discrete(3), MultiBinary(2)))
-    >>> space.contains_batch((np.array([0, 3]), np.array([[0, 1], [1, 1]], dtype=np.int8)))
-    array([ True, False])
-    """
-    if not isinstance(batch, tuple) or len(batch) != len(space.spaces):
-        raise TypeError(f"a batch of a Tuple space must be a tuple of {len(space.spaces)} child batches")
-    try:
-        return _combine([child.contains_batch(part) for child, part in zip(space.spaces, batch)])
-    except Exception:
-        return _contains_by_iterating(space, batch)  # see dict_contains_batch
-
-
-def _contains_by_iterating(space: Any, batch: Any) -> np.ndarray:
-    """``contains`` of every item ``iterate`` yields, errors included (the definition)."""
-    from gymspaces import vector
-
-    # iterate reads only the batched space's structure, which a batch of one gives.
-    items = list(vector.iterate(vector.batch_space(space, 1), batch))
-    return np.fromiter((bool(space.contains(item)) for item in items), dtype=np.bool_, count=len(items))
-
-
-def _combine(verdicts: list[np.ndarray]) -> np.ndarray:
-    if not verdicts:
-        raise ValueError("an empty Tuple/Dict batch has no length")
-    lengths = {len(verdict) for verdict in verdicts}
-    if len(lengths) != 1:
-        raise ValueError(f"the child batches have different lengths: {sorted(lengths)}")
-    result = verdicts[0].copy()
-    for verdict in verdicts[1:]:
-        result &= verdict
-    return result
+_batch.set_aliases(_rule_aliases.ACTIVE)
+_rule_aliases.watch(concatenate)
+_rule_aliases.watch(iterate)

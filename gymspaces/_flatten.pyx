@@ -45,7 +45,7 @@ cdef extern from "numpy/halffloat.h" nogil:
 cdef extern from "numpy/ndarraytypes.h":
     enum: NPY_HALF
 
-# Space classes, set by gymspaces.utils (importing them here would be circular).
+# Space classes, set by gymspaces._flattening (importing them here would be circular).
 cdef object TupleSpace = None
 cdef object DictSpace = None
 cdef object BoxSpace = None
@@ -58,7 +58,7 @@ cdef dict ALIASES = {}
 
 
 def set_aliases(dict aliases):
-    """Share ``gymspaces.utils``' alias table (kept up to date in place)."""
+    """Share the alias table of :mod:`gymspaces._rule_aliases` (kept up to date in place)."""
     global ALIASES
     ALIASES = aliases
 

@@ -16,7 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from gymspaces._batching import detach_from_out
+from gymspaces import _batching
+from gymspaces._flattening import flatdim, flatten
+from gymspaces._sample_batch import detach_from_out
 from gymspaces.box import Box
 from gymspaces.dict import Dict
 from gymspaces.discrete import Discrete
@@ -53,8 +55,6 @@ def flatten_batch(space: Any, batch: Any, out: np.ndarray | None = None) -> np.n
     >>> flatten_batch(space, space.sample_batch(4)).shape
     (4, 5)
     """
-    from gymspaces.utils import flatdim
-
     width = flatdim(space)
     n = _length(space, batch)
     plan = _plan(space)
@@ -182,10 +182,7 @@ def _output(out: Any, n: int, width: int, dtype: np.dtype | type[np.float64]) ->
 
 def _by_items(space: Any, batch: Any, n: int, width: int, out: Any) -> np.ndarray:
     """The general rule: ``flatten`` of every item ``iterate`` yields, stacked."""
-    from gymspaces import vector
-    from gymspaces.utils import flatten
-
-    rows: list[Any] = [flatten(space, item) for item in vector.iterate(vector.batch_space(space, n), batch)]
+    rows: list[Any] = [flatten(space, item) for item in _batching.iterate(_batching.batch_space(space, n), batch)]
     if rows and not isinstance(rows[0], np.ndarray):
         raise TypeError(f"flatten_batch needs a space that flattens to an array; {space} does not")
     if not rows:

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from gymspaces.box import Box
+from gymspaces.discrete import Discrete
+from gymspaces.multi_discrete import MultiDiscrete
+
 SEED = 0x5EED
 
 
@@ -19,10 +23,6 @@ def _pair() -> tuple[np.random.Generator, np.random.Generator]:
 
 def verify_kernels() -> None:
     """Raise ``RuntimeError`` if a kernel's draws differ from numpy's own Generator's."""
-    from gymspaces.box import Box
-    from gymspaces.discrete import Discrete
-    from gymspaces.multi_discrete import MultiDiscrete
-
     ours, reference = _pair()
     low = np.array([-np.inf, 0.0, -np.inf, -1.0])
     high = np.array([np.inf, np.inf, 2.0, 1.0])

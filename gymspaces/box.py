@@ -20,7 +20,8 @@ else:
 
     ScalarT = TypeVar("ScalarT", bound=np.generic, covariant=True)
 
-from gymspaces import _batching, _box, _flatten
+from gymspaces import _box, _flatten
+from gymspaces._sample_batch import all_rows, batch_count, contains_batch_by_items, numeric_batch, sample_batch_by_loop
 from gymspaces._warnings import warn
 from gymspaces.space import Space
 
@@ -377,8 +378,58 @@ class Box(Space[np.ndarray[Any, np.dtype[ScalarT]]]):
     _compact_arrays = ("low", "high", "bounded_below", "bounded_above")
 
     # Batched sampling and membership (not in Gymnasium; see Space.sample_batch).
-    sample_batch = _batching.box_sample_batch
-    contains_batch = _batching.box_contains_batch
+
+    def sample_batch(self, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
+        """Draw ``n`` samples at once (not in Gymnasium): the Box kernel fills all rows in one call.
+
+        Returns an array of shape ``(n, *space.shape)`` and the space's dtype,
+        equal to ``n`` stacked :meth:`Box.sample` draws. Like ``Box.sample``, it
+        accepts no mask or probability (passing one raises
+        :class:`gymspaces.error.Error`). ``out`` is filled in place and returned.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Box
+        >>> batch = Box(-1, 1, shape=(2,), seed=0).sample_batch(3)
+        >>> batch.shape, batch.dtype
+        ((3, 2), dtype('float32'))
+        >>> loop = Box(-1, 1, shape=(2,), seed=0)
+        >>> np.array_equal(batch, np.stack([loop.sample() for _ in range(3)]))
+        True
+        """
+
+        count = batch_count(n)
+        if mask is not None or probability is not None:
+            self.sample(mask=mask, probability=probability)  # raises Gymnasium's error
+        drawn = _box.box_sample_batch(self, count, out)
+        return sample_batch_by_loop(self, count, out=out) if drawn is None else drawn
+
+    def contains_batch(self, batch: Any) -> np.ndarray:
+        """Membership of every row (not in Gymnasium): shape, castability and bounds checked at once.
+
+        An array batch whose rows have the wrong shape, or whose dtype does not
+        cast safely to the space's dtype, gives ``False`` for every row.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Box
+        >>> space = Box(0, 1, shape=(2,))
+        >>> space.contains_batch(np.array([[0.5, 0.5], [1.5, 0.0], [0.0, 1.0]], dtype=np.float32))
+        array([ True, False,  True])
+        >>> space.contains_batch(np.array([[0.5, 0.5]], dtype=np.float64))  # float64 is not float32
+        array([False])
+        """
+        if not numeric_batch(batch):
+            return contains_batch_by_items(self, batch)
+        if batch.shape[1:] != self.shape or not np.can_cast(batch.dtype, self.dtype):
+            return np.zeros(batch.shape[0], dtype=np.bool_)
+        return all_rows(batch, (batch >= self.low) & (batch <= self.high))
+
+    def _batch_placeholder(self, count: int) -> Any:
+        # concatenate stacks the samples themselves (np.stack) when out is None.
+        return None
 
     # Compiled: arrays of the Box's own dtype are checked in C.
     contains = _box.box_contains

@@ -19,9 +19,10 @@ else:
 
     T_cov = TypeVar("T_cov", covariant=True)
 
-from gymspaces import _batching, _flatten
+from gymspaces import _flatten
+from gymspaces._composite import SUBSEED_BOUND, chosen_kind, combined_contains_batch, sample_children_batch
+from gymspaces._sample_batch import row_argument, sample_batch_by_loop, stacking_placeholder
 from gymspaces.space import Space, is_space
-from gymspaces.tuple import _SUBSEED_BOUND, _chosen_kind
 
 __all__ = ["Dict"]
 
@@ -173,7 +174,7 @@ class Dict(
         if isinstance(seed, int):
             Space.seed(self, seed)
             # The own generator is left advanced past these draws (quirk Q3).
-            drawn = self.np_random.integers(_SUBSEED_BOUND, size=len(children))
+            drawn = self.np_random.integers(SUBSEED_BOUND, size=len(children))
             pairs = zip(children.items(), drawn, strict=True)
             return {key: child.seed(int(value)) for (key, child), value in pairs}
         if not isinstance(seed, dict):
@@ -212,7 +213,7 @@ class Dict(
         children = self.spaces
         if mask is None and probability is None:
             return {key: child.sample() for key, child in children.items()}
-        kind, parts = _chosen_kind(mask, probability)
+        kind, parts = chosen_kind(mask, probability)
         label = "mask" if kind == "mask" else "probability mask"
         assert isinstance(parts, dict), (
             f"Expected sample {label} to be a dict, actual type: {type(parts)}"
@@ -224,8 +225,76 @@ class Dict(
         return {key: child.sample(**{kind: parts[key]}) for key, child in children.items()}
 
     # Batched sampling and membership (not in Gymnasium; see Space.sample_batch).
-    sample_batch = _batching.dict_sample_batch
-    contains_batch = _batching.dict_contains_batch
+
+    def sample_batch(self, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
+        """Draw ``n`` samples at once (not in Gymnasium): a dict of the children's batches.
+
+        ``mask``/``probability`` is a dict with the space's keys whose values are
+        the children's batched arguments (or ``None``). The result equals ``n``
+        successive :meth:`Dict.sample` calls, stacked key by key.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Box, Dict, Discrete
+        >>> space = Dict({"pos": Box(-1, 1, shape=(2,)), "action": Discrete(4)}, seed=0)
+        >>> batch = space.sample_batch(2)
+        >>> batch["action"], batch["pos"].shape
+        (array([1, 2]), (2, 2))
+
+        A mask shared by both rows restricts the action to 2 or 3:
+
+        >>> _ = space.seed(0)
+        >>> mask = {"pos": None, "action": np.array([0, 0, 1, 1], dtype=np.int8)}
+        >>> space.sample_batch(2, mask=mask)["action"]
+        array([2, 3])
+        """
+        keys = set(self.spaces)
+        batches = sample_children_batch(
+            self,
+            n,
+            mask,
+            probability,
+            out,
+            list(self.spaces.items()),
+            lambda parts: isinstance(parts, collections.abc.Mapping) and set(parts) == keys,
+            lambda parts: isinstance(parts, collections.abc.Mapping) and set(parts) >= keys,
+        )
+        if batches is None:
+            return sample_batch_by_loop(self, n, mask, probability, out)
+        result = {} if out is None else out  # an out dict is filled and returned itself
+        result.update(zip(self.spaces, batches))
+        return result
+
+    def contains_batch(self, batch: Any) -> np.ndarray:
+        """Membership of every row (not in Gymnasium): the children's verdicts, combined row by row.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Box, Dict, Discrete
+        >>> space = Dict({"pos": Box(-1, 1, shape=(2,)), "action": Discrete(4)})
+        >>> pos = np.array([[0, 0], [2, 0], [0, 0]], dtype=np.float32)
+        >>> space.contains_batch({"pos": pos, "action": np.array([1, 1, 7])})  # bad pos, bad action
+        array([ True, False, False])
+        """
+        if not isinstance(batch, collections.abc.Mapping):
+            raise TypeError(f"a batch of a Dict space must be a mapping, actual type: {type(batch)}")
+        # A batch is laid out as batch_space lays it out: one entry per key, like
+        # a Tuple batch has one part per child (its length is checked likewise).
+        if batch.keys() != self.spaces.keys():
+            raise TypeError(
+                f"a batch of a Dict space must have exactly its keys {list(self.spaces)}, actual keys: {list(batch)}"
+            )
+        return combined_contains_batch(self, batch, ((child, batch[key]) for key, child in self.spaces.items()))
+
+    def _batch_row_argument(self, batched: Any, row: int, n: int) -> Any:
+        if not isinstance(batched, collections.abc.Mapping):
+            raise TypeError(f"a batched Dict mask must be a mapping, actual type: {type(batched)}")
+        return {key: row_argument(child, batched.get(key), row, n) for key, child in self.spaces.items()}
+
+    def _batch_placeholder(self, count: int) -> Any:
+        return {key: stacking_placeholder(child, count) for key, child in self.spaces.items()}
 
     def contains(self, x: Any) -> bool:
         """Whether ``x`` is a dict with exactly the space's keys and valid values.

@@ -18,7 +18,15 @@ else:
 
     IntegerT = TypeVar("IntegerT", bound=np.integer, covariant=True)
 
-from gymspaces import _batching, _discrete
+from gymspaces import _discrete
+from gymspaces._sample_batch import (
+    array_row,
+    batch_count,
+    contains_batch_by_items,
+    detach_from_out,
+    numeric_batch,
+    sample_batch_by_loop,
+)
 from gymspaces.space import MaskNDArray, Space
 
 __all__ = ["Discrete"]
@@ -141,8 +149,69 @@ class Discrete(Space[IntegerT], Generic[IntegerT]):
         sample = _discrete.discrete_sample
 
     # Batched sampling and membership (not in Gymnasium; see Space.sample_batch).
-    sample_batch = _batching.discrete_sample_batch
-    contains_batch = _batching.discrete_contains_batch
+
+    def sample_batch(self, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
+        """Draw ``n`` samples at once (not in Gymnasium): plain, or one masked/weighted draw per row, in C.
+
+        ``mask`` (int8) and ``probability`` (float64) have shape ``(n, space.n)``,
+        one row per sample, or ``(space.n,)`` for one argument shared by every
+        sample. Returns a 1-D array of ``n`` integers of the space's dtype.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Discrete
+        >>> Discrete(3, seed=0).sample_batch(5)
+        array([2, 1, 1, 0, 0])
+
+        One action mask per row, e.g. the legal moves of each of 4 environments:
+
+        >>> masks = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0]], dtype=np.int8)
+        >>> Discrete(3, seed=0).sample_batch(4, mask=masks)
+        array([0, 1, 2, 1])
+        >>> Discrete(3, seed=0).sample_batch(2, probability=np.array([[1.0, 0, 0], [0, 0.5, 0.5]]))
+        array([0, 1])
+        """
+
+        count = batch_count(n)
+        mask, probability = detach_from_out(mask, out), detach_from_out(probability, out)
+        drawn = _discrete.discrete_sample_batch(self, count, mask, probability, out)
+        if drawn is None:
+            return sample_batch_by_loop(self, count, mask, probability, out)
+        return drawn
+
+    def contains_batch(self, batch: Any) -> np.ndarray:
+        """Membership of every entry of an array of integers (not in Gymnasium).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Discrete
+        >>> Discrete(3, start=1).contains_batch(np.array([0, 1, 3, 4]))
+        array([False,  True,  True, False])
+        >>> Discrete(3).contains_batch(np.array([0.0, 1.0]))  # floats are never elements
+        array([False, False])
+        """
+        if not numeric_batch(batch):
+            return contains_batch_by_items(self, batch)
+        n = batch.shape[0]
+        if batch.ndim != 1 or not np.issubdtype(batch.dtype, np.integer) or not np.can_cast(batch.dtype, self.dtype):
+            return np.zeros(n, dtype=np.bool_)  # items are not integer scalars of a castable dtype
+        info = np.iinfo(batch.dtype)
+        lowest, past = int(self.start), int(self.start) + int(self.n)
+        # Exact bounds in the batch's own dtype (clamped so that they are representable).
+        if lowest > info.max or past - 1 < info.min or past <= lowest:
+            return np.zeros(n, dtype=np.bool_)
+        low = batch.dtype.type(max(lowest, info.min))
+        high = batch.dtype.type(min(past - 1, info.max))
+        return (batch >= low) & (batch <= high)
+
+    def _batch_row_argument(self, batched: Any, row: int, n: int) -> Any:
+        return array_row(batched, 1, row, n)  # a mask has one entry per action
+
+    def _batch_placeholder(self, count: int) -> Any:
+        # concatenate stacks the samples themselves (np.stack) when out is None.
+        return None
 
     # Compiled: numpy integer scalars (what sample returns) are checked in C.
     contains = _discrete.discrete_contains

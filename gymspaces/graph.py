@@ -18,26 +18,14 @@ from gymspaces.discrete import Discrete
 from gymspaces.multi_binary import MultiBinary
 from gymspaces.multi_discrete import MultiDiscrete
 from gymspaces.space import Space
-from gymspaces.tuple import _SUBSEED_BOUND, _chosen_kind
+from gymspaces._composite import SUBSEED_BOUND, chosen_kind
+from gymspaces._sample_batch import batching_rules
 
 __all__ = ["Graph", "GraphInstance"]
 
 _INT64_MAX = int(np.iinfo(np.int64).max)
 # ``integers(0, num_nodes, dtype=int32)`` accepts ``num_nodes`` up to 2**31.
 _MAX_LINK_NODES = 2**31
-
-
-_UTILS: ModuleType | None = None
-
-
-def _space_utils() -> ModuleType:
-    """``gymspaces.vector.space_utils``, imported on first use (it imports this module)."""
-    global _UTILS
-    if _UTILS is None:
-        from gymspaces.vector import space_utils
-
-        _UTILS = space_utils
-    return _UTILS
 
 
 class GraphInstance(NamedTuple):
@@ -107,7 +95,7 @@ class Graph(Space[GraphInstance]):
         seed: int | tuple[Any, ...] | np.random.Generator | None = None,
     ) -> None:
         self.node_space, self.edge_space = node_space, edge_space
-        batch = _space_utils().batch_space
+        batch = batching_rules().batch_space
         # Building these reads (and may lazily seed) the children's generators;
         # a non-Space child raises batch_space's TypeError here.
         self.batch_node_space = batch(node_space, n=1)
@@ -174,9 +162,9 @@ class Graph(Space[GraphInstance]):
         if isinstance(seed, int):
             own = Space.seed(self, seed)
             if len(children) == 1:
-                drawn = [self.np_random.integers(_SUBSEED_BOUND)]  # a single draw, no size
+                drawn = [self.np_random.integers(SUBSEED_BOUND)]  # a single draw, no size
             else:
-                drawn = list(self.np_random.integers(_SUBSEED_BOUND, size=(2,)))
+                drawn = list(self.np_random.integers(SUBSEED_BOUND, size=(2,)))
             Space.seed(self, seed)  # back to the state a direct int seed gives
             return (own, *[child.seed(int(value)) for child, value in zip(children, drawn)])
         if not isinstance(seed, (list, tuple)):
@@ -251,7 +239,7 @@ class Graph(Space[GraphInstance]):
         kind: str | None = None
         node_mask = edge_mask = None
         if mask is not None or probability is not None:
-            kind, pair = _chosen_kind(mask, probability)
+            kind, pair = chosen_kind(mask, probability)
             node_mask, edge_mask = pair
 
         if num_edges is not None:
@@ -323,7 +311,7 @@ class Graph(Space[GraphInstance]):
         """
         if not isinstance(x, GraphInstance) or x.nodes is None:
             return False
-        utils = _space_utils()
+        utils = batching_rules()
         nodes = list(utils.iterate(self.batch_node_space, x.nodes))
         if not all(node in self.node_space for node in nodes):
             return False
@@ -508,7 +496,7 @@ _DETACHED_SAMPLERS: dict[type, Callable[[Any, int], Any]] = {
 
 def _sample_through_copy(space: Space[Any], n: Any, kwargs: dict[str, Any]) -> Any:
     """``batch_space(space, n).sample(**kwargs)``, then one ``random()`` on ``space``'s generator."""
-    utils = _space_utils()
+    utils = batching_rules()
     batched = None
     # Subclasses (e.g. gymspaces.gymnasium's classes) batch like their base:
     # batch_space builds the base class, whatever the subclass overrides.

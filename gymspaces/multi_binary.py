@@ -10,7 +10,16 @@ import numpy as np
 if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     from numpy.typing import NDArray
 
-from gymspaces import _batching, _multi_binary
+from gymspaces import _multi_binary
+from gymspaces._sample_batch import (
+    all_rows,
+    array_row,
+    batch_count,
+    contains_batch_by_items,
+    detach_from_out,
+    numeric_batch,
+    sample_batch_by_loop,
+)
 from gymspaces.space import Space
 
 __all__ = ["MultiBinary"]
@@ -92,8 +101,61 @@ class MultiBinary(Space[np.ndarray[Any, np.dtype[np.int8]]]):
     sample = _multi_binary.multi_binary_sample
 
     # Batched sampling and membership (not in Gymnasium; see Space.sample_batch).
-    sample_batch = _batching.multi_binary_sample_batch
-    contains_batch = _batching.multi_binary_contains_batch
+
+    def sample_batch(self, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
+        """Draw ``n`` samples at once (not in Gymnasium): plain batches in one compiled call.
+
+        Returns an int8 array of shape ``(n, *space.shape)``. A mask (int8, 0 or
+        1 forces the bit, 2 leaves it random) or a probability of the bit being 1
+        has shape ``(n, *space.shape)`` or ``space.shape`` (shared by every row);
+        masked batches are drawn in C, probabilities sample by sample.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import MultiBinary
+        >>> MultiBinary(3, seed=0).sample_batch(2)
+        array([[0, 1, 1],
+               [1, 1, 0]], dtype=int8)
+        >>> mask = np.array([[0, 1, 2], [1, 0, 2]], dtype=np.int8)
+        >>> MultiBinary(3, seed=0).sample_batch(2, mask=mask)
+        array([[0, 1, 1],
+               [1, 0, 0]], dtype=int8)
+        """
+
+        count = batch_count(n)
+        mask, probability = detach_from_out(mask, out), detach_from_out(probability, out)
+        if mask is None and probability is None:
+            return _multi_binary.multi_binary_sample_batch(self, count, out)
+        if probability is None:
+            drawn = _multi_binary.multi_binary_masked_batch(self, count, mask, out)
+            if drawn is not None:
+                return drawn
+        return sample_batch_by_loop(self, count, mask, probability, out)
+
+    def contains_batch(self, batch: Any) -> np.ndarray:
+        """Membership of every row (not in Gymnasium): shape and 0/1 entries checked at once.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import MultiBinary
+        >>> MultiBinary(3).contains_batch(np.array([[0, 1, 1], [0, 2, 1]], dtype=np.int8))
+        array([ True, False])
+        """
+        # A 0-d self's items are numpy scalars, which contains rejects (it wants arrays).
+        if not numeric_batch(batch) or self.shape == ():
+            return contains_batch_by_items(self, batch)
+        if batch.shape[1:] != self.shape:
+            return np.zeros(batch.shape[0], dtype=np.bool_)
+        return all_rows(batch, np.logical_or(batch == 0, batch == 1))
+
+    def _batch_row_argument(self, batched: Any, row: int, n: int) -> Any:
+        return array_row(batched, len(self.shape), row, n)
+
+    def _batch_placeholder(self, count: int) -> Any:
+        # concatenate stacks the samples themselves (np.stack) when out is None.
+        return None
 
     def contains(self, x: Any) -> bool:
         """Whether ``x`` (an array, or a list/tuple converted to one) has the shape and only 0s and 1s.

@@ -19,12 +19,31 @@ else:
     IntegerT = TypeVar("IntegerT", bound=np.integer, covariant=True)
 
 from gymspaces._arguments import check_mask_or_probability
-from gymspaces import _batching, _discrete
+from gymspaces import _discrete
+from gymspaces._sample_batch import (
+    all_rows,
+    array_row,
+    batch_count,
+    contains_batch_by_items,
+    detach_from_out,
+    numeric_batch,
+    sample_batch_by_loop,
+)
 from gymspaces._warnings import warn
 from gymspaces.discrete import Discrete
 from gymspaces.space import MaskNDArray, Space
 
 __all__ = ["MultiDiscrete"]
+
+
+def _mask_row(batched: Any, nvec: np.ndarray, row: int, n: int) -> Any:
+    """Row ``row`` of a batched mask: a tuple mirroring ``nvec`` whose leaves have a batch axis."""
+    if nvec.ndim == 0:
+        return array_row(batched, 1, row, n)  # a leaf mask has one entry per action
+    if not isinstance(batched, tuple) or len(batched) != len(nvec):
+        raise TypeError(f"a batched MultiDiscrete mask must be a tuple of {len(nvec)} entries")
+    return tuple(_mask_row(part, sub, row, n) for part, sub in zip(batched, nvec))
+
 
 class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT]):
     """Arrays whose entry ``i`` lies in ``start[i], ..., start[i] + nvec[i] - 1``.
@@ -191,8 +210,69 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
     _compact_arrays = ("nvec", "start")
 
     # Batched sampling and membership (not in Gymnasium; see Space.sample_batch).
-    sample_batch = _batching.multi_discrete_sample_batch
-    contains_batch = _batching.multi_discrete_contains_batch
+
+    def sample_batch(self, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
+        """Draw ``n`` samples at once (not in Gymnasium): plain batches in one compiled call.
+
+        Returns an array of shape ``(n, *nvec.shape)``. A mask (or probability)
+        is a tuple mirroring ``nvec`` whose leaves have shape ``(n, k)`` (one row
+        per sample) or ``(k,)`` (shared by every sample); plain and masked batches
+        are drawn in C, probabilities sample by sample.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import MultiDiscrete
+        >>> MultiDiscrete([2, 3], seed=0).sample_batch(3)
+        array([[1, 0],
+               [0, 0],
+               [1, 2]])
+
+        Per-row masks for the first entry, one shared mask (only 2) for the second:
+
+        >>> first = np.array([[1, 0], [0, 1], [1, 1]], dtype=np.int8)
+        >>> second = np.array([0, 0, 1], dtype=np.int8)
+        >>> MultiDiscrete([2, 3], seed=0).sample_batch(3, mask=(first, second))
+        array([[0, 2],
+               [1, 2],
+               [1, 2]])
+        """
+
+        count = batch_count(n)
+        mask, probability = detach_from_out(mask, out), detach_from_out(probability, out)
+        if mask is None and probability is None:
+            drawn = _discrete.multi_discrete_sample_batch(self, count, out)
+            if drawn is not None:
+                return drawn
+        elif probability is None and type(mask) is tuple:
+            drawn = _discrete.multi_discrete_masked_batch(self, count, mask, out)
+            if drawn is not None:
+                return drawn
+        return sample_batch_by_loop(self, count, mask, probability, out)
+
+    def contains_batch(self, batch: Any) -> np.ndarray:
+        """Membership of every row (not in Gymnasium): shape, castability and range checked at once.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import MultiDiscrete
+        >>> MultiDiscrete([2, 3]).contains_batch(np.array([[1, 2], [2, 0], [0, 0]]))
+        array([ True, False,  True])
+        """
+        # A 0-d nvec's items are numpy scalars, which contains rejects (it wants arrays).
+        if not numeric_batch(batch) or self.shape == ():
+            return contains_batch_by_items(self, batch)
+        if batch.shape[1:] != self.shape or not np.can_cast(batch.dtype, self.dtype):
+            return np.zeros(batch.shape[0], dtype=np.bool_)
+        return all_rows(batch, (self.start <= batch) & (batch <= self.start + (self.nvec - 1)))
+
+    def _batch_row_argument(self, batched: Any, row: int, n: int) -> Any:
+        return _mask_row(batched, self.nvec, row, n)
+
+    def _batch_placeholder(self, count: int) -> Any:
+        # concatenate stacks the samples themselves (np.stack) when out is None.
+        return None
 
     # Compiled: integer arrays are checked in C.
     contains = _discrete.multi_discrete_contains

@@ -19,7 +19,7 @@ else:
 
 from gymspaces import _graph
 from gymspaces.space import Space
-from gymspaces.tuple import _SUBSEED_BOUND, _chosen_kind, _require_space
+from gymspaces._composite import SUBSEED_BOUND, chosen_kind, require_space
 
 __all__ = ["OneOf"]
 
@@ -63,7 +63,7 @@ class OneOf(Space[tuple[int | np.int64, T_cov]], Generic[T_cov]):
         if len(children) == 0:
             raise ValueError("Empty `OneOf` spaces are not supported.")
         for child in children:
-            _require_space(child)
+            require_space(child)
         self.spaces = children
         super().__init__(shape=None, dtype=None, seed=seed)
 
@@ -119,7 +119,7 @@ class OneOf(Space[tuple[int | np.int64, T_cov]], Generic[T_cov]):
             return (own, *[child.seed(None) for child in children])
         if isinstance(seed, int):
             own = Space.seed(self, seed)
-            drawn = self.np_random.integers(_SUBSEED_BOUND, size=len(children))
+            drawn = self.np_random.integers(SUBSEED_BOUND, size=len(children))
             Space.seed(self, seed)  # back to the state a direct int seed gives
             return (own, *[child.seed(int(value)) for child, value in zip(children, drawn)])
         if not isinstance(seed, (list, tuple)):
@@ -164,7 +164,7 @@ class OneOf(Space[tuple[int | np.int64, T_cov]], Generic[T_cov]):
         chosen = self.spaces[index]
         if mask is None and probability is None:
             return index, chosen.sample()
-        kind, parts = _chosen_kind(mask, probability)
+        kind, parts = chosen_kind(mask, probability)
         assert isinstance(parts, tuple), (
             f"Expected type of `{kind}` is tuple, actual type: {type(parts)}"
         )

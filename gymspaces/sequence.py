@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -12,25 +11,13 @@ if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     from numpy.typing import NDArray
 
 from gymspaces.space import Space, is_space
-from gymspaces.tuple import _SUBSEED_BOUND, _chosen_kind
+from gymspaces._composite import SUBSEED_BOUND, chosen_kind
+from gymspaces._sample_batch import batching_rules
 
 __all__ = ["Sequence"]
 
 # Success probability of the geometric distribution of default lengths (mean 4).
 _LENGTH_P = 0.25
-
-_UTILS: ModuleType | None = None
-
-
-def _space_utils() -> ModuleType:
-    """``gymspaces.vector.space_utils``, imported on first use (it imports this module)."""
-    global _UTILS
-    if _UTILS is None:
-        from gymspaces.vector import space_utils
-
-        _UTILS = space_utils
-    return _UTILS
-
 
 class Sequence(Space[Any]):
     """Tuples of any length whose items all belong to ``space``.
@@ -77,7 +64,7 @@ class Sequence(Space[Any]):
         if stack:
             # Only stacked sequences carry the batched feature space; building
             # it reads (and may lazily seed) the feature space's generator.
-            self.stacked_feature_space = _space_utils().batch_space(space, 1)
+            self.stacked_feature_space = batching_rules().batch_space(space, 1)
         super().__init__(shape=None, dtype=None, seed=seed)
 
     def seed(self, seed: int | tuple[Any, Any] | list[Any] | None = None) -> tuple[Any, Any]:
@@ -116,7 +103,7 @@ class Sequence(Space[Any]):
             return Space.seed(self, None), feature.seed(None)
         if isinstance(seed, int):
             own = Space.seed(self, seed)
-            feature_seed = int(self.np_random.integers(_SUBSEED_BOUND))
+            feature_seed = int(self.np_random.integers(SUBSEED_BOUND))
             Space.seed(self, seed)  # back to the state a direct int seed gives
             return own, feature.seed(feature_seed)
         if not isinstance(seed, (list, tuple)):
@@ -180,13 +167,13 @@ class Sequence(Space[Any]):
             length = self.np_random.geometric(_LENGTH_P)
             items = tuple([feature.sample() for _ in range(length)])
         else:
-            kind, pair = _chosen_kind(mask, probability)
+            kind, pair = chosen_kind(mask, probability)
             length = self.generate_sample_length(pair[0], kind)
             # The feature entry is looked up per item: never for an empty sample.
             items = tuple([feature.sample(**{kind: pair[1]}) for _ in range(length)])
         if not self.stack:
             return items
-        utils = _space_utils()
+        utils = batching_rules()
         return utils.concatenate(feature, items, utils.create_empty_array(feature, len(items)))
 
     def generate_sample_length(
@@ -263,7 +250,7 @@ class Sequence(Space[Any]):
         feature = self.feature_space
         if not self.stack:
             return isinstance(x, tuple) and all(feature.contains(item) for item in x)
-        items = _space_utils().iterate(self.stacked_feature_space, x)
+        items = batching_rules().iterate(self.stacked_feature_space, x)
         return all(item in feature for item in items)
 
     def __repr__(self) -> str:

@@ -11,7 +11,8 @@ import numpy as np
 if TYPE_CHECKING:
     from numpy.typing import DTypeLike
 
-from gymspaces import _batching, seeding
+from gymspaces import seeding
+from gymspaces._sample_batch import contains_batch_by_items, generic_placeholder, sample_batch_by_loop, sequence_row
 
 __all__ = ["Space", "MaskNDArray"]
 
@@ -238,7 +239,7 @@ class Space(Generic[T_cov]):
         >>> Text(4, charset="ab", seed=0).sample_batch(3)
         ('aaab', 'bbb', 'bba')
         """
-        return _batching.sample_batch_by_loop(self, n, mask, probability, out)
+        return sample_batch_by_loop(self, n, mask, probability, out)
 
     def contains_batch(self, batch: Any) -> np.ndarray:
         """Membership of every element of a batch, as a bool array (not in Gymnasium).
@@ -256,7 +257,23 @@ class Space(Generic[T_cov]):
         >>> Text(max_length=3).contains_batch(["abc", "abcd", "a"])
         array([ True, False,  True])
         """
-        return _batching.contains_batch_by_items(self, batch)
+        return contains_batch_by_items(self, batch)
+
+    def _batch_row_argument(self, batched: Any, row: int, n: int) -> Any:
+        """Sample ``row``'s mask or probability out of a batched one.
+
+        The generic layout is a sequence of ``n`` per-sample arguments; spaces
+        whose batched arguments are arrays or trees slice them their own way.
+        """
+        return sequence_row(self, batched, row, n)
+
+    def _batch_placeholder(self, count: int) -> Any:
+        """An ``out`` that lets ``concatenate`` stack ``count`` samples as they are.
+
+        Used when the regular layout cannot hold a loop's samples (see
+        :func:`gymspaces._sample_batch.stacking_placeholder`).
+        """
+        return generic_placeholder(self, count)
 
     def seed(self, seed: int | None = None) -> int | Any:
         """Replace the space's generator with one seeded from ``seed``; return the seed used.

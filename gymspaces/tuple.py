@@ -19,31 +19,18 @@ else:
 
     T_cov = TypeVar("T_cov", covariant=True)
 
-from gymspaces._arguments import check_mask_or_probability
-from gymspaces import _batching, _flatten
-from gymspaces.space import Space, is_space
+from gymspaces import _flatten
+from gymspaces._composite import (
+    SUBSEED_BOUND,
+    chosen_kind,
+    combined_contains_batch,
+    require_space,
+    sample_children_batch,
+)
+from gymspaces._sample_batch import row_argument, sample_batch_by_loop, stacking_placeholder
+from gymspaces.space import Space
 
 __all__ = ["Tuple"]
-
-# Sub-seeds are drawn below int32's maximum, as Gymnasium does.
-_SUBSEED_BOUND = int(np.iinfo(np.int32).max)
-
-
-def _chosen_kind(mask: Any, probability: Any) -> tuple[str, Any]:
-    """``("mask", mask)`` or ``("probability", probability)``, whichever is given."""
-    check_mask_or_probability(mask, probability)
-    if mask is None:
-        return "probability", probability
-    return "mask", mask
-
-
-def _require_space(candidate: Any) -> None:
-    if not is_space(candidate):
-        raise TypeError(
-            f"{candidate} does not inherit from `gymnasium.Space`. "
-            f"Actual Type: {type(candidate)}"
-        )
-
 
 # ``typing.Sequence`` (not ``collections.abc.Sequence``) puts ``Generic`` right
 # after the Sequence ABC in the MRO, as in Gymnasium's Tuple: classes deriving
@@ -83,7 +70,7 @@ class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[Space[T_cov]]):
     ) -> None:
         children = tuple(spaces)
         for child in children:
-            _require_space(child)
+            require_space(child)
         self.spaces = children
         super().__init__(shape=None, dtype=None, seed=seed)
 
@@ -141,7 +128,7 @@ class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[Space[T_cov]]):
         elif isinstance(seed, int):
             Space.seed(self, seed)
             # The own generator is left advanced past these draws (quirk Q3).
-            drawn = self.np_random.integers(_SUBSEED_BOUND, size=len(self.spaces))
+            drawn = self.np_random.integers(SUBSEED_BOUND, size=len(self.spaces))
             seeds = [child.seed(int(value)) for child, value in zip(self.spaces, drawn, strict=True)]
         elif isinstance(seed, (list, tuple)):
             if len(seed) != len(self):
@@ -182,7 +169,7 @@ class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[Space[T_cov]]):
         """
         if mask is None and probability is None:
             return tuple([child.sample() for child in self.spaces])
-        kind, parts = _chosen_kind(mask, probability)
+        kind, parts = chosen_kind(mask, probability)
         assert isinstance(parts, tuple), (
             f"Expected type of `{kind}` to be tuple, actual type: {type(parts)}"
         )
@@ -194,8 +181,60 @@ class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[Space[T_cov]]):
         )
 
     # Batched sampling and membership (not in Gymnasium; see Space.sample_batch).
-    sample_batch = _batching.tuple_sample_batch
-    contains_batch = _batching.tuple_contains_batch
+
+    def sample_batch(self, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
+        """Draw ``n`` samples at once (not in Gymnasium): a tuple of the children's batches.
+
+        ``mask``/``probability`` is a tuple holding each child's batched argument
+        (or ``None``). The result equals ``n`` successive :meth:`Tuple.sample`
+        calls, stacked child by child.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Discrete, MultiBinary, Tuple
+        >>> space = Tuple((Discrete(3), MultiBinary(2)), seed=0)
+        >>> actions, bits = space.sample_batch(3)
+        >>> actions.shape, bits.shape
+        ((3,), (3, 2))
+        >>> rows = np.array([[0, 0, 1], [0, 1, 0], [1, 0, 0]], dtype=np.int8)
+        >>> space.sample_batch(3, mask=(rows, None))[0]  # one Discrete mask per row
+        array([2, 1, 0])
+        """
+        children = self.spaces
+
+        def matches(parts: Any) -> bool:
+            return isinstance(parts, tuple) and len(parts) == len(children)
+
+        batches = sample_children_batch(self, n, mask, probability, out, list(enumerate(children)), matches, matches)
+        if batches is None:
+            return sample_batch_by_loop(self, n, mask, probability, out)
+        return tuple(batches)
+
+    def contains_batch(self, batch: Any) -> np.ndarray:
+        """Membership of every row (not in Gymnasium): the children's verdicts, combined row by row.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gymspaces import Discrete, MultiBinary, Tuple
+        >>> space = Tuple((Discrete(3), MultiBinary(2)))
+        >>> space.contains_batch((np.array([0, 3]), np.array([[0, 1], [1, 1]], dtype=np.int8)))
+        array([ True, False])
+        """
+        if not isinstance(batch, tuple) or len(batch) != len(self.spaces):
+            raise TypeError(f"a batch of a Tuple space must be a tuple of {len(self.spaces)} child batches")
+        return combined_contains_batch(self, batch, zip(self.spaces, batch))
+
+    def _batch_row_argument(self, batched: Any, row: int, n: int) -> Any:
+        if not isinstance(batched, tuple) or len(batched) != len(self.spaces):
+            raise TypeError(
+                f"a batched Tuple mask must be a tuple of {len(self.spaces)} entries, actual: {type(batched)}"
+            )
+        return tuple(row_argument(child, part, row, n) for child, part in zip(self.spaces, batched))
+
+    def _batch_placeholder(self, count: int) -> Any:
+        return tuple(stacking_placeholder(child, count) for child in self.spaces)
 
     def contains(self, x: Any) -> bool:
         """Whether ``x`` (a tuple; lists and arrays are converted) matches every sub-space.

@@ -23,6 +23,7 @@ import pytest
 
 import gymspaces as gs
 import gymspaces.utils as gs_utils
+from gymspaces import _flattening
 import gymspaces.vector as gs_vector
 from differential import assert_same_outcome, assert_same_value, outcome
 from gymspaces.vector import space_utils
@@ -494,7 +495,7 @@ def test_flatten_keeps_the_dispatcher_api():
     # Gymnasium's parameters, then the compiled entry's own addition.
     assert list(inspect.signature(gs_utils.flatten).parameters) == ["space", "x", "out"]
     assert list(inspect.signature(gs_utils.unflatten).parameters) == ["space", "x"]
-    assert gs_utils.flatten.dispatch(gs.Discrete) is gs_utils._flatten_discrete
+    assert gs_utils.flatten.dispatch(gs.Discrete) is _flattening._flatten_discrete
     assert gs.Discrete in gs_utils.flatten.registry
     assert "Flatten an element" in gs_utils.flatten.__doc__
     with pytest.raises(NotImplementedError):

@@ -64,7 +64,7 @@ def test_dispatch_does_not_keep_classes_alive():
     import numpy as np
 
     import gymspaces as gs
-    from gymspaces import utils, vector
+    from gymspaces import _flattening, utils, vector
 
     classes = []
     for index in range(20):
@@ -83,5 +83,5 @@ def test_dispatch_does_not_keep_classes_alive():
     gc.collect()
     assert [ref for ref in classes if ref() is not None] == []
     # Built-in classes still dispatch to their registered implementations.
-    assert utils.flatten.dispatch(gs.Discrete) is utils._flatten_discrete
+    assert utils.flatten.dispatch(gs.Discrete) is _flattening._flatten_discrete
     assert vector.batch_space.dispatch(gs.Graph) is vector.batch_space.registry[gs.Graph]

@@ -31,6 +31,7 @@ from gymspaces.sequence import Sequence
 from gymspaces.space import Space
 from gymspaces.text import Text
 from gymspaces.tuple import Tuple
+from gymspaces.utils import flatten
 
 __all__ = ["create_shared_memory", "read_from_shared_memory", "write_to_shared_memory"]
 
@@ -242,8 +243,6 @@ def _(space: Dict, index: int, value: Mapping[str, Any], shared_memory: Mapping[
 
 @write_to_shared_memory.register(Text)
 def _(space: Text, index: int, value: str, shared_memory: Any) -> None:
-    from gymspaces.utils import flatten
-
     size = space.max_length
     destination = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)
     np.copyto(destination[index * size : (index + 1) * size], cast(np.ndarray, flatten(space, value)))

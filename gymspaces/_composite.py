@@ -1,0 +1,143 @@
+"""What the composite spaces (Tuple, Dict, Sequence, Graph, OneOf) share.
+
+Checking sub-spaces, sub-seeding, the choice between a mask and a probability, and the batch rules
+of Tuple and Dict: sample child by child when the children draw from separate
+generators, decide membership child by child and combine the verdicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+from gymspaces._arguments import check_mask_or_probability
+from gymspaces._sample_batch import batch_count, batching_rules, detach_from_out, fills_out
+from gymspaces.space import is_space
+
+__all__ = [
+    "SUBSEED_BOUND",
+    "chosen_kind",
+    "combined_contains_batch",
+    "independent_children",
+    "require_space",
+    "sample_children_batch",
+]
+
+# Sub-seeds are drawn below int32's maximum, as Gymnasium does.
+SUBSEED_BOUND = int(np.iinfo(np.int32).max)
+
+
+def chosen_kind(mask: Any, probability: Any) -> tuple[str, Any]:
+    """``("mask", mask)`` or ``("probability", probability)``, whichever is given."""
+    check_mask_or_probability(mask, probability)
+    if mask is None:
+        return "probability", probability
+    return "mask", mask
+
+
+def require_space(candidate: Any) -> None:
+    """Raise Gymnasium's ``TypeError`` for a sub-space that is not a space."""
+    if not is_space(candidate):
+        raise TypeError(
+            f"{candidate} does not inherit from `gymnasium.Space`. "
+            f"Actual Type: {type(candidate)}"
+        )
+
+
+def _generators(space: Any, found: list[Any]) -> None:
+    """Every generator object set in ``space``'s tree (children included)."""
+    own = getattr(space, "_np_random", None)
+    if own is not None:
+        found.append(own)
+    children: Any = getattr(space, "spaces", None)
+    if isinstance(children, Mapping):
+        children = list(children.values())
+    for child in list(children or ()) + [
+        getattr(space, name, None) for name in ("feature_space", "node_space", "edge_space")
+    ]:
+        if child is not None and child is not space and hasattr(child, "sample"):
+            _generators(child, found)
+
+
+def independent_children(space: Any) -> bool:
+    """No generator is shared inside the tree: then children may be batched one after another
+    (each one's draws do not depend on the others'), which is what ``n`` samples draw."""
+    found: list[Any] = []
+    _generators(space, found)
+    return len({id(generator) for generator in found}) == len(found)
+
+
+def sample_children_batch(
+    space: Any,
+    n: Any,
+    mask: Any,
+    probability: Any,
+    out: Any,
+    parts: list[tuple[Any, Any]],
+    arguments_match: Callable[[Any], bool],
+    out_matches: Callable[[Any], bool],
+) -> list[Any] | None:
+    """A Tuple's or Dict's ``sample_batch`` drawn child by child: the children's batches, in order.
+
+    ``parts`` lists ``(part, child)`` pairs (indices or keys);
+    ``arguments_match`` and ``out_matches`` tell whether a batched argument
+    and an ``out`` have the structure that indexing by those parts needs.
+    Returns ``None`` after drawing nothing when the children cannot be batched
+    one after another (a shared generator, arguments of another structure):
+    the caller then loops over ``sample``.
+    """
+    count = batch_count(n)
+    kind, batched = chosen_kind(mask, probability)
+    batched = detach_from_out(batched, out)
+    usable = (
+        independent_children(space)
+        and (batched is None or arguments_match(batched))
+        and (out is None or out_matches(out))
+    )
+    if not usable:
+        return None
+    batches = []
+    for part, child in parts:
+        child_out = None if out is None else out[part]
+        if child_out is not None and not fills_out(child):
+            child_out = None  # a tuple batch (create_empty_array's tuple) is replaced, not filled
+        argument = None if batched is None else batched[part]
+        batches.append(child.sample_batch(count, **{kind: argument}, out=child_out))
+    return batches
+
+
+def combined_contains_batch(space: Any, batch: Any, child_batches: Iterable[tuple[Any, Any]]) -> np.ndarray:
+    """A Tuple's or Dict's ``contains_batch``: the children's verdicts, combined row by row.
+
+    ``child_batches`` yields ``(child, its part of batch)``. Any error on the
+    way (a child's, or children of different lengths) sends the batch item by
+    item, which raises what the definition raises: ``contains`` of an item
+    stops at its first child that is not a member, so an error from a later
+    child may not happen for that item.
+    """
+    try:
+        return _combine([child.contains_batch(part) for child, part in child_batches])
+    except Exception:
+        return _contains_by_iterating(space, batch)
+
+
+def _combine(verdicts: list[np.ndarray]) -> np.ndarray:
+    if not verdicts:
+        raise ValueError("an empty Tuple/Dict batch has no length")
+    lengths = {len(verdict) for verdict in verdicts}
+    if len(lengths) != 1:
+        raise ValueError(f"the child batches have different lengths: {sorted(lengths)}")
+    result = verdicts[0].copy()
+    for verdict in verdicts[1:]:
+        result &= verdict
+    return result
+
+
+def _contains_by_iterating(space: Any, batch: Any) -> np.ndarray:
+    """``contains`` of every item ``iterate`` yields, errors included (the definition)."""
+    rules = batching_rules()
+    # iterate reads only the batched space's structure, which a batch of one gives.
+    items = list(rules.iterate(rules.batch_space(space, 1), batch))
+    return np.fromiter((bool(space.contains(item)) for item in items), dtype=np.bool_, count=len(items))
