@@ -21,7 +21,8 @@ from gymspaces._distributions cimport (
 from gymspaces._attrs cimport attr, instance_dict
 from gymspaces._outputs cimport batch_array
 from gymspaces._rng cimport (
-    NOGIL_THRESHOLD, RNGHandle, gs_pcg64_next64, any_bitgen, clone_pcg64, double_source, gs_pcg128_t, inline_pcg64, pcg64_clone,
+    NOGIL_THRESHOLD, RNGHandle, any_bitgen, clone_pcg64, double_source, gs_pcg128_t, gs_pcg64_fill_raw, inline_pcg64,
+    pcg64_clone,
     rng_handle_from, source_double,
 )
 
@@ -59,6 +60,11 @@ cdef extern from "numpy/halffloat.h" nogil:
 
 cdef extern from "numpy/ndarraytypes.h":
     enum: NPY_HALF
+
+cdef enum:
+    # Raw draws per block of the image fill (2 KiB on the stack).
+    RAW_BLOCK = 256
+
 
 cdef enum RangeCheck:
     RANGE_OK = 0
@@ -208,6 +214,15 @@ cdef inline int64_t int_high(box_t value) noexcept nogil:
     return int_low(value) + 1
 
 
+cdef bint all_bounded(const npy_bool *below, const npy_bool *above, npy_intp size) noexcept nogil:
+    """Whether every coordinate is bounded on both sides."""
+    cdef npy_intp i
+    cdef npy_bool every = 1
+    for i in range(size):
+        every &= (below[i] != 0) & (above[i] != 0)
+    return every
+
+
 cdef bint top_bits_fill(gs_pcg128_t *pcg, box_t *out, const box_t *low, const box_t *high,
                        npy_intp size) noexcept nogil:
     """Integer boxes of bounds ``[0, 2**k - 1]`` everywhere (an image's 0..255): fill
@@ -218,8 +233,10 @@ cdef bint top_bits_fill(gs_pcg128_t *pcg, box_t *out, const box_t *low, const bo
     so the product is exact and its floor is ``x >> (64 - k)``: the same value
     and the same draws, without going through doubles.
     """
-    cdef npy_intp i
+    cdef npy_intp i, start, block
     cdef uint64_t count
+    cdef uint64_t raw[RAW_BLOCK]
+    cdef box_t first, differ
     cdef int shift = 64
     if not (box_t is uint8_t or box_t is int8_t or box_t is uint16_t or box_t is int16_t
             or box_t is uint32_t or box_t is int32_t):
@@ -233,15 +250,22 @@ cdef bint top_bits_fill(gs_pcg128_t *pcg, box_t *out, const box_t *low, const bo
         while count > 1:
             count >>= 1
             shift -= 1
+        # No early exit: the whole scan vectorises, and images pass it anyway.
+        first = high[0]
+        differ = 0
         for i in range(size):
-            if low[i] != 0 or high[i] != high[0]:
-                return False
-        # A local copy keeps the state in registers: char-typed stores to ``out``
-        # could alias ``pcg[0]``.
-        state = pcg[0]
-        for i in range(size):
-            out[i] = <box_t> (gs_pcg64_next64(&state) >> shift)
-        pcg[0] = state
+            differ |= low[i] | (high[i] ^ first)
+        if differ != 0:
+            return False
+        # Raw draws come in blocks from the lane-parallel fill (a stack buffer
+        # that stays in L1), then are narrowed: the same draws, in order.
+        start = 0
+        while start < size:
+            block = min(size - start, RAW_BLOCK)
+            gs_pcg64_fill_raw(pcg, raw, block)
+            for i in range(block):
+                out[start + i] = <box_t> (raw[i] >> shift)
+            start += block
         return True
 
 
@@ -257,10 +281,13 @@ cdef RangeCheck box_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, box_t *out, const b
     cdef RangeCheck check
     cdef inline_pcg64 inline_source
     cdef any_bitgen numpy_source
-    for i in range(size):
-        n_below += below[i] != 0
-        n_above += above[i] != 0
-        n_both += (below[i] != 0) & (above[i] != 0)
+    if all_bounded(below, above, size):  # the common case, in one vectorised pass
+        n_below = n_above = n_both = size
+    else:
+        for i in range(size):
+            n_below += below[i] != 0
+            n_above += above[i] != 0
+            n_both += (below[i] != 0) & (above[i] != 0)
     if n_below + n_above - n_both < size:  # some coordinate is unbounded
         for i in range(size):
             if not below[i] and not above[i]:

@@ -47,6 +47,60 @@ cdef extern from *:
         return (double)(gs_pcg64_next64(rng) >> 11) * (1.0 / 9007199254740992.0);
     }
 
+    /* The next ``n`` draws of ``gs_pcg64_next64``, in order, into ``out``.
+     *
+     * One step of the LCG depends on the previous one, so a serial fill runs
+     * at the latency of a 128-bit multiply-add per draw. Four lanes, each
+     * holding every fourth state and advanced by four steps at once
+     * (s[i+4] = M^4 s[i] + c (M^3 + M^2 + M + 1)), keep four independent
+     * chains in flight: the same states, hence the same draws, about twice
+     * as fast. The state left behind is the ``n``-th, as after ``n`` calls. */
+    static inline uint64_t gs_pcg64_xsl_rr(gs_uint128_t state) {
+    #if GS_HAVE_UINT128
+        uint64_t folded = ((uint64_t)(state >> 64)) ^ (uint64_t)state;
+        unsigned rotation = (unsigned)(state >> 122);
+        return (folded >> rotation) | (folded << ((64u - rotation) & 63u));
+    #else
+        (void)state;
+        return 0;
+    #endif
+    }
+
+    static inline void gs_pcg64_fill_raw(gs_pcg128_t *rng, uint64_t *out, Py_ssize_t n) {
+    #if GS_HAVE_UINT128
+        const gs_uint128_t m =
+            (((gs_uint128_t)2549297995355413924ULL) << 64) | 4865540595714422341ULL;
+        Py_ssize_t i = 0;
+        if (n >= 16) {
+            const gs_uint128_t c = rng->inc;
+            const gs_uint128_t m2 = m * m, m4 = m2 * m2;
+            const gs_uint128_t c4 = (c * m + c) * m2 + (c * m + c);
+            gs_uint128_t s0 = rng->state * m + c;
+            gs_uint128_t s1 = s0 * m + c;
+            gs_uint128_t s2 = s1 * m + c;
+            gs_uint128_t s3 = s2 * m + c;
+            gs_uint128_t last = s3;
+            for (; i + 4 <= n; i += 4) {
+                out[i] = gs_pcg64_xsl_rr(s0);
+                out[i + 1] = gs_pcg64_xsl_rr(s1);
+                out[i + 2] = gs_pcg64_xsl_rr(s2);
+                out[i + 3] = gs_pcg64_xsl_rr(s3);
+                last = s3;
+                s0 = s0 * m4 + c4;
+                s1 = s1 * m4 + c4;
+                s2 = s2 * m4 + c4;
+                s3 = s3 * m4 + c4;
+            }
+            rng->state = last;  /* the state of draw i - 1 */
+        }
+        for (; i < n; ++i) {
+            out[i] = gs_pcg64_next64(rng);
+        }
+    #else
+        (void)rng; (void)out; (void)n;  /* never used: the import check disables the inline path */
+    #endif
+    }
+
     """
     bint GS_HAVE_UINT128
     ctypedef struct gs_pcg128_t:
@@ -57,6 +111,7 @@ cdef extern from *:
         uint32_t uinteger
     uint64_t gs_pcg64_next64(gs_pcg128_t *rng) noexcept nogil
     double gs_pcg64_next_double(gs_pcg128_t *rng) noexcept nogil
+    void gs_pcg64_fill_raw(gs_pcg128_t *rng, uint64_t *out, Py_ssize_t n) noexcept nogil
 
 
 # Two sources of doubles for fused bulk loops: a local copy of a PCG64 state

@@ -6,6 +6,8 @@ kernel draws interleave exactly as they would with numpy's own methods.
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
+cimport numpy as cnp
+from libc.stdint cimport uint64_t
 from numpy.random cimport bitgen_t
 
 from gymspaces._attrs cimport attr, attr_or_none, instance_dict
@@ -186,6 +188,13 @@ def _verify_pcg64():
             return
         if reference.state != twin.state:
             return
+        # The lane-parallel fill, over lengths around its block size.
+        for count in (0, 1, 15, 16, 17, 18, 19, 20, 64, 1001):
+            expected = reference.random_raw(count)
+            drawn = np.empty(count, dtype=np.uint64)
+            gs_pcg64_fill_raw(rng, <uint64_t *> cnp.PyArray_DATA(drawn), count)
+            if not np.array_equal(drawn, expected) or reference.state != twin.state:
+                return
     PCG64_INLINE_VERIFIED = True
 
 

@@ -521,3 +521,22 @@ def test_reassigned_bounds_of_another_dtype(build, attrs):
         for name, make in attrs.items():
             setattr(box, name, make())
     assert_same_stream(gs_box, gym_box, 40, "reassigned bounds")
+
+
+@pytest.mark.parametrize("dtype, high", [(np.uint8, 255), (np.int8, 127), (np.uint16, 2**16 - 1),
+                                         (np.int32, 2**31 - 1), (np.uint8, 1)])
+@pytest.mark.parametrize("size", [1, 15, 16, 17, 19, 20, 255, 256, 257, 259, 1021, 84 * 84 * 3])
+def test_power_of_two_integer_boxes_draw_gymnasiums_stream(dtype, high, size):
+    """Bounds [0, 2**k - 1] take the lane-parallel fill (four LCG lanes, blocks of 256
+    draws): every length around those sizes gives Gymnasium's values and state."""
+    gs_box, gym_box = seeded_pair(lambda lib: lib.Box(0, high, (size,), dtype), size)
+    assert_same_stream(gs_box, gym_box, 3)
+    assert_same_state(gs_box, gym_box)
+
+
+def test_a_power_of_two_box_with_one_other_bound_takes_the_general_path():
+    low = np.zeros(300, np.uint8)
+    low[-1] = 1  # one coordinate [1, 255]: not a top-bits box
+    gs_box, gym_box = seeded_pair(lambda lib: lib.Box(low, 255, (300,), np.uint8), 7)
+    assert_same_stream(gs_box, gym_box, 3)
+    assert_same_state(gs_box, gym_box)
