@@ -15,6 +15,7 @@ import copy
 import sys
 from collections import OrderedDict, defaultdict
 from collections.abc import Mapping
+from types import SimpleNamespace
 from typing import Any
 
 import gymnasium.spaces as _gym
@@ -23,7 +24,7 @@ import numpy as np
 import gymspaces as _gs
 from gymspaces.space import KERNEL_CACHE_ATTRS
 
-__all__ = ["SPACE_NAMES", "Converter", "convert", "convert_any"]
+__all__ = ["SPACE_NAMES", "Converter", "add_family", "convert", "convert_any"]
 
 SPACE_NAMES = (
     "Box",
@@ -82,18 +83,27 @@ def _complete_legacy_graph(graph: Any) -> None:
     graph.batch_edge_space = reference.batch_edge_space
 
 
+# The libraries of space classes, by name. The compatible classes, defined
+# above this module, add themselves (``add_family("compat", ...)``).
+_FAMILIES: dict[str, Any] = {"gymspaces": _gs, "gymnasium": _gym}
+
+
+def add_family(name: str, classes: Mapping[str, type]) -> None:
+    """Make ``classes`` (a class per name of :data:`SPACE_NAMES`) a conversion target ``name``."""
+    _FAMILIES[name] = SimpleNamespace(**classes)
+    _TABLES.clear()
+
+
 def _family(target: str) -> dict[type, type]:
     """Map every known space class (any library) to its class in ``target``.
 
     ``target`` is ``"gymspaces"``, ``"gymnasium"`` or ``"compat"``.
     """
-    from gymspaces.gymnasium import spaces as compat
-
-    libraries = [_gym, _gs, compat]
+    libraries = list(_FAMILIES.values())
     legacy = sys.modules.get(_LEGACY_MODULE)
     if legacy is not None:
         libraries.append(legacy)
-    goal = {"gymspaces": _gs, "gymnasium": _gym, "compat": compat}[target]
+    goal = _FAMILIES[target]
     table: dict[type, type] = {}
     for name in SPACE_NAMES:
         for library in libraries:

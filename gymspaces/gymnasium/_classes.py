@@ -1,0 +1,539 @@
+"""The compatible classes: spaces that are Gymnasium spaces and run on gymspaces.
+
+Public as :mod:`gymspaces.gymnasium.spaces` (see its docstring for what they
+are); their registration with both libraries' helpers is
+:mod:`gymspaces.gymnasium._registration`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import gymnasium.spaces as _gym
+import numpy as np
+
+import gymspaces as _gs
+from gymspaces.dict import _ordered_spaces
+from gymspaces.gymnasium import _convert
+
+__all__ = [
+    "Space",
+    "Box",
+    "Discrete",
+    "Text",
+    "Graph",
+    "GraphInstance",
+    "MultiDiscrete",
+    "MultiBinary",
+    "Tuple",
+    "Sequence",
+    "Dict",
+    "OneOf",
+    "compatible_graphs",
+]
+
+
+def _adopt(child: Any) -> Any:
+    """``child`` as a child of a compatible composite (see the module docstring)."""
+    if isinstance(child, Space):
+        return child
+    return _convert.convert(child, "compat", share=True, keep_unknown=True)
+
+
+def _check_child(child: Any, message: str) -> Any:
+    if not isinstance(child, (_gs.Space, _gym.Space)):
+        raise TypeError(message)
+    return _adopt(child)
+
+
+def _equal(gs_cls: Any, gym_cls: Any) -> Any:
+    """``__eq__`` accepting the gymspaces and the Gymnasium namesake (and subclasses)."""
+
+    def __eq__(self: Any, other: object) -> bool:
+        return gs_cls.__eq__(self, other) or gym_cls.__eq__(self, other)
+
+    __eq__.__qualname__ = f"{gs_cls.__name__}.__eq__"
+    return __eq__
+
+
+# Each class below derives from its gymspaces and its Gymnasium namesake. The two
+# declare the same attributes and methods with different (equally valid) types --
+# e.g. ``_np_random`` optional or not, ``spaces`` of gymspaces or Gymnasium spaces,
+# both ``tuple`` bases of GraphInstance -- which mypy reports as incompatible base
+# definitions ([misc]). At run time gymspaces' definition wins (it comes first in
+# the MRO); a class type can't say "this base's declaration wins", so it is ignored.
+class Space(_gs.Space, _gym.Space):  # type: ignore[misc]  # see above: both libraries' declarations
+    """Base of the compatible spaces; derive custom spaces from it.
+
+    Both a :class:`gymspaces.Space` and a :class:`gymnasium.spaces.Space`;
+    the generator machinery is gymspaces'.
+
+    Examples
+    --------
+    A custom space that composites of both libraries and Gymnasium's
+    vector helpers accept:
+
+    >>> import gymnasium
+    >>> import gymspaces
+    >>> from gymspaces.gymnasium.spaces import Space
+    >>> class Coin(Space):
+    ...     def sample(self, mask=None, probability=None):
+    ...         return ("heads", "tails")[self.np_random.integers(2)]
+    ...     def contains(self, x):
+    ...         return x in ("heads", "tails")
+    >>> coin = Coin(seed=0)
+    >>> isinstance(coin, gymnasium.spaces.Space), isinstance(coin, gymspaces.Space)
+    (True, True)
+    >>> coin.sample(), coin.contains("edge")
+    ('tails', False)
+    >>> gymnasium.vector.utils.batch_space(coin, 2).sample()
+    ('heads', 'tails')
+    """
+
+
+class Box(_gs.Box, Space, _gym.Box):  # type: ignore[misc]  # see above: both libraries' declarations
+    """:class:`gymspaces.Box` that is a :class:`gymnasium.spaces.Box`.
+
+    Examples
+    --------
+    Same samples as Gymnasium's Box for the same seed, and accepted by its
+    helpers:
+
+    >>> import gymnasium
+    >>> from gymspaces.gymnasium.spaces import Box
+    >>> space = Box(0, 1, (3,), seed=0)
+    >>> isinstance(space, gymnasium.spaces.Box)
+    True
+    >>> space.sample()
+    array([0.6369617 , 0.26978672, 0.04097353], dtype=float32)
+    >>> gymnasium.spaces.Box(0, 1, (3,), seed=0).sample()
+    array([0.6369617 , 0.26978672, 0.04097353], dtype=float32)
+    >>> batched = gymnasium.vector.utils.batch_space(space, 2)  # runs gymspaces' rule
+    >>> batched, type(batched).__module__
+    (Box(0.0, 1.0, (2, 3), float32), 'gymspaces.gymnasium.spaces')
+    >>> space == gymnasium.spaces.Box(0, 1, (3,))
+    True
+    """
+
+    __eq__ = _equal(_gs.Box, _gym.Box)
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Discrete(_gs.Discrete, Space, _gym.Discrete):  # type: ignore[misc]  # see above: both libraries' declarations
+    """:class:`gymspaces.Discrete` that is a :class:`gymnasium.spaces.Discrete`.
+
+    Examples
+    --------
+    >>> import gymnasium
+    >>> import numpy as np
+    >>> from gymspaces.gymnasium.spaces import Discrete
+    >>> space = Discrete(5, seed=3)
+    >>> isinstance(space, gymnasium.spaces.Discrete)
+    True
+    >>> mask = np.array([1, 0, 1, 0, 1], dtype=np.int8)
+    >>> space.sample(mask=mask), gymnasium.spaces.Discrete(5, seed=3).sample(mask=mask)
+    (np.int64(4), np.int64(4))
+    >>> gymnasium.spaces.flatten(space, 1)
+    array([0, 1, 0, 0, 0])
+    """
+
+    __eq__ = _equal(_gs.Discrete, _gym.Discrete)
+    __hash__ = None  # type: ignore[assignment]
+
+
+class MultiBinary(_gs.MultiBinary, Space, _gym.MultiBinary):  # type: ignore[misc]  # see above: both libraries' declarations
+    """:class:`gymspaces.MultiBinary` that is a :class:`gymnasium.spaces.MultiBinary`.
+
+    Examples
+    --------
+    >>> import gymnasium
+    >>> from gymspaces.gymnasium.spaces import MultiBinary
+    >>> space = MultiBinary(4, seed=0)
+    >>> isinstance(space, gymnasium.spaces.MultiBinary)
+    True
+    >>> space.sample(), gymnasium.spaces.MultiBinary(4, seed=0).sample()
+    (array([0, 1, 1, 1], dtype=int8), array([0, 1, 1, 1], dtype=int8))
+    >>> gymnasium.vector.utils.batch_space(space, 3)
+    Box(0, 1, (3, 4), int8)
+    """
+
+    __eq__ = _equal(_gs.MultiBinary, _gym.MultiBinary)
+    __hash__ = None  # type: ignore[assignment]
+
+
+class MultiDiscrete(_gs.MultiDiscrete, Space, _gym.MultiDiscrete):  # type: ignore[misc]  # see above: both libraries' declarations
+    """:class:`gymspaces.MultiDiscrete` that is a :class:`gymnasium.spaces.MultiDiscrete`.
+
+    Examples
+    --------
+    >>> import gymnasium
+    >>> from gymspaces.gymnasium.spaces import MultiDiscrete
+    >>> space = MultiDiscrete([2, 3], seed=0)
+    >>> isinstance(space, gymnasium.spaces.MultiDiscrete)
+    True
+    >>> space.sample(), gymnasium.spaces.MultiDiscrete([2, 3], seed=0).sample()
+    (array([1, 0]), array([1, 0]))
+    >>> gymnasium.spaces.flatdim(space)
+    5
+    """
+
+    def __getitem__(self, index: Any) -> Any:
+        """The sub-space at ``index``, a compatible ``Discrete`` or ``MultiDiscrete``.
+
+        It continues this space's stream, as Gymnasium's does; iteration yields
+        the same sub-spaces.
+
+        Examples
+        --------
+        >>> import gymnasium
+        >>> from gymspaces.gymnasium.spaces import MultiDiscrete
+        >>> space = MultiDiscrete([[2, 3], [4, 5]], seed=0)
+        >>> isinstance(space[0], gymnasium.spaces.MultiDiscrete), isinstance(space[0, 1], gymnasium.spaces.Discrete)
+        (True, True)
+        """
+        return _convert.convert(_gs.MultiDiscrete.__getitem__(self, index), "compat", share=True)
+
+    __eq__ = _equal(_gs.MultiDiscrete, _gym.MultiDiscrete)
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Text(_gs.Text, Space, _gym.Text):  # type: ignore[misc]  # see above: both libraries' declarations
+    """:class:`gymspaces.Text` that is a :class:`gymnasium.spaces.Text`.
+
+    Examples
+    --------
+    >>> import gymnasium
+    >>> from gymspaces.gymnasium.spaces import Text
+    >>> space = Text(5, charset="abc", seed=0)
+    >>> isinstance(space, gymnasium.spaces.Text)
+    True
+    >>> space.sample(), gymnasium.spaces.Text(5, charset="abc", seed=0).sample()
+    ('aaacc', 'aaacc')
+    >>> gymnasium.spaces.flatten(space, "cab")
+    array([2, 0, 1, 3, 3], dtype=int32)
+    """
+
+    __eq__ = _equal(_gs.Text, _gym.Text)
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Tuple(_gs.Tuple, Space, _gym.Tuple):  # type: ignore[misc]  # see above: both libraries' declarations
+    """:class:`gymspaces.Tuple` that is a :class:`gymnasium.spaces.Tuple`.
+
+    Children are made compatible (see the module docstring).
+
+    Examples
+    --------
+    Children from either library become compatible spaces:
+
+    >>> import gymnasium
+    >>> import gymspaces
+    >>> from gymspaces.gymnasium.spaces import Discrete, Tuple
+    >>> children = (Discrete(3), gymspaces.Box(0, 1, (2,)), gymnasium.spaces.MultiBinary(2))
+    >>> space = Tuple(children, seed=0)
+    >>> isinstance(space[1], gymnasium.spaces.Box), isinstance(space[2], gymspaces.MultiBinary)
+    (True, True)
+    >>> space.sample()
+    (np.int64(1), array([0.82711583, 0.27574444], dtype=float32), array([0, 1], dtype=int8))
+    >>> gymnasium.vector.utils.batch_space(space, 2)
+    Tuple(MultiDiscrete([3 3]), Box(0.0, 1.0, (2, 2), float32), Box(0, 1, (2, 2), int8))
+    """
+
+    def __init__(self, spaces: Any, seed: Any = None) -> None:
+        self.spaces = tuple(
+            _check_child(
+                child,
+                f"{child} does not inherit from `gymnasium.Space`. Actual Type: {type(child)}",
+            )
+            for child in spaces
+        )
+        _gs.Space.__init__(self, None, None, seed)
+
+    __eq__ = _equal(_gs.Tuple, _gym.Tuple)
+    __hash__ = None  # type: ignore[assignment]
+
+
+class OneOf(_gs.OneOf, Space, _gym.OneOf):  # type: ignore[misc]  # see above: both libraries' declarations
+    """:class:`gymspaces.OneOf` that is a :class:`gymnasium.spaces.OneOf`.
+
+    Children are made compatible (see the module docstring).
+
+    Examples
+    --------
+    >>> import gymnasium
+    >>> import numpy as np
+    >>> from gymspaces.gymnasium.spaces import Box, Discrete, OneOf
+    >>> space = OneOf((Discrete(2), Box(-1, 1, (2,))), seed=0)
+    >>> isinstance(space, gymnasium.spaces.OneOf)
+    True
+    >>> space.sample()
+    (np.int64(1), array([ 0.65423167, -0.4485111 ], dtype=float32))
+    >>> gymnasium.spaces.flatten(space, (np.int64(0), np.int64(1)))
+    array([0., 0., 1.])
+    """
+
+    def __init__(self, spaces: Any, seed: Any = None) -> None:
+        if not isinstance(spaces, Iterable):
+            raise TypeError(f"{spaces} is not an iterable")
+        children = tuple(spaces)
+        if not children:
+            raise ValueError("Empty `OneOf` spaces are not supported.")
+        self.spaces = tuple(
+            _check_child(
+                child,
+                f"{child} does not inherit from `gymnasium.Space`. Actual Type: {type(child)}",
+            )
+            for child in children
+        )
+        _gs.Space.__init__(self, None, None, seed)
+
+    __eq__ = _equal(_gs.OneOf, _gym.OneOf)
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Dict(_gs.Dict, Space, _gym.Dict):  # type: ignore[misc]  # see above: both libraries' declarations
+    """:class:`gymspaces.Dict` that is a :class:`gymnasium.spaces.Dict`.
+
+    Children (also those set with ``space[key] = child``) are made compatible
+    (see the module docstring).
+
+    Examples
+    --------
+    >>> import gymnasium
+    >>> from gymspaces.gymnasium.spaces import Box, Dict, Discrete
+    >>> space = Dict({"pos": Box(-1, 1, (2,)), "gear": Discrete(3)}, seed=0)
+    >>> space.sample()
+    {'gear': np.int64(1), 'pos': array([ 0.65423167, -0.4485111 ], dtype=float32)}
+    >>> gymnasium.spaces.flatten_space(space)
+    Box([ 0.  0.  0. -1. -1.], 1.0, (5,), float64)
+    >>> space["brake"] = gymnasium.spaces.Discrete(2)
+    >>> type(space["brake"])
+    <class 'gymspaces.gymnasium.spaces.Discrete'>
+    """
+
+    def __init__(
+        self, spaces: Any = None, seed: Any = None, *, sort_keys: bool = True, **spaces_kwargs: Any
+    ) -> None:
+        self.sort_keys = sort_keys
+        children = _ordered_spaces(spaces, sort_keys)
+        for key, child in spaces_kwargs.items():
+            if key in children:
+                raise ValueError(
+                    f"Dict space keyword '{key}' already exists in the spaces dictionary."
+                )
+            children[key] = child
+        self.spaces = {
+            key: _check_child(
+                child,
+                f"Dict space element is not an instance of Space: key='{key}', space={child}",
+            )
+            for key, child in children.items()
+        }
+        _gs.Space.__init__(self, None, None, seed)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        """Store a sub-space (made compatible) under ``key``."""
+        self.spaces[key] = _check_child(
+            value,
+            f"Trying to set {key} to Dict space with value that is not a gymnasium space, "
+            f"actual type: {type(value)}",
+        )
+
+    __eq__ = _equal(_gs.Dict, _gym.Dict)
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Sequence(_gs.Sequence, Space, _gym.Sequence):  # type: ignore[misc]  # see above: both libraries' declarations
+    """:class:`gymspaces.Sequence` that is a :class:`gymnasium.spaces.Sequence`.
+
+    The feature space (and the stacked feature space) are made compatible; a
+    custom Gymnasium feature space is kept, and cannot be stacked.
+
+    Examples
+    --------
+    >>> import gymnasium
+    >>> from gymspaces.gymnasium.spaces import Box, Discrete, Sequence
+    >>> space = Sequence(Discrete(4), seed=0)
+    >>> space.sample()
+    (np.int64(1), np.int64(2), np.int64(3))
+    >>> gymnasium.spaces.flatten(space, (1, 3))
+    (array([0, 1, 0, 0]), array([0, 0, 0, 1]))
+    >>> stacked = Sequence(Box(0, 1, (2,)), stack=True, seed=0)
+    >>> stacked.sample().shape, isinstance(stacked.stacked_feature_space, gymnasium.spaces.Box)
+    ((3, 2), True)
+    """
+
+    def __init__(self, space: Any, seed: Any = None, stack: bool = False) -> None:
+        feature = _check_child(
+            space,
+            "Expects the feature space to be instance of a gym Space, "
+            f"actual type: {type(space)}",
+        )
+        if isinstance(feature, _gs.Space):
+            _gs.Sequence.__init__(self, feature, seed, stack)
+            if stack:
+                self.stacked_feature_space = _adopt(self.stacked_feature_space)
+            return
+        if stack:  # gymspaces cannot batch a custom Gymnasium space
+            raise TypeError(
+                f"A Sequence of the custom space {type(feature).__qualname__} cannot be "
+                "stacked; use gymnasium.spaces.Sequence for it"
+            )
+        self.feature_space, self.stack = feature, stack
+        _gs.Space.__init__(self, None, None, seed)
+
+    __eq__ = _equal(_gs.Sequence, _gym.Sequence)
+    __hash__ = None  # type: ignore[assignment]
+
+
+class GraphInstance(_gs.GraphInstance, _gym.GraphInstance):  # type: ignore[misc]  # see above: both libraries' declarations
+    """A graph sample: both a gymspaces and a Gymnasium ``GraphInstance``.
+
+    Examples
+    --------
+    A named tuple of node features, edge features and ``(from, to)`` links:
+
+    >>> import gymnasium
+    >>> import numpy as np
+    >>> from gymspaces.gymnasium.spaces import GraphInstance
+    >>> nodes = np.zeros((2, 2), dtype=np.float32)
+    >>> graph = GraphInstance(nodes=nodes, edges=np.array([1]), edge_links=np.array([[0, 1]], dtype=np.int32))
+    >>> isinstance(graph, gymnasium.spaces.GraphInstance)
+    True
+    >>> nodes, edges, edge_links = graph
+    >>> nodes.shape, edge_links
+    ((2, 2), array([[0, 1]], dtype=int32))
+    """
+
+    __slots__ = ()
+
+
+class Graph(_gs.Graph, Space, _gym.Graph):  # type: ignore[misc]  # see above: both libraries' declarations
+    """:class:`gymspaces.Graph` that is a :class:`gymnasium.spaces.Graph`.
+
+    Samples are :class:`GraphInstance` (an instance of both libraries'
+    ``GraphInstance``); :meth:`contains` accepts either library's.
+
+    Examples
+    --------
+    >>> import gymnasium
+    >>> from gymspaces.gymnasium.spaces import Box, Discrete, Graph
+    >>> space = Graph(node_space=Box(0, 1, (2,)), edge_space=Discrete(3), seed=0)
+    >>> isinstance(space, gymnasium.spaces.Graph)
+    True
+    >>> graph = space.sample(num_nodes=3, num_edges=2)
+    >>> graph.nodes.shape, graph.edges, space.contains(graph)
+    ((3, 2), array([2, 0]), True)
+    >>> type(graph)
+    <class 'gymspaces.gymnasium.spaces.GraphInstance'>
+    """
+
+    def __init__(self, node_space: Any, edge_space: Any, seed: Any = None) -> None:
+        node = _adopt(node_space) if isinstance(node_space, (_gs.Space, _gym.Space)) else node_space
+        edge = _adopt(edge_space) if isinstance(edge_space, (_gs.Space, _gym.Space)) else edge_space
+        _gs.Graph.__init__(self, node, edge, seed)
+        self.batch_node_space = _adopt(self.batch_node_space)
+        if self.batch_edge_space is not None:
+            self.batch_edge_space = _adopt(self.batch_edge_space)
+
+    def sample(
+        self,
+        mask: Any = None,
+        probability: Any = None,
+        num_nodes: int = 10,
+        num_edges: int | None = None,
+    ) -> GraphInstance:
+        """Draw a graph (see :meth:`gymspaces.Graph.sample`) as a compatible :class:`GraphInstance`.
+
+        Examples
+        --------
+        An edge mask that forbids edge value 0; the graph equals Gymnasium's
+        for the same seed:
+
+        >>> import gymnasium
+        >>> import numpy as np
+        >>> from gymspaces.gymnasium.spaces import Box, Discrete, Graph
+        >>> space = Graph(Box(0, 1, (2,)), Discrete(3), seed=0)
+        >>> mask = (None, np.array([0, 1, 1], dtype=np.int8))
+        >>> graph = space.sample(mask=mask, num_nodes=3)
+        >>> graph.edges
+        array([1, 2, 2, 1, 1])
+        >>> G = gymnasium.spaces
+        >>> reference = G.Graph(G.Box(0, 1, (2,)), G.Discrete(3), seed=0).sample(mask=mask, num_nodes=3)
+        >>> np.array_equal(reference.edge_links, graph.edge_links)
+        True
+        """
+        return GraphInstance(*_gs.Graph.sample(self, mask, probability, num_nodes, num_edges))
+
+    def contains(self, x: Any) -> bool:
+        """Whether ``x`` (either library's ``GraphInstance``) is a valid graph.
+
+        Examples
+        --------
+        >>> import gymnasium
+        >>> import numpy as np
+        >>> from gymspaces.gymnasium.spaces import Box, Discrete, Graph
+        >>> space = Graph(Box(0, 1, (2,)), Discrete(3))
+        >>> nodes, links = np.zeros((2, 2), dtype=np.float32), np.array([[0, 1]], dtype=np.int32)
+        >>> space.contains(gymnasium.spaces.GraphInstance(nodes, np.array([2]), links))
+        True
+        >>> space.contains(gymnasium.spaces.GraphInstance(nodes, np.array([5]), links))
+        False
+        """
+        if isinstance(x, _gym.GraphInstance) and not isinstance(x, _gs.GraphInstance):
+            x = GraphInstance(*x)
+        return _gs.Graph.contains(self, x)
+
+    # list is invariant: each base declares its own GraphInstance, and ours is both.
+    def from_jsonable(self, sample_n: Any) -> list[GraphInstance]:  # type: ignore[override]
+        """Inverse of :meth:`to_jsonable`, as compatible :class:`GraphInstance` (see :meth:`gymspaces.Graph.from_jsonable`).
+
+        The graphs are the ones ``sample`` would hand out, so Gymnasium's own
+        ``Graph.contains`` accepts them; composites holding a Graph (``Tuple``,
+        ``Dict``, ``Sequence``, ``OneOf``) get them through this method.
+
+        Examples
+        --------
+        >>> import gymnasium
+        >>> from gymspaces.gymnasium.spaces import Discrete, Graph
+        >>> space = Graph(node_space=Discrete(5), edge_space=Discrete(3))
+        >>> [graph] = space.from_jsonable([{"nodes": [[0, 4]], "edges": [[2]], "edge_links": [[0, 1]]}])
+        >>> graph.edge_links
+        array([[0, 1]], dtype=int32)
+        >>> gymnasium.spaces.Graph(gymnasium.spaces.Discrete(5), gymnasium.spaces.Discrete(3)).contains(graph)
+        True
+        """
+        return [compatible_graphs(graph) for graph in _gs.Graph.from_jsonable(self, sample_n)]
+
+    __eq__ = _equal(_gs.Graph, _gym.Graph)
+    __hash__ = None  # type: ignore[assignment]
+
+
+def compatible_graphs(value: Any) -> Any:
+    """``value`` with every gymspaces ``GraphInstance`` in it made compatible."""
+    kind = type(value)
+    if kind is np.ndarray:
+        return value
+    if kind is _gs.GraphInstance:
+        return GraphInstance(*value)
+    if kind is tuple:
+        items = [compatible_graphs(item) for item in value]
+        if any(new is not old for new, old in zip(items, value)):
+            return tuple(items)
+        return value
+    if kind is dict:
+        entries = {key: compatible_graphs(item) for key, item in value.items()}
+        if any(entries[key] is not item for key, item in value.items()):
+            return entries
+        return value
+    return value
+
+
+# Shown (reprs, pickles by reference) under their public module.
+for _public in (Space, Box, Discrete, Text, Graph, GraphInstance, MultiDiscrete, MultiBinary, Tuple, Sequence, Dict,
+                OneOf):
+    _public.__module__ = "gymspaces.gymnasium.spaces"
+del _public
+
+_convert.add_family("compat", {name: globals()[name] for name in (*_convert.SPACE_NAMES, "Space", "GraphInstance")})

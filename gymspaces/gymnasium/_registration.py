@@ -1,0 +1,132 @@
+"""Registration of the compatible classes with Gymnasium's and gymspaces' helpers.
+
+Run once, when :mod:`gymspaces.gymnasium.spaces` is imported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium.spaces as _gym
+import gymnasium.spaces.utils as gym_utils
+import gymnasium.vector.utils as gym_vector
+import numpy as np
+from gymnasium.error import CustomSpaceError as GymnasiumCustomSpaceError
+
+import gymspaces as _gs
+from gymspaces import _rule_aliases
+from gymspaces import utils as gs_utils
+from gymspaces import vector as gs_vector
+from gymspaces.error import CustomSpaceError
+from gymspaces.gymnasium import _classes, _convert
+from gymspaces.gymnasium import _compat_utils as compat_utils
+from gymspaces.gymnasium._classes import compatible_graphs
+from gymspaces.space import FOREIGN_SPACE_CLASSES
+
+__all__ = ["register_with_gymnasium"]
+
+
+def register_with_gymnasium() -> None:
+    """Hook the compatible classes into both libraries' helper dispatch.
+
+    * ``gymnasium.vector.utils.batch_differing_spaces`` (vector envs with
+      ``observation_mode="different"``) looks the exact class up in its
+      registry; each class gets gymspaces' implementation, whose result is
+      made compatible (the same spaces and generators as Gymnasium's).
+    * Gymnasium's ``flatten`` family, ``batch_space``, ``concatenate``,
+      ``iterate``, ``create_empty_array`` and shared-memory helpers run
+      gymspaces' implementations on the compatible classes (same results;
+      spaces and graph samples come back compatible), so wrappers such as
+      ``FlattenObservation`` and the vector envs get the compiled paths.
+    * In gymspaces' helpers each compatible class takes its base's rule under
+      its own name (some rules look children up by exact class, as
+      Gymnasium's iterate of a Tuple does), and the kernels treat it as its
+      base.
+    * gymspaces' helpers hand any other Gymnasium space (a custom child that a
+      compatible composite keeps as it is) to Gymnasium's helper, where its
+      own registrations live, unless Gymnasium would send it straight back.
+    """
+    def batch_space(space: Any, n: int = 1) -> Any:
+        batched = gs_vector.batch_space(space, n)
+        return _convert.convert(batched, "compat", share=True, keep_unknown=True)
+
+    def create_empty_array(space: Any, n: int = 1, fn: Any = np.zeros) -> Any:
+        return compatible_graphs(gs_vector.create_empty_array(space, n, fn))
+
+    iterate = _gymnasium_errors(gs_vector.iterate)
+    create_shared_memory = _gymnasium_errors(gs_vector.create_shared_memory)
+    read_from_shared_memory = _gymnasium_errors(gs_vector.read_from_shared_memory)
+    write_to_shared_memory = _gymnasium_errors(gs_vector.write_to_shared_memory)
+
+    # (Gymnasium's helper, gymspaces' helper, what Gymnasium runs on compatible spaces)
+    helpers: list[tuple[Any, Any, Any]] = [
+        (gym_utils.flatdim, gs_utils.flatdim, compat_utils.flatdim),
+        (gym_utils.flatten, gs_utils.flatten, compat_utils.flatten),
+        (gym_utils.unflatten, gs_utils.unflatten, compat_utils.unflatten),
+        (gym_utils.flatten_space, gs_utils.flatten_space, compat_utils.flatten_space),
+        (gym_vector.batch_space, gs_vector.batch_space, batch_space),
+        (gym_vector.iterate, gs_vector.iterate, iterate),
+        (gym_vector.concatenate, gs_vector.concatenate, gs_vector.concatenate),
+        (gym_vector.create_empty_array, gs_vector.create_empty_array, create_empty_array),
+        (gym_vector.create_shared_memory, gs_vector.create_shared_memory, create_shared_memory),
+        (gym_vector.read_from_shared_memory, gs_vector.read_from_shared_memory, read_from_shared_memory),
+        (gym_vector.write_to_shared_memory, gs_vector.write_to_shared_memory, write_to_shared_memory),
+    ]
+    # Composites of gymspaces accept Gymnasium spaces as children: a custom
+    # Gymnasium space, or what Gymnasium's own helper builds for it.
+    if _gym.Space not in FOREIGN_SPACE_CLASSES:
+        FOREIGN_SPACE_CLASSES.append(_gym.Space)
+
+    def batch_differing_spaces(spaces: Any) -> Any:
+        batched = gs_vector.batch_differing_spaces(spaces)
+        return _convert.convert(batched, "compat", share=True, keep_unknown=True)
+
+    bases = {getattr(_classes, name): getattr(_gs, name) for name in _convert.SPACE_NAMES}
+    for ours, base in bases.items():
+        gym_vector.batch_differing_spaces.register(ours, _gymnasium_errors(batch_differing_spaces))
+        if base in gs_vector.batch_differing_spaces.registry:
+            gs_vector.batch_differing_spaces.register(ours, gs_vector.batch_differing_spaces.dispatch(base))
+        for gymnasium_helper, gymspaces_helper, implementation in helpers:
+            gymnasium_helper.register(ours, implementation)
+            if base in gymspaces_helper.registry:
+                gymspaces_helper.register(ours, gymspaces_helper.dispatch(base))
+
+    for gymnasium_helper, gymspaces_helper, implementation in helpers:
+        gymspaces_helper.register(object, _defer_to_gymnasium(gymnasium_helper, gymspaces_helper, implementation))
+    # Last: every registration above re-checks the alias table, which is empty until now.
+    _rule_aliases.add(bases)
+
+
+def _gymnasium_errors(helper: Any) -> Any:
+    """``helper`` raising Gymnasium's ``CustomSpaceError`` instead of gymspaces' own.
+
+    Called through Gymnasium's helpers, gymspaces' implementations must fail
+    with the exception classes Gymnasium code catches.
+    """
+    def call(space: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return helper(space, *args, **kwargs)
+        except CustomSpaceError as error:
+            raise GymnasiumCustomSpaceError(*error.args) from error
+
+    call.__name__ = call.__qualname__ = helper.__name__
+    call.__doc__ = helper.__doc__
+    call.__wrapped__ = helper  # type: ignore[attr-defined]
+    return call
+
+
+def _defer_to_gymnasium(gymnasium_helper: Any, gymspaces_helper: Any, ours: Any) -> Any:
+    """A default rule for ``gymspaces_helper``: Gymnasium spaces go to ``gymnasium_helper``.
+
+    ``ours`` is what Gymnasium runs on the compatible classes: a space that
+    Gymnasium would hand to it keeps gymspaces' previous default (no loop).
+    """
+    previous = gymspaces_helper.dispatch(object)
+
+    def default(space: Any, *args: Any) -> Any:
+        if isinstance(space, _gym.Space) and gymnasium_helper.dispatch(type(space)) is not ours:
+            return gymnasium_helper(space, *args)
+        return previous(space, *args)
+
+    default.__qualname__ = default.__name__ = f"{previous.__name__}_or_gymnasium"
+    return default
