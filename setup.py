@@ -7,7 +7,7 @@ for third-party users of ``numpy.random.c_distributions``.
 Set ``GYMSPACES_DEBUG_BUILD=1`` to compile with bounds and wraparound checks on.
 
 The speed targets in ``benchmarks/targets.toml`` are copied into the package
-as ``gymspaces/_targets.toml`` so that ``python -m gymspaces bench --check``
+as ``gymspaces/bench/targets.toml`` so that ``python -m gymspaces bench --check``
 works from a regular install.
 """
 
@@ -88,7 +88,7 @@ PATCH_HOOK = Path("gymspaces-patch.pth")
 
 
 class build_py_with_targets(build_py):
-    """``build_py`` that also ships the benchmark targets as ``gymspaces/_targets.toml``
+    """``build_py`` that also ships the benchmark targets as ``gymspaces/bench/targets.toml``
     and the patch-mode start-up hook ``gymspaces-patch.pth``."""
 
     def run(self):
@@ -99,9 +99,9 @@ class build_py_with_targets(build_py):
         # An editable install reads benchmarks/targets.toml from the checkout.
         if getattr(self, "editable_mode", False) or not TARGETS.exists():
             return
-        destination = Path(self.build_lib) / "gymspaces"
+        destination = Path(self.build_lib) / "gymspaces" / "bench"
         self.mkpath(str(destination))
-        self.copy_file(str(TARGETS), str(destination / "_targets.toml"))
+        self.copy_file(str(TARGETS), str(destination / "targets.toml"))
 
 
 class _StrategyWithHook:

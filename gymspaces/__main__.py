@@ -1,8 +1,8 @@
 """Entry point of ``python -m gymspaces``.
 
-Without arguments it prints the demo table of :mod:`gymspaces._demo`;
+Without arguments it prints the demo table of :mod:`gymspaces.bench.demo`;
 ``python -m gymspaces bench ...`` runs the benchmark suite and speed gate of
-:mod:`gymspaces._benchcli`.
+:mod:`gymspaces.bench.cli`.
 """
 
 import sys
@@ -14,7 +14,7 @@ USAGE = """usage: python -m gymspaces          sample every space (and compare w
 def main(argv: list[str]) -> int:
     """Dispatch to the demo or to the ``bench`` command; returns the exit status."""
     if argv and argv[0] == "bench":
-        from gymspaces._benchcli import main as bench
+        from gymspaces.bench.cli import main as bench
 
         return bench(argv[1:])
     if argv and argv[0] in ("-h", "--help"):
@@ -23,7 +23,7 @@ def main(argv: list[str]) -> int:
     if argv:
         print(f"{USAGE}\npython -m gymspaces: error: unknown command {argv[0]!r}", file=sys.stderr)
         return 2
-    from gymspaces._demo import main as demo
+    from gymspaces.bench.demo import main as demo
 
     return demo([])
 

@@ -20,8 +20,9 @@ import pytest
 from composite_helpers import assert_same_sample
 
 import gymspaces
-from gymspaces import _bench, _benchcli
-from gymspaces._bench import CASES, CASES_BY_KEY, library
+from gymspaces.bench import cases as _bench
+from gymspaces.bench import cli as _benchcli
+from gymspaces.bench.cases import CASES, CASES_BY_KEY, library
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGETS = ROOT / "benchmarks" / "targets.toml"
@@ -278,7 +279,7 @@ def test_real_run_writes_pytest_benchmark_json(real_run):
     assert seen == {(key, impl) for key in RUN_CASES for impl in ("gymspaces", "gymnasium")}
     for bench in data["benchmarks"]:
         key, impl = bench["group"], bench["extra_info"]["implementation"]
-        assert bench["fullname"] == f"gymspaces/_bench_suite.py::test_case[{key}-{impl}]"
+        assert bench["fullname"] == f"gymspaces/bench/suite.py::test_case[{key}-{impl}]"
         assert bench["stats"]["median"] > 0 and bench["options"]["max_time"] == 0.002
 
 
@@ -427,7 +428,7 @@ def test_benchmarks_directory_collects_the_shipped_suite(tmp_path):
 
 def test_a_crashing_case_is_an_error_even_when_the_gate_only_warns(tmp_path):
     prelude = (
-        "import gymspaces._bench as cases\n"
+        "import gymspaces.bench.cases as cases\n"
         "def broken(lib):\n"
         "    raise RuntimeError('setup exploded')\n"
         "cases.CASES[0] = cases.Case('discrete_sample', 'broken', broken)\n"

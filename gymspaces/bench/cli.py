@@ -1,14 +1,14 @@
 """``python -m gymspaces bench``: benchmark gymspaces against Gymnasium and gate on targets.
 
 The command runs the pytest-benchmark suite shipped in
-:mod:`gymspaces._bench_suite` in this process, then reads pytest-benchmark's
+:mod:`gymspaces.bench.suite` in this process, then reads pytest-benchmark's
 JSON to print, per case, the gymspaces and Gymnasium medians and their ratio
 (Gymnasium / gymspaces, so higher is better) against the floors of a targets
 file. ``--check`` turns missed floors into a non-zero exit status.
 
 Examples
 --------
->>> from gymspaces._benchcli import main
+>>> from gymspaces.bench.cli import main
 >>> main(["--quick", "--cases", "discrete_sample"])  # doctest: +SKIP
 """
 
@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO, cast
 
-from gymspaces._bench import CASES, CASES_BY_KEY
+from gymspaces.bench.cases import CASES, CASES_BY_KEY
 
-SUITE = "gymspaces._bench_suite"
+SUITE = "gymspaces.bench.suite"
 GATE_ENV = "GYMSPACES_GATE"
 GATE_MODES = ("fail", "warn")
 IMPORT_KEY = "import"
@@ -98,7 +98,7 @@ ABSOLUTE_FIELDS = {"max_us", "max_ms_over_numpy"}
 def default_targets_path() -> Path | None:
     """The targets file shipped in the package, else the checkout's ``benchmarks/targets.toml``."""
     package = Path(__file__).resolve().parent
-    for candidate in (package / "_targets.toml", package.parent / "benchmarks" / "targets.toml"):
+    for candidate in (package / "targets.toml", package.parent.parent / "benchmarks" / "targets.toml"):
         if candidate.is_file():
             return candidate
     return None

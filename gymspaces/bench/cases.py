@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from gymspaces import _bench_e2e
+from gymspaces.bench import e2e
 
 SEED = 42
 
@@ -381,7 +381,7 @@ CASES: list[Case] = [
     Case("compat_vector_sample", "gymnasium batch_space(compatible Dict, 8).sample()", _compat_vector_sample, beyond=True),
     # End to end: unmodified Gymnasium loops, patched (gymspaces) vs unpatched.
     *[
-        Case(key, label, _bench_e2e.setup(key), beyond=True, context=_bench_e2e.context)
+        Case(key, label, e2e.setup(key), beyond=True, context=e2e.context)
         for key, label in (
             ("e2e_cartpole_sync", "SyncVectorEnv 8 x CartPole-v1 step"),
             ("e2e_dict_sync", "SyncVectorEnv 8 x Dict-observation env step"),

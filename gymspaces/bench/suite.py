@@ -1,4 +1,4 @@
-"""pytest-benchmark suite: every case of :mod:`gymspaces._bench` on both libraries.
+"""pytest-benchmark suite: every case of :mod:`gymspaces.bench.cases` on both libraries.
 
 Each case is parametrised by implementation (``"gymspaces"``, ``"gymnasium"``)
 and put in the pytest-benchmark group named after its key, so the two sit side
@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from gymspaces._bench import CASES, CASES_BY_KEY, Case, import_command, library
+from gymspaces.bench.cases import CASES, CASES_BY_KEY, Case, import_command, library
 
 IMPLEMENTATIONS = ("gymspaces", "gymnasium")
 IMPORT_ROUNDS_FLOOR = 5  # each round starts an interpreter: a few are enough
@@ -58,7 +58,7 @@ def _label(benchmark: Any, case: Case, implementation: str) -> None:
     # pytest-benchmark matches runs by ``fullname`` (the node id by default).
     # A fixed name lets `pytest benchmarks --benchmark-compare=FILE` line up
     # with JSON written by `python -m gymspaces bench`, whose node ids differ.
-    benchmark.fullname = f"gymspaces/_bench_suite.py::test_case[{case.key}-{implementation}]"
+    benchmark.fullname = f"gymspaces/bench/suite.py::test_case[{case.key}-{implementation}]"
 
 
 def _import_rounds(config: Any) -> int:
@@ -120,7 +120,7 @@ def test_case(benchmark: Any, request: Any, case: Case, implementation: str) -> 
 def test_import_baseline(benchmark: Any, request: Any) -> None:
     """Time ``import numpy`` in a fresh interpreter, next to the ``import`` case."""
     _label(benchmark, CASES_BY_KEY["import"], "numpy")
-    benchmark.fullname = "gymspaces/_bench_suite.py::test_import_baseline"
+    benchmark.fullname = "gymspaces/bench/suite.py::test_import_baseline"
     rounds = _import_rounds(request.config)
     benchmark.pedantic(import_command("numpy"), rounds=rounds, iterations=1, warmup_rounds=1)
 
