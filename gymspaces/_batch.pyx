@@ -31,7 +31,7 @@ cdef dict ALIASES = {}
 
 
 def set_aliases(dict aliases):
-    """Share the alias table of :mod:`gymspaces._rule_aliases` (kept up to date in place)."""
+    """Share the alias table of :mod:`gymspaces._kernel_wiring` (kept up to date in place)."""
     global ALIASES
     ALIASES = aliases
 

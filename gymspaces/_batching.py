@@ -24,7 +24,7 @@ from typing import Any, NoReturn, cast
 
 import numpy as np
 
-from gymspaces import _batch, _rng, _rule_aliases
+from gymspaces import _batch, _rng, _kernel_wiring
 from gymspaces._dispatch import space_building_dispatch, space_dispatch
 
 from gymspaces.box import Box
@@ -613,15 +613,8 @@ _BUILT_IN_CONCATENATE = {
 }
 
 
-def _refresh_concatenate_kernel() -> None:
-    _batch.set_enabled(
-        all(concatenate.dispatch(cls) is rule for cls, rule in _BUILT_IN_CONCATENATE.items())
-    )
-
-
 _batch.configure(Tuple, Dict, (Box, Discrete, MultiDiscrete, MultiBinary))
-concatenate.on_register(_refresh_concatenate_kernel)
-_refresh_concatenate_kernel()
+_kernel_wiring.compiled_while_built_in(_batch.set_enabled, {concatenate: _BUILT_IN_CONCATENATE})
 
 # The iterate kernel applies the built-in rules of these classes (arrays give
 # their rows; Tuple/Dict zip their children); it stays on only while no user
@@ -633,18 +626,6 @@ _BUILT_IN_ITERATE = {
     Tuple: _iterate_tuple,
     Dict: _iterate_dict,
 }
-
-
-def _refresh_iterate_kernel() -> None:
-    _batch.set_iterate_enabled(
-        all(iterate.dispatch(cls) is rule for cls, rule in _BUILT_IN_ITERATE.items())
-    )
-
-
 _batch.configure_iterate(Box, MultiDiscrete, MultiBinary)
-iterate.on_register(_refresh_iterate_kernel)
-_refresh_iterate_kernel()
-
-_batch.set_aliases(_rule_aliases.ACTIVE)
-_rule_aliases.watch(concatenate)
-_rule_aliases.watch(iterate)
+_kernel_wiring.compiled_while_built_in(_batch.set_iterate_enabled, {iterate: _BUILT_IN_ITERATE})
+_kernel_wiring.share_aliases(_batch.set_aliases, (concatenate, iterate))

@@ -25,7 +25,7 @@ import numpy as np
 if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     from numpy.typing import NDArray
 
-from gymspaces import _batching, _flatten, _rule_aliases
+from gymspaces import _batching, _flatten, _kernel_wiring
 from gymspaces._dispatch import SpaceDispatcher, space_building_dispatch, space_dispatch
 from gymspaces.box import Box
 from gymspaces.dict import Dict
@@ -710,28 +710,14 @@ _BUILT_IN: dict[SpaceDispatcher[..., Any], dict[type, Callable[..., Any]]] = {
 }
 
 
-def _refresh_fast_path() -> None:
-    _flatten.set_enabled(
-        all(
-            dispatcher.dispatch(cls) is implementation
-            for dispatcher, table in _BUILT_IN.items()
-            for cls, implementation in table.items()
-        )
-    )
-
-
 _flatten.configure(Tuple, Dict, Box, Discrete, MultiDiscrete, MultiBinary)
 # Dict/Tuple.to_jsonable convert columns of these leaves in C while their
 # ``to_jsonable`` is the built-in one.
 _flatten.configure_jsonable(
     Box, Box.to_jsonable, MultiDiscrete, MultiDiscrete.to_jsonable, Discrete, Discrete.to_jsonable
 )
-for _dispatcher in (flatten, unflatten, flatdim):
-    _dispatcher.on_register(_refresh_fast_path)
-_refresh_fast_path()
-_flatten.set_aliases(_rule_aliases.ACTIVE)
-for _dispatcher in (flatten, unflatten, flatdim):
-    _rule_aliases.watch(_dispatcher)
+_kernel_wiring.compiled_while_built_in(_flatten.set_enabled, _BUILT_IN)
+_kernel_wiring.share_aliases(_flatten.set_aliases, (flatten, unflatten, flatdim))
 
 
 def _compiled_entry(dispatcher: _DispatcherT, compiled: Any, name: str) -> _DispatcherT:

@@ -20,7 +20,7 @@ import pytest
 from test_gymnasium_compat import _same, _spaces
 
 import gymspaces
-from gymspaces import _rule_aliases
+from gymspaces import _kernel_wiring
 from gymspaces.gymnasium import spaces as compat
 from gymspaces.gymnasium.spaces import utils as compat_utils
 
@@ -47,7 +47,7 @@ def test_gymnasium_dispatches_compatible_classes_to_gymspaces(name):
     assert gym_vector_utils.concatenate.dispatch(ours) is gymspaces.vector.concatenate
     assert gym_vector_utils.iterate.dispatch(ours).__wrapped__ is gymspaces.vector.iterate
     assert gym_vector_utils.create_shared_memory.dispatch(ours).__wrapped__ is gymspaces.vector.create_shared_memory
-    assert _rule_aliases.ACTIVE[ours] is getattr(gymspaces, name)  # the kernels take it as its base
+    assert _kernel_wiring.ACTIVE[ours] is getattr(gymspaces, name)  # the kernels take it as its base
 
 
 @pytest.mark.parametrize("kind", ["Box", "BoxInt", "MultiDiscrete", "Text", "Tuple", "Dict", "OneOf", "Graph"])
@@ -68,7 +68,7 @@ def test_registering_a_rule_for_a_compatible_class_takes_it_off_the_kernels():
     space, x = compat.Dict(a=compat.Discrete(3)), {"a": np.int64(1)}
     expected = flatten(gymspaces.Dict(a=gymspaces.Discrete(3)), x)
     rule = flatten.dispatch(gymspaces.Dict)
-    assert flatten.dispatch(compat.Dict) is rule and compat.Dict in _rule_aliases.ACTIVE
+    assert flatten.dispatch(compat.Dict) is rule and compat.Dict in _kernel_wiring.ACTIVE
     calls = []
 
     def counting(space, x):
@@ -77,12 +77,12 @@ def test_registering_a_rule_for_a_compatible_class_takes_it_off_the_kernels():
 
     flatten.register(compat.Dict, counting)
     try:
-        assert compat.Dict not in _rule_aliases.ACTIVE
+        assert compat.Dict not in _kernel_wiring.ACTIVE
         _same(flatten(space, x), expected)
         assert calls == [x]  # the registered rule ran, not the kernel
     finally:
         flatten.register(compat.Dict, rule)
-    assert compat.Dict in _rule_aliases.ACTIVE
+    assert compat.Dict in _kernel_wiring.ACTIVE
     _same(flatten(space, x), expected)
     assert len(calls) == 1
 

@@ -24,7 +24,7 @@ from differential import Outcome, assert_same_outcome, assert_same_value, outcom
 from spaces_corpus import ALL_RECIPES, Recipe, recipe_params
 
 import gymspaces
-from gymspaces import _dispatch, _rule_aliases
+from gymspaces import _dispatch, _kernel_wiring
 from gymspaces import utils as gs_utils
 from gymspaces import vector as gs_vector
 from gymspaces.gymnasium import is_compiled, is_patched, patch, patched, unpatch
@@ -66,7 +66,7 @@ def snapshot() -> dict[str, Any]:
         "classes": {cls: dict(vars(cls)) for cls in [G.Space, *SPACE_CLASSES]},
         "gymnasium": {helper: dict(helper.registry) for helper in GYMNASIUM_HELPERS},
         "gymspaces": {helper: {cls: helper.dispatch(cls) for cls in SPACE_CLASSES} for helper in GYMSPACES_HELPERS},
-        "aliases": dict(_rule_aliases.ACTIVE),
+        "aliases": dict(_kernel_wiring.ACTIVE),
     }
 
 

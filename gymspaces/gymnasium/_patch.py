@@ -34,7 +34,7 @@ import gymnasium
 import gymnasium.spaces as _gym
 
 import gymspaces as _gs
-from gymspaces import _dispatch, _rule_aliases
+from gymspaces import _dispatch, _kernel_wiring
 from gymspaces.gymnasium._convert import SPACE_NAMES
 from gymspaces.space import KERNEL_CACHE_ATTRS
 
@@ -105,8 +105,8 @@ class _PatchState:
         classes = tuple(equivalents)
         _dispatch.set_equivalents(equivalents)
         self.journal.append(lambda: _dispatch.set_equivalents({}, removed=classes))
-        _rule_aliases.add(equivalents, subclasses_only=False)
-        self.journal.append(lambda: _rule_aliases.remove(classes))
+        _kernel_wiring.add(equivalents, subclasses_only=False)
+        self.journal.append(lambda: _kernel_wiring.remove(classes))
 
     def undo(self) -> None:
         while self.journal:

@@ -14,7 +14,7 @@ import numpy as np
 from gymnasium.error import CustomSpaceError as GymnasiumCustomSpaceError
 
 import gymspaces as _gs
-from gymspaces import _rule_aliases
+from gymspaces import _kernel_wiring
 from gymspaces import utils as gs_utils
 from gymspaces import vector as gs_vector
 from gymspaces.error import CustomSpaceError
@@ -94,7 +94,7 @@ def register_with_gymnasium() -> None:
     for gymnasium_helper, gymspaces_helper, implementation in helpers:
         gymspaces_helper.register(object, _defer_to_gymnasium(gymnasium_helper, gymspaces_helper, implementation))
     # Last: every registration above re-checks the alias table, which is empty until now.
-    _rule_aliases.add(bases)
+    _kernel_wiring.add(bases)
 
 
 def _gymnasium_errors(helper: Any) -> Any:

@@ -1,5 +1,17 @@
-"""Classes that follow a gymspaces class's built-in rules in the kernels.
+"""How the compiled kernels are wired to the rule registries: one mechanism for all.
 
+A kernel that implements built-in rules of the flatten family or the batching
+rules (``_flatten.pyx``, ``_batch.pyx``) is told the space classes it
+recognises by the layer that registers those rules, and is then wired with
+two calls:
+
+* :func:`compiled_while_built_in` keeps its compiled path on exactly while
+  every one of those built-in rules is the registered one (a user's
+  ``flatten.register(Box, ...)`` turns it off, re-registering turns it on);
+* :func:`share_aliases` hands it the alias table below and keeps that table
+  in step with the dispatchers.
+
+Aliases: classes that follow a gymspaces class's built-in rules in the kernels.
 The compatible spaces of :mod:`gymspaces.gymnasium.spaces` derive from the
 gymspaces classes and flatten, concatenate and iterate exactly like them, but
 the kernels recognise spaces by exact class. :data:`ACTIVE` maps each such
@@ -12,9 +24,10 @@ same rule as its base, so registering a rule for the subclass itself (in
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-__all__ = ["ACTIVE", "add", "watch"]
+__all__ = ["ACTIVE", "add", "compiled_while_built_in", "remove", "share_aliases", "watch"]
 
 ACTIVE: dict[type, type] = {}  # shared with the kernels: only ever updated in place
 _CANDIDATES: dict[type, type] = {}
@@ -67,3 +80,25 @@ def remove(aliases: tuple[type, ...]) -> None:
         for alias in aliases:
             _CANDIDATES.pop(alias, None)
         _refresh()
+
+
+def compiled_while_built_in(enable: Callable[[bool], None], rules: Mapping[Any, Mapping[type, Any]]) -> None:
+    """Call ``enable`` with whether every rule of ``rules`` is registered, now and on every registration.
+
+    ``rules`` maps each dispatcher a kernel stands in for to the classes and
+    built-in rules the kernel implements.
+    """
+
+    def refresh() -> None:
+        enable(all(dispatcher.dispatch(cls) is rule for dispatcher, table in rules.items() for cls, rule in table.items()))
+
+    for dispatcher in rules:
+        dispatcher.on_register(refresh)
+    refresh()
+
+
+def share_aliases(set_aliases: Callable[[dict[type, type]], None], dispatchers: Iterable[Any]) -> None:
+    """Give a kernel the alias table (:data:`ACTIVE`, updated in place), checked against ``dispatchers``."""
+    set_aliases(ACTIVE)
+    for dispatcher in dispatchers:
+        watch(dispatcher)
