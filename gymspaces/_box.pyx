@@ -358,6 +358,21 @@ cdef RangeCheck dispatch_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, void *o, cnp.n
     return box_fill(bitgen, pcg, <uint64_t *> o, <uint64_t *> lo, <uint64_t *> hi, below, above, size, clip_lo, clip_hi)
 
 
+cdef RangeCheck fill_rows(bitgen_t *bitgen, gs_pcg128_t *pcg, char *data, npy_intp row_bytes,
+                          npy_intp rows, cnp.ndarray low, cnp.ndarray high, const npy_bool *below,
+                          const npy_bool *above, npy_intp size, int type_num, double clip_lo,
+                          double clip_hi) noexcept nogil:
+    """``rows`` samples, one after another; stops at the first invalid range."""
+    cdef npy_intp r
+    cdef RangeCheck check = RANGE_OK
+    for r in range(rows):
+        check = dispatch_fill(bitgen, pcg, data + r * row_bytes, low, high, below, above, size,
+                              type_num, clip_lo, clip_hi)
+        if check != RANGE_OK:
+            break
+    return check
+
+
 cdef int canonical_type(cnp.dtype descr) except -1:
     """Fixed-width type number for the kernel (``long``/``longlong`` both map to int64)."""
     cdef char kind = descr.kind
@@ -528,24 +543,18 @@ cdef object box_draw(space, npy_intp reps, object out):
     cdef const npy_bool *below_p = <const npy_bool *> cnp.PyArray_DATA(below)
     cdef const npy_bool *above_p = <const npy_bool *> cnp.PyArray_DATA(above)
     cdef RangeCheck check = RANGE_OK
-    cdef bint locked
-    if size * rows > NOGIL_THRESHOLD:
-        handle.acquire()
-        with nogil:
-            for r in range(rows):
-                check = dispatch_fill(handle.bitgen, handle.pcg, data + r * row_bytes, low, high,
-                                      below_p, above_p, size, type_num, clip_lo, clip_hi)
-                if check != RANGE_OK:
-                    break
-        handle.release()
-    else:
-        locked = handle.acquire_shared()
-        for r in range(rows):
-            check = dispatch_fill(handle.bitgen, handle.pcg, data + r * row_bytes, low, high,
+    cdef bint bulk = size * rows > NOGIL_THRESHOLD
+    cdef bint locked = handle.lock_draws(bulk)
+    try:
+        if bulk:
+            with nogil:
+                check = fill_rows(handle.bitgen, handle.pcg, data, row_bytes, rows, low, high,
                                   below_p, above_p, size, type_num, clip_lo, clip_hi)
-            if check != RANGE_OK:
-                break
-        handle.release_shared(locked)
+        else:
+            check = fill_rows(handle.bitgen, handle.pcg, data, row_bytes, rows, low, high,
+                              below_p, above_p, size, type_num, clip_lo, clip_hi)
+    finally:
+        handle.unlock_draws(locked)
     if check == RANGE_NOT_FINITE:
         _warn_like_numpy_subtract(space, descr)
         raise OverflowError("Range exceeds valid bounds")

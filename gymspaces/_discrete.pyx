@@ -96,9 +96,11 @@ cdef inline uint64_t bounded_draw(bitgen_t *bitgen, uint64_t rng, int itemsize) 
 cdef inline uint64_t draw_index(RNGHandle handle, uint64_t count):
     """``choice`` over ``count`` items without ``p``: one bounded int64 draw."""
     cdef uint64_t value
-    cdef bint locked = handle.acquire_shared()
-    random_bounded_uint64_fill(handle.bitgen, 0, count - 1, 1, False, &value)
-    handle.release_shared(locked)
+    cdef bint locked = handle.lock_draws(False)
+    try:
+        random_bounded_uint64_fill(handle.bitgen, 0, count - 1, 1, False, &value)
+    finally:
+        handle.unlock_draws(locked)
     return value
 
 
@@ -201,6 +203,7 @@ cdef npy_intp probability_choice(RNGHandle handle, object probability,
         code = check_unit_probabilities(<double *> cnp.PyArray_DATA(p), n, atol, unit_total)
     if code != CHOICE_OK:
         raise choice_error(code)
+    cdef bint locked
     if n <= STACK_CDF:
         cdf = stack_cdf
     else:
@@ -209,8 +212,11 @@ cdef npy_intp probability_choice(RNGHandle handle, object probability,
             raise MemoryError()
     try:
         cumulative_sum(<double *> cnp.PyArray_DATA(p), n, cdf)
-        with handle.lock:
+        locked = handle.lock_draws(False)
+        try:
             u = random_standard_uniform(handle.bitgen)
+        finally:
+            handle.unlock_draws(locked)
         index = search_right_normalised(cdf, n, u)
     finally:
         if cdf != stack_cdf:
@@ -292,9 +298,11 @@ def discrete_sample(self, mask=None, probability=None):
                 # Reassigned with values of another type: numpy's own rules apply.
                 return start_obj + handle.generator.integers(n_obj, dtype=dtype.type)
         descr = handle.descr
-        locked = handle.acquire_shared()
-        value = bounded_draw(handle.bitgen, handle.value_a - 1, <int> descr.itemsize)
-        handle.release_shared(locked)
+        locked = handle.lock_draws(False)
+        try:
+            value = bounded_draw(handle.bitgen, handle.value_a - 1, <int> descr.itemsize)
+        finally:
+            handle.unlock_draws(locked)
         if handle.results is not None:
             return handle.results[value]
         return add_start(descr, handle.value_b, value)
@@ -685,16 +693,16 @@ cdef object plain_multi_discrete_sample(space):
             f"operands could not be broadcast together with shapes {(<object> nvec).shape} {(<object> start).shape}")
     cdef cnp.ndarray out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(nvec), cnp.PyArray_DIMS(nvec),
                                              descr.type_num, 0)
-    cdef bint locked
-    if size > NOGIL_THRESHOLD:
-        handle.acquire()
-        with nogil:
+    cdef bint bulk = size > NOGIL_THRESHOLD
+    cdef bint locked = handle.lock_draws(bulk)
+    try:
+        if bulk:
+            with nogil:
+                _dispatch_fill(handle.bitgen, handle.pcg, out, nvec, start, size, kind, itemsize)
+        else:
             _dispatch_fill(handle.bitgen, handle.pcg, out, nvec, start, size, kind, itemsize)
-        handle.release()
-    else:
-        locked = handle.acquire_shared()
-        _dispatch_fill(handle.bitgen, handle.pcg, out, nvec, start, size, kind, itemsize)
-        handle.release_shared(locked)
+    finally:
+        handle.unlock_draws(locked)
     if cnp.PyArray_NDIM(out) == 0:
         return out[()]
     return out
@@ -724,18 +732,18 @@ def multi_discrete_sample_batch(space, npy_intp n, out=None):
         return None
     cdef cnp.ndarray result = batch_array(nvec, n, descr.type_num, out)
     cdef RNGHandle handle = rng_handle_from(namespace, space)
-    cdef bint locked
-    if size * n > NOGIL_THRESHOLD:
-        handle.acquire()
-        with nogil:
+    cdef bint bulk = size * n > NOGIL_THRESHOLD
+    cdef bint locked = handle.lock_draws(bulk)
+    try:
+        if bulk:
+            with nogil:
+                _dispatch_fill(handle.bitgen, handle.pcg, result, nvec, start, size, descr.kind,
+                               descr.itemsize, n)
+        else:
             _dispatch_fill(handle.bitgen, handle.pcg, result, nvec, start, size, descr.kind,
                            descr.itemsize, n)
-        handle.release()
-    else:
-        locked = handle.acquire_shared()
-        _dispatch_fill(handle.bitgen, handle.pcg, result, nvec, start, size, descr.kind,
-                       descr.itemsize, n)
-        handle.release_shared(locked)
+    finally:
+        handle.unlock_draws(locked)
     return result
 
 
@@ -808,11 +816,13 @@ def discrete_sample_batch(space, npy_intp n, mask=None, probability=None, out=No
     cdef npy_intp r
     cdef bint locked
     if mask is None and probability is None:
-        locked = handle.acquire_shared()
-        for r in range(n):
-            store_bits(data, itemsize, r,
-                       handle.value_b + bounded_draw(handle.bitgen, handle.value_a - 1, itemsize))
-        handle.release_shared(locked)
+        locked = handle.lock_draws(False)
+        try:
+            for r in range(n):
+                store_bits(data, itemsize, r,
+                           handle.value_b + bounded_draw(handle.bitgen, handle.value_a - 1, itemsize))
+        finally:
+            handle.unlock_draws(locked)
         return result
     rows = batched_rows(mask if mask is not None else probability, n,
                         "mask" if mask is not None else "probability")

@@ -43,9 +43,11 @@ def integers_below(space, uint64_t high):
     if high == 0:
         raise ValueError("high <= 0")
     handle = rng_handle(space)
-    handle.acquire()
-    random_bounded_uint64_fill(handle.bitgen, 0, high - 1, 1, False, &value)
-    handle.release()
+    cdef bint locked = handle.lock_draws(False)
+    try:
+        random_bounded_uint64_fill(handle.bitgen, 0, high - 1, 1, False, &value)
+    finally:
+        handle.unlock_draws(locked)
     return value
 
 
@@ -83,13 +85,16 @@ def graph_edge_links(space, uint64_t num_nodes, npy_intp num_edges):
     out = cnp.PyArray_EMPTY(2, dims, cnp.NPY_INT32, 0)
     data = <uint32_t *> cnp.PyArray_DATA(out)
     handle = rng_handle(space)
-    handle.acquire()
-    if count > NOGIL_THRESHOLD:
-        with nogil:
+    cdef bint bulk = count > NOGIL_THRESHOLD
+    cdef bint locked = handle.lock_draws(bulk)
+    try:
+        if bulk:
+            with nogil:
+                random_bounded_uint32_fill(handle.bitgen, 0, span, count, False, data)
+        else:
             random_bounded_uint32_fill(handle.bitgen, 0, span, count, False, data)
-    else:
-        random_bounded_uint32_fill(handle.bitgen, 0, span, count, False, data)
-    handle.release()
+    finally:
+        handle.unlock_draws(locked)
     return out
 
 

@@ -37,16 +37,16 @@ cdef cnp.ndarray empty_int8(object n):
 cdef int fill_bits(RNGHandle handle, cnp.ndarray out) except -1:
     cdef npy_intp size = cnp.PyArray_SIZE(out)
     cdef uint8_t *data = <uint8_t *> cnp.PyArray_DATA(out)
-    cdef bint locked
-    if size > NOGIL_THRESHOLD:
-        handle.acquire()
-        with nogil:
+    cdef bint bulk = size > NOGIL_THRESHOLD
+    cdef bint locked = handle.lock_draws(bulk)
+    try:
+        if bulk:
+            with nogil:
+                random_bounded_uint8_fill(handle.bitgen, 0, 1, size, False, data)
+        else:
             random_bounded_uint8_fill(handle.bitgen, 0, 1, size, False, data)
-        handle.release()
-    else:
-        locked = handle.acquire_shared()
-        random_bounded_uint8_fill(handle.bitgen, 0, 1, size, False, data)
-        handle.release_shared(locked)
+    finally:
+        handle.unlock_draws(locked)
     return 0
 
 
@@ -144,9 +144,12 @@ def multi_binary_sample(self, mask=None, probability=None):
     u = np.empty(self.shape, dtype=np.float64)
     size = cnp.PyArray_SIZE(u)
     uv = <double *> cnp.PyArray_DATA(u)
-    with handle.lock:
+    cdef bint locked = handle.lock_draws(False)
+    try:
         for i in range(size):
             uv[i] = random_standard_uniform(handle.bitgen)
+    finally:
+        handle.unlock_draws(locked)
     if not (is_native_float64(probability) and probability.shape == (<object> u).shape):
         return (u <= probability).astype(np.int8)
     p = np.ascontiguousarray(probability)
@@ -180,18 +183,18 @@ def multi_binary_sample_batch(self, npy_intp n, out=None):
     cdef uint8_t *data = <uint8_t *> cnp.PyArray_DATA(result)
     cdef RNGHandle handle = rng_handle_from(namespace, self)
     cdef npy_intp r
-    cdef bint locked
-    if size * n > NOGIL_THRESHOLD:
-        handle.acquire()
-        with nogil:
+    cdef bint bulk = size * n > NOGIL_THRESHOLD
+    cdef bint locked = handle.lock_draws(bulk)
+    try:
+        if bulk:
+            with nogil:
+                for r in range(n):
+                    random_bounded_uint8_fill(handle.bitgen, 0, 1, size, False, data + r * size)
+        else:
             for r in range(n):
                 random_bounded_uint8_fill(handle.bitgen, 0, 1, size, False, data + r * size)
-        handle.release()
-    else:
-        locked = handle.acquire_shared()
-        for r in range(n):
-            random_bounded_uint8_fill(handle.bitgen, 0, 1, size, False, data + r * size)
-        handle.release_shared(locked)
+    finally:
+        handle.unlock_draws(locked)
     return result
 
 
@@ -232,9 +235,11 @@ def multi_binary_masked_batch(self, npy_intp n, mask, out=None):
             if row[i] != 0 and row[i] != 1 and row[i] != 2:
                 shown = mask[r] if per_row else mask
                 raise AssertionError(f"All values of a mask should be 0, 1 or 2, actual values: {shown}")
-        locked = handle.acquire_shared()
-        random_bounded_uint8_fill(handle.bitgen, 0, 1, size, False, <uint8_t *> (data + r * size))
-        handle.release_shared(locked)
+        locked = handle.lock_draws(False)
+        try:
+            random_bounded_uint8_fill(handle.bitgen, 0, 1, size, False, <uint8_t *> (data + r * size))
+        finally:
+            handle.unlock_draws(locked)
         for i in range(size):
             if row[i] != 2:
                 data[r * size + i] = row[i]

@@ -134,6 +134,18 @@ cdef inline double source_double(double_source *source) noexcept nogil:
     else:
         return source.bitgen.next_double(source.bitgen.state)
 
+cdef extern from *:
+    """
+    #ifdef Py_GIL_DISABLED
+    #define GS_FREE_THREADED 1
+    #else
+    #define GS_FREE_THREADED 0
+    #endif
+    """
+    # A free-threaded CPython build (no GIL): the single-thread shortcut is off.
+    bint GS_FREE_THREADED
+
+
 cdef extern from "Python.h":
     ctypedef struct PyInterpreterState:
         pass
@@ -179,24 +191,35 @@ cdef class RNGHandle:
     cdef cnp.dtype descr
     cdef tuple results
 
-    cdef inline int acquire(self) except -1:
-        """Take the bit generator's lock (always: use before releasing the GIL)."""
-        self._acquire()
-        return 0
+    # The one lock idiom of every kernel (numpy's is ``with lock, nogil:``):
+    #
+    #     locked = handle.lock_draws(bulk)
+    #     try:
+    #         ...draws (under ``with nogil:`` when ``bulk``)...
+    #     finally:
+    #         handle.unlock_draws(locked)
+    #
+    # What runs under the lock: draws from this handle's ``bitgen`` and C work
+    # on memory prepared before taking it. No Python object is created there
+    # (a finaliser run by the allocation could draw from the same generator,
+    # and numpy <= 2.3's lock is not re-entrant: a deadlock), no Python code is
+    # called back; whatever raises leaves through the ``finally``.
+    cdef inline bint lock_draws(self, bint bulk) except -1:
+        """Take the bit generator's lock before drawing; ``True`` if it was taken.
 
-    cdef inline int release(self) except -1:
-        self._release()
-        return 0
-
-    cdef inline bint acquire_shared(self) except -1:
-        """Take the lock for a draw that keeps the GIL; ``False`` if no other
-        Python thread exists, in which case taking it is unnecessary."""
-        if only_python_thread():
+        ``bulk``: the draws release the GIL, so the lock is always taken.
+        Otherwise, when this is the interpreter's only thread and the build
+        has a GIL, nobody else can draw or hold the lock while the caller
+        keeps the GIL, and taking it is skipped (a free-threaded build always
+        takes it).
+        """
+        if not bulk and not GS_FREE_THREADED and only_python_thread():
             return False
         self._acquire()
         return True
 
-    cdef inline int release_shared(self, bint locked) except -1:
+    cdef inline int unlock_draws(self, bint locked) except -1:
+        """Release what :meth:`lock_draws` took (call it in a ``finally``)."""
         if locked:
             self._release()
         return 0
@@ -221,10 +244,12 @@ cdef inline bint clone_pcg64(RNGHandle handle, pcg64_clone *clone) except -1:
     cdef bint locked
     if handle.pcg == NULL:
         return False
-    locked = handle.acquire_shared()
-    clone.rng = handle.pcg[0]
-    clone.state = (<gs_pcg64_state_t *> handle.bitgen.state)[0]
-    handle.release_shared(locked)
+    locked = handle.lock_draws(False)
+    try:
+        clone.rng = handle.pcg[0]
+        clone.state = (<gs_pcg64_state_t *> handle.bitgen.state)[0]
+    finally:
+        handle.unlock_draws(locked)
     clone.state.pcg_state = &clone.rng
     clone.bitgen = handle.bitgen[0]
     clone.bitgen.state = &clone.state

@@ -210,6 +210,8 @@ def advance_by_one_double(space):
     """``space.np_random.random()`` with the result discarded: one ``next_double``
     on the space's bit generator, under its lock when other threads exist."""
     cdef RNGHandle handle = rng_handle(space)
-    cdef bint locked = handle.acquire_shared()
-    handle.bitgen.next_double(handle.bitgen.state)
-    handle.release_shared(locked)
+    cdef bint locked = handle.lock_draws(False)
+    try:
+        handle.bitgen.next_double(handle.bitgen.state)
+    finally:
+        handle.unlock_draws(locked)

@@ -91,10 +91,12 @@ def text_sample(space, length=None, weights=None):
         if max_length >= 2**63:
             # Beyond int64: numpy's integers() raises "high is out of bounds for int64".
             space.np_random.integers(min_length, max_length + 1)
-        locked = handle.acquire_shared()
-        random_bounded_uint64_fill(handle.bitgen, <uint64_t> min_length,
-                                   <uint64_t> (max_length - min_length), 1, False, &drawn)
-        handle.release_shared(locked)
+        locked = handle.lock_draws(False)
+        try:
+            random_bounded_uint64_fill(handle.bitgen, <uint64_t> min_length,
+                                       <uint64_t> (max_length - min_length), 1, False, &drawn)
+        finally:
+            handle.unlock_draws(locked)
         count = <int64_t> drawn
     if weights is None:
         if k == 0:
@@ -132,15 +134,17 @@ def text_sample(space, length=None, weights=None):
     chars_out = <unsigned int *> cnp.PyArray_DATA(out)
     cdef npy_intp written = 0
     cdef unsigned int point
-    locked = handle.acquire_shared()
-    for i in range(count):
-        point = points[search_right(c, k, random_standard_uniform(handle.bitgen))]
-        # numpy's fixed-width strings drop trailing NULs, so Gymnasium's
-        # ''.join(choice(...)) never contains a NUL character.
-        if point != 0:
-            chars_out[written] = point
-            written += 1
-    handle.release_shared(locked)
+    locked = handle.lock_draws(False)
+    try:
+        for i in range(count):
+            point = points[search_right(c, k, random_standard_uniform(handle.bitgen))]
+            # numpy's fixed-width strings drop trailing NULs, so Gymnasium's
+            # ''.join(choice(...)) never contains a NUL character.
+            if point != 0:
+                chars_out[written] = point
+                written += 1
+    finally:
+        handle.unlock_draws(locked)
     return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, chars_out, written)
 
 
