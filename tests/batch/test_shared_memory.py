@@ -1,0 +1,132 @@
+"""Shared-memory helpers vs Gymnasium 1.4.0, and across real (spawned) processes."""
+
+from __future__ import annotations
+
+import multiprocessing
+
+import gymnasium.vector.utils as gym_vector
+import numpy as np
+import pytest
+from support.differential import GS, GYM, outcome
+from test_flatten_utils import assert_same_tree
+
+from gymspaces.error import CustomSpaceError
+from gymspaces.vector import shared_memory as gs_shm
+
+RECIPES = {
+    "box": lambda lib: lib.Box(-1, 1, (2, 3)),
+    "box-float16": lambda lib: lib.Box(-1, 1, (3,), np.float16),
+    "box-bool": lambda lib: lib.Box(0, 1, (4,), bool),
+    "box-uint8-image": lambda lib: lib.Box(0, 255, (4, 4, 3), np.uint8),
+    "discrete": lambda lib: lib.Discrete(5, start=-1),
+    "multi-binary": lambda lib: lib.MultiBinary((2, 2)),
+    "multi-discrete": lambda lib: lib.MultiDiscrete([3, 4], dtype=np.int32),
+    "text": lambda lib: lib.Text(5, charset="abc"),
+    "oneof": lambda lib: lib.OneOf((lib.Discrete(3), lib.Box(0, 1, (2,)))),
+    "nested-dict": lambda lib: lib.Dict(
+        {
+            "pos": lib.Box(-1, 1, (3,)),
+            "id": lib.Discrete(5),
+            "flags": lib.MultiBinary(4),
+            "inner": lib.Tuple((lib.MultiDiscrete([2, 3]), lib.Box(0, 9, (), np.int16))),
+        }
+    ),
+}
+N = 3
+
+
+def _write_all(lib_write, space, memory, samples):
+    for index, sample in enumerate(samples):
+        lib_write(space, index, sample, memory)
+
+
+def _typecodes(memory):
+    if isinstance(memory, dict):
+        return {key: _typecodes(value) for key, value in memory.items()}
+    if isinstance(memory, tuple):
+        return tuple(_typecodes(value) for value in memory)
+    return (memory.get_obj()._type_, len(memory))
+
+
+@pytest.mark.parametrize("build", RECIPES.values(), ids=RECIPES.keys())
+def test_create_write_read_match_gymnasium(build):
+    gs_space, gym_space = build(GS), build(GYM)
+    gym_space.seed(5)
+    samples = [gym_space.sample() for _ in range(N)]
+    gs_memory = gs_shm.create_shared_memory(gs_space, n=N)
+    gym_memory = gym_vector.create_shared_memory(gym_space, n=N)
+    assert _typecodes(gs_memory) == _typecodes(gym_memory)
+    # Unwritten memory reads the same too (zeroed rows decode identically).
+    assert_same_tree(gs_shm.read_from_shared_memory(gs_space, gs_memory, n=N),
+                     gym_vector.read_from_shared_memory(gym_space, gym_memory, n=N), "zeroed")
+    _write_all(gs_shm.write_to_shared_memory, gs_space, gs_memory, samples)
+    _write_all(gym_vector.write_to_shared_memory, gym_space, gym_memory, samples)
+    assert_same_tree(gs_shm.read_from_shared_memory(gs_space, gs_memory, n=N),
+                     gym_vector.read_from_shared_memory(gym_space, gym_memory, n=N), "written")
+
+
+def test_read_returns_views_of_the_shared_buffer():
+    space = GS.Box(0, 1, (2,))
+    memory = gs_shm.create_shared_memory(space, n=2)
+    view = gs_shm.read_from_shared_memory(space, memory, n=2)
+    gs_shm.write_to_shared_memory(space, 1, np.array([0.25, 0.5], np.float32), memory)
+    assert np.array_equal(view[1], [0.25, 0.5])
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda lib, h: h.create_shared_memory(lib.Sequence(lib.Discrete(2))),
+        lambda lib, h: h.create_shared_memory(lib.Graph(lib.Discrete(2), None)),
+        lambda lib, h: h.create_shared_memory("not a space"),
+        lambda lib, h: h.read_from_shared_memory(lib.Sequence(lib.Discrete(2)), None),
+        lambda lib, h: h.write_to_shared_memory(lib.Graph(lib.Discrete(2), None), 0, None, None),
+        lambda lib, h: h.read_from_shared_memory(3, None),
+    ],
+)
+def test_errors_match_gymnasium(call):
+    a = outcome(lambda: call(GS, gs_shm))
+    b = outcome(lambda: call(GYM, gym_vector))
+    assert a.raised and b.raised
+    # Each library has its own CustomSpaceError class: compare by name.
+    assert type(a.error).__name__ == type(b.error).__name__
+    assert isinstance(a.error, (TypeError, CustomSpaceError))
+
+
+def test_custom_space_raises_custom_space_error():
+    class Custom(GS.Space):
+        pass
+
+    with pytest.raises(CustomSpaceError):
+        gs_shm.create_shared_memory(Custom())
+
+
+def _worker(index, seed, memory):
+    """Runs in a spawned process: sample the nested Dict and write it at ``index``."""
+    import gymspaces  # noqa: F401 - the child imports the compiled package afresh
+
+    space = RECIPES["nested-dict"](GS)
+    space.seed(seed)
+    gs_shm.write_to_shared_memory(space, index, space.sample(), memory)
+
+
+def test_spawned_workers_write_what_the_parent_reads():
+    space = RECIPES["nested-dict"](GS)
+    context = multiprocessing.get_context("spawn")
+    memory = gs_shm.create_shared_memory(space, n=N, ctx=context)
+    workers = [context.Process(target=_worker, args=(i, 100 + i, memory)) for i in range(N)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=120)
+        assert worker.exitcode == 0
+    read = gs_shm.read_from_shared_memory(space, memory, n=N)
+    for i in range(N):
+        expected_space = RECIPES["nested-dict"](GS)
+        expected_space.seed(100 + i)
+        expected = expected_space.sample()
+        assert np.array_equal(read["pos"][i], expected["pos"])
+        assert read["id"][i] == expected["id"]
+        assert np.array_equal(read["flags"][i], expected["flags"])
+        assert np.array_equal(read["inner"][0][i], expected["inner"][0])
+        assert read["inner"][1][i] == expected["inner"][1]

@@ -1,0 +1,370 @@
+"""Differential parity of the composite spaces with Gymnasium 1.4.0 over generated nested spaces.
+
+Hypothesis builds random trees (Dict of Tuple of Sequence of Box, Graphs with
+Discrete/Box/Dict node features, OneOf of composites, ...) in both libraries.
+Every test seeds both identically and requires exactly equal ``seed()``
+results, samples (type, dtype, bytes, GraphInstance fields, dict key order),
+exception types, and final states of every generator in the tree.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import itertools
+import json
+import os
+import pickle
+import subprocess
+import sys
+import textwrap
+
+import gymnasium.vector.utils as gym_vector
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import gymspaces.vector as gs_vector
+from support.composite_helpers import (
+    COMPOSITE_CORPUS,
+    GS,
+    GYM,
+    assert_same_result,
+    assert_same_sample,
+    assert_same_tree_states,
+    build,
+    build_pair,
+    composite_descriptions,
+    generators,
+    make_mask,
+    same_sharing,
+    seed_shape,
+    seed_structure,
+    space_descriptions,
+)
+from support.differential import outcome
+
+seeds = st.integers(0, 2**32 - 1)
+EXAMPLES = 300
+
+
+def _stream(gs_space, gym_space, draws, context, **kwargs):
+    for i in range(draws):
+        assert_same_result(
+            outcome(lambda: gs_space.sample(**kwargs)),
+            outcome(lambda: gym_space.sample(**kwargs)),
+            f"{context} draw {i}",
+        )
+
+
+@settings(max_examples=EXAMPLES)
+@given(desc=space_descriptions, seed=seeds)
+def test_int_seed_sample_stream(desc, seed):
+    gs_space, gym_space = build_pair(desc)
+    assert_same_sample(gs_space.seed(seed), gym_space.seed(seed), "seed()")
+    assert_same_tree_states(gs_space, gym_space, "after seed")
+    _stream(gs_space, gym_space, 4, repr(desc))
+    assert_same_tree_states(gs_space, gym_space, "after samples")
+
+
+@settings(max_examples=EXAMPLES)
+@given(desc=space_descriptions, seed=seeds, kind=st.sampled_from(["mask", "probability"]))
+def test_masked_sample_stream(desc, seed, kind):
+    gs_space, gym_space = build_pair(desc)
+    gs_space.seed(seed), gym_space.seed(seed)
+    rng = np.random.default_rng(seed)
+    for i in range(3):
+        structure = make_mask(desc, rng, kind)
+        _stream(gs_space, gym_space, 1, f"{desc} {kind}={structure!r} #{i}", **{kind: structure})
+    assert_same_tree_states(gs_space, gym_space, kind)
+
+
+@settings(max_examples=EXAMPLES)
+@given(desc=composite_descriptions, seed=seeds)
+def test_nested_seed_structures(desc, seed):
+    structure = seed_structure(desc, np.random.default_rng(seed))
+    gs_space, gym_space = build_pair(desc)
+    assert_same_result(
+        outcome(lambda: gs_space.seed(structure)), outcome(lambda: gym_space.seed(structure)),
+        f"seed({structure!r})",
+    )
+    assert_same_tree_states(gs_space, gym_space, "after nested seed")
+    _stream(gs_space, gym_space, 3, repr(desc))
+    assert_same_tree_states(gs_space, gym_space, "after samples")
+
+
+@settings(max_examples=EXAMPLES)
+@given(desc=space_descriptions, seed=seeds, shared=st.booleans())
+def test_generator_seeds(desc, seed, shared):
+    """``seed=Generator`` at every level, one generator per space or one shared by all."""
+
+    def generators():
+        if shared:
+            return itertools.repeat(np.random.default_rng(seed))
+        return (np.random.default_rng([seed, i]) for i in itertools.count())
+
+    gs_space, gym_space = build(GS, desc, generators()), build(GYM, desc, generators())
+    assert same_sharing(gs_space, gym_space)
+    _stream(gs_space, gym_space, 3, repr(desc))
+    assert_same_tree_states(gs_space, gym_space, "generator seeds")
+    assert same_sharing(gs_space, gym_space)
+
+
+@settings(max_examples=60)
+@given(desc=space_descriptions)
+def test_seed_none_returns_same_structure(desc):
+    gs_space, gym_space = build_pair(desc)
+    gs_seeds, gym_seeds = gs_space.seed(None), gym_space.seed(None)
+    assert seed_shape(gs_seeds) == seed_shape(gym_seeds)
+    # The same generators are (un)set: Tuple/Dict keep their own unset (quirk Q2).
+    assert _unset(gs_space) == _unset(gym_space)
+
+
+def _unset(space):
+    """Which generators of the tree are still unset."""
+    return [gen is None for _, gen in generators(space)]
+
+
+@settings(max_examples=EXAMPLES)
+@given(desc=space_descriptions, seed=seeds)
+def test_repr_contains_and_jsonable(desc, seed):
+    gs_space, gym_space = build_pair(desc)
+    assert repr(gs_space) == repr(gym_space)
+    gs_space.seed(seed), gym_space.seed(seed)
+    samples = [(gs_space.sample(), gym_space.sample()) for _ in range(2)]
+    for gs_sample, gym_sample in samples:
+        verdict = outcome(lambda: gs_space.contains(gs_sample))
+        expected = outcome(lambda: gym_space.contains(gym_sample))
+        # Both libraries raise for e.g. a stacked Sequence of an empty Dict.
+        assert_same_result(verdict, expected, "contains")
+        assert verdict.raised or verdict.value, f"a sample of {desc} is not contained in it"
+    gs_json = outcome(lambda: gs_space.to_jsonable([s for s, _ in samples]))
+    gym_json = outcome(lambda: gym_space.to_jsonable([s for _, s in samples]))
+    assert_same_result(gs_json, gym_json, "to_jsonable")  # e.g. OneOf(Tuple()) raises
+    if gym_json.raised:
+        return
+    assert_same_result(
+        outcome(lambda: gs_space.from_jsonable(gs_json.value)),
+        outcome(lambda: gym_space.from_jsonable(gym_json.value)),
+        "from_jsonable",
+    )
+
+
+@settings(max_examples=200)
+@given(desc=space_descriptions)
+def test_equality_and_unhashability(desc):
+    first, second = build(GS, desc), build(GS, desc)
+    assert first == second
+    assert not (first != second)
+    with pytest.raises(TypeError):
+        hash(first)
+
+
+@settings(max_examples=200)
+@given(desc=space_descriptions, seed=seeds)
+def test_pickle_and_deepcopy_keep_the_stream(desc, seed):
+    gs_space, gym_space = build_pair(desc)
+    gs_space.seed(seed), gym_space.seed(seed)
+    assert_same_sample(gs_space.sample(), gym_space.sample())
+    for clone in (copy.deepcopy(gs_space), pickle.loads(pickle.dumps(gs_space))):
+        assert clone == gs_space
+        assert_same_tree_states(clone, gym_space, "clone")
+        _stream(clone, copy.deepcopy(gym_space), 2, f"clone of {desc}")
+    # The original is unaffected by its clones' draws.
+    _stream(gs_space, gym_space, 2, f"original {desc}")
+    assert_same_tree_states(gs_space, gym_space, "original")
+
+
+@settings(max_examples=EXAMPLES)
+@given(desc=space_descriptions, seed=seeds, n=st.integers(1, 3))
+def test_batch_space_sample_stream(desc, seed, n):
+    gs_space, gym_space = build_pair(desc)
+    gs_space.seed(seed), gym_space.seed(seed)
+    gs_batch, gym_batch = gs_vector.batch_space(gs_space, n), gym_vector.batch_space(gym_space, n)
+    assert repr(gs_batch) == repr(gym_batch)
+    assert_same_tree_states(gs_batch, gym_batch, "batched")
+    _stream(gs_batch, gym_batch, 2, f"batch_space({desc}, {n})")
+    assert_same_tree_states(gs_batch, gym_batch, "batched after samples")
+    # The original's generators were only copied, never advanced.
+    assert_same_tree_states(gs_space, gym_space, "original after batching")
+    _stream(gs_space, gym_space, 1, f"original {desc}")
+
+
+@settings(max_examples=200)
+@given(desc=space_descriptions, seed=seeds, n=st.integers(0, 3))
+def test_create_empty_array_concatenate_iterate(desc, seed, n):
+    gs_space, gym_space = build_pair(desc)
+    gs_space.seed(seed), gym_space.seed(seed)
+    items = [(gs_space.sample(), gym_space.sample()) for _ in range(n)]
+    gs_out = outcome(lambda: gs_vector.create_empty_array(gs_space, n))
+    gym_out = outcome(lambda: gym_vector.create_empty_array(gym_space, n))
+    assert_same_result(gs_out, gym_out, "create_empty_array")
+    gs_cat = outcome(lambda: gs_vector.concatenate(gs_space, [a for a, _ in items], gs_out.value))
+    gym_cat = outcome(lambda: gym_vector.concatenate(gym_space, [b for _, b in items], gym_out.value))
+    assert_same_result(gs_cat, gym_cat, "concatenate")
+    if gs_cat.raised:
+        return
+    gs_batch, gym_batch = gs_vector.batch_space(gs_space, n), gym_vector.batch_space(gym_space, n)
+    assert_same_result(
+        outcome(lambda: list(gs_vector.iterate(gs_batch, gs_cat.value))),
+        outcome(lambda: list(gym_vector.iterate(gym_batch, gym_cat.value))),
+        "iterate",
+    )
+
+
+@settings(max_examples=200)
+@given(desc=space_descriptions, seed=seeds)
+def test_first_touch_of_unseeded_spaces(desc, seed):
+    """Lazy seeding: which generators a first sample or np_random access sets (quirk Q1)."""
+    gs_space, gym_space = build_pair(desc)
+    gs_out, gym_out = outcome(gs_space.sample), outcome(gym_space.sample)
+    assert gs_out.raised == gym_out.raised
+    assert _unset(gs_space) == _unset(gym_space)
+    gs_space.np_random, gym_space.np_random  # noqa: B018 - the access itself is tested
+    assert _unset(gs_space) == _unset(gym_space)
+
+
+# --------------------------------------------------------------------------- fixed corpus, many seeds
+
+CORPUS_SEEDS = range(25)
+corpus = pytest.mark.parametrize(
+    "desc", list(COMPOSITE_CORPUS.values()), ids=list(COMPOSITE_CORPUS)
+)
+
+
+@corpus
+def test_corpus_int_seed_streams(desc):
+    for seed in CORPUS_SEEDS:
+        gs_space, gym_space = build_pair(desc)
+        assert_same_sample(gs_space.seed(seed), gym_space.seed(seed), f"seed({seed})")
+        _stream(gs_space, gym_space, 5, f"seed {seed}")
+        assert_same_tree_states(gs_space, gym_space, f"seed {seed}")
+
+
+@corpus
+@pytest.mark.parametrize("kind", ["mask", "probability"])
+def test_corpus_masked_streams(desc, kind):
+    for seed in range(10):
+        gs_space, gym_space = build_pair(desc)
+        gs_space.seed(seed), gym_space.seed(seed)
+        rng = np.random.default_rng(seed)
+        for i in range(3):
+            structure = make_mask(desc, rng, kind)
+            _stream(gs_space, gym_space, 1, f"seed {seed} #{i}", **{kind: structure})
+        assert_same_tree_states(gs_space, gym_space, f"seed {seed}")
+
+
+@corpus
+def test_corpus_batch_space_streams(desc):
+    for seed in range(10):
+        gs_space, gym_space = build_pair(desc)
+        gs_space.seed(seed), gym_space.seed(seed)
+        gs_batch, gym_batch = gs_vector.batch_space(gs_space, 3), gym_vector.batch_space(gym_space, 3)
+        _stream(gs_batch, gym_batch, 2, f"batched, seed {seed}")
+        _stream(gs_space, gym_space, 2, f"original, seed {seed}")
+        assert_same_tree_states(gs_space, gym_space, f"seed {seed}")
+
+
+# --------------------------------------------------------------------------- python -O (quirk Q26)
+
+OPTIMIZED_CASES = [
+    "L.Tuple((L.Discrete(3), L.Discrete(2))), {'mask': (None,)}",
+    "L.Tuple((L.Discrete(3), L.Discrete(2))), {'mask': [None, None]}",
+    "L.Dict(a=L.Discrete(3), b=L.Discrete(2)), {'mask': {'a': None, 'c': None}}",
+    "L.Dict(a=L.Discrete(3)), {'probability': [None]}",
+    "L.Sequence(L.Discrete(3)), {'mask': (-2, None)}",
+    "L.Sequence(L.Discrete(3)), {'mask': (np.array([[2, 3]]), None)}",
+    "L.Sequence(L.Discrete(3)), {'mask': (np.array([2.0, 3.0]), None)}",
+    "L.Graph(L.Discrete(3), L.Discrete(2)), {'num_nodes': 0}",
+    "L.Graph(L.Box(0, 1, (2,)), L.Discrete(2)), {'num_nodes': -1}",
+    "L.Graph(L.Discrete(3), L.Discrete(2)), {'num_edges': -3}",
+    "L.OneOf((L.Discrete(3), L.Discrete(2))), {'mask': (None,)}",
+    "L.OneOf((L.Discrete(3), L.Discrete(2))), {'probability': [None, None]}",
+]
+
+_OPTIMIZED_SCRIPT = textwrap.dedent(
+    """
+    import json, sys, warnings
+    import numpy as np
+    import gymnasium.spaces as gym
+    import gymspaces as gs
+    sys.path.insert(0, sys.argv[2])
+    from support.composite_helpers import generators
+
+    assert sys.flags.optimize
+    warnings.simplefilter("ignore")
+
+    def run(space, kwargs):
+        try:
+            return ["ok", repr(space.sample(**kwargs))]
+        except Exception as exc:
+            return ["error", type(exc).__name__]
+
+    report = {}
+    for index, source in enumerate(json.loads(sys.argv[1])):
+        build = eval("lambda L: (" + source + ")")
+        (a, kwargs), (b, _) = build(gs), build(gym)
+        a.seed(index), b.seed(index)
+        states = lambda s: [None if g is None else g.bit_generator.state for _, g in generators(s)]
+        outcome_a, outcome_b = run(a, kwargs), run(b, kwargs)
+        report[source] = {"gymspaces": outcome_a, "gymnasium": outcome_b,
+                          "same_state": states(a) == states(b)}
+    print(json.dumps(report))
+    """
+)
+
+
+@pytest.fixture(scope="module")
+def optimized_report():
+    tests_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tests/, holding support/
+    env = dict(os.environ)
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(gs_vector.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [os.path.dirname(package_root), tests_dir,
+                                                      env.get("PYTHONPATH")]))
+    result = subprocess.run(
+        [sys.executable, "-O", "-c", _OPTIMIZED_SCRIPT, json.dumps(OPTIMIZED_CASES), tests_dir],
+        capture_output=True, text=True, timeout=120, env=env,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("source", OPTIMIZED_CASES)
+def test_optimized_mode_skips_assertions_like_gymnasium(optimized_report, source):
+    entry = optimized_report[source]
+    assert entry["gymspaces"] == entry["gymnasium"], entry
+    assert entry["same_state"], entry
+
+
+# --------------------------------------------------------------------------- API surface
+
+COMPOSITES = ["Tuple", "Dict", "Sequence", "Graph", "GraphInstance", "OneOf"]
+
+
+def _parameters(function):
+    return [(p.name, p.kind, p.default) for p in inspect.signature(function).parameters.values()]
+
+
+@pytest.mark.parametrize("name", COMPOSITES)
+def test_public_members_and_signatures_match_gymnasium(name):
+    ours, theirs = getattr(GS, name), getattr(GYM, name)
+    assert name in GS.__all__
+    for member in dir(theirs):
+        if member.startswith("_") and member not in (
+            "__init__", "__getitem__", "__setitem__", "__len__", "__iter__", "__eq__", "__contains__"
+        ):
+            continue
+        assert hasattr(ours, member), f"{name}.{member} is missing"
+        reference = getattr(theirs, member)
+        if callable(reference) and not isinstance(reference, type):
+            assert _parameters(getattr(ours, member)) == _parameters(reference), f"{name}.{member}"
+    assert (ours.__hash__ is None) == (theirs.__hash__ is None)
+
+
+@pytest.mark.parametrize(
+    "name", ["batch_space", "batch_differing_spaces", "iterate", "concatenate", "create_empty_array"]
+)
+def test_vector_signatures_match_gymnasium(name):
+    assert _parameters(getattr(gs_vector, name)) == _parameters(getattr(gym_vector, name))
+    assert hasattr(getattr(gs_vector, name), "register")

@@ -1,0 +1,181 @@
+"""The package's imports run one way, as docs/architecture.md draws them.
+
+Every module of the package is read as source (``.py`` by its syntax tree,
+``.pyx``/``.pxd`` line by line) and every import of another gymspaces module --
+at module level or inside a function, but not under ``TYPE_CHECKING`` -- is an
+edge. Importing ``gymspaces.vector.shared_memory`` also runs the package
+``gymspaces.vector``, so that is an edge too.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+TREE = Path(__file__).resolve().parents[2]
+PACKAGE = TREE / "gymspaces"
+ARCHITECTURE = TREE / "docs" / "architecture.md"
+
+# The one import that goes up a layer (docs/architecture.md, "The one upward edge").
+UPWARD_EDGES = {("gymspaces._sample_batch", "gymspaces._batching")}
+
+
+def documented_layers() -> dict[str, int]:
+    """Module -> layer, from the table in docs/architecture.md."""
+    layers: dict[str, int] = {}
+    for line in ARCHITECTURE.read_text(encoding="utf-8").splitlines():
+        row = re.match(r"\|\s*(\d+)\s*\|([^|]*)\|", line)
+        if row is None:
+            continue
+        for name in re.findall(r"`([\w.]+)`", row.group(2)):
+            module = "gymspaces" if name == "gymspaces" else f"gymspaces.{name}"
+            assert module not in layers, f"{module} is listed twice in docs/architecture.md"
+            layers[module] = int(row.group(1))
+    return layers
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(TREE).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def package_modules() -> dict[str, Path]:
+    modules: dict[str, Path] = {}
+    for path in sorted(PACKAGE.rglob("*")):
+        if path.suffix in (".py", ".pyx", ".pxd") and "__pycache__" not in path.parts:
+            modules.setdefault(module_name(path), path)
+    return modules
+
+
+def _under_type_checking(tree: ast.AST) -> set[int]:
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.body:
+                lines.update(range(child.lineno, (child.end_lineno or child.lineno) + 1))
+    return lines
+
+
+def imported_names(path: Path, module: str) -> set[str]:
+    """Every gymspaces name ``module`` imports: a module, or a name inside one."""
+    names: set[str] = set()
+    source = path.read_text(encoding="utf-8")
+    if path.suffix != ".py":
+        pattern = r"^\s*(?:from\s+(gymspaces[\w.]*)\s+c?import\s+([\w, ]+)|c?import\s+(gymspaces[\w.]*))"
+        for match in re.finditer(pattern, source, flags=re.M):
+            if match.group(3):
+                names.add(match.group(3))
+            for item in (match.group(2) or "").split(","):
+                if item.strip():
+                    names.add(f"{match.group(1)}.{item.split()[0]}")
+        return names
+    tree = ast.parse(source)
+    skipped = _under_type_checking(tree)
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    for node in ast.walk(tree):
+        if getattr(node, "lineno", None) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names if alias.name.startswith("gymspaces"))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            if base.startswith("gymspaces"):
+                # ``from gymspaces import _box`` imports the module gymspaces._box;
+                # ``from gymspaces import Box`` resolves to gymspaces itself below.
+                names.update(f"{base}.{alias.name}" for alias in node.names)
+    return names
+
+
+def import_edges() -> set[tuple[str, str]]:
+    modules = package_modules()
+    edges: set[tuple[str, str]] = set()
+    for module, path in modules.items():
+        for name in imported_names(path, module):
+            target = name
+            while target not in modules and "." in target:
+                target = target.rsplit(".", 1)[0]
+            if target not in modules or target == module:
+                continue
+            edges.add((module, target))
+            # Importing a submodule runs its packages' __init__ first, unless
+            # they are the importer's own packages (running already, as the root
+            # package is whenever any of its modules is).
+            parent = target.rsplit(".", 1)[0]
+            while "." in parent and not (module + ".").startswith(parent + "."):
+                edges.add((module, parent))
+                parent = parent.rsplit(".", 1)[0]
+    return edges
+
+
+def test_every_module_has_a_documented_layer():
+    layers = documented_layers()
+    modules = set(package_modules())
+    assert sorted(modules - set(layers)) == [], "add these modules to the table in docs/architecture.md"
+    assert sorted(set(layers) - modules) == [], "docs/architecture.md lists modules that do not exist"
+
+
+def test_imports_never_go_up_a_layer():
+    layers = documented_layers()
+    upward = sorted(
+        (f"{source} (layer {layers[source]}) imports {target} (layer {layers[target]})")
+        for source, target in import_edges()
+        if layers[target] > layers[source] and (source, target) not in UPWARD_EDGES
+    )
+    assert upward == []
+
+
+def test_the_documented_upward_edge_exists():
+    # If it disappears, the exception in UPWARD_EDGES and the docs must go too.
+    assert UPWARD_EDGES <= import_edges()
+
+
+def test_the_import_graph_has_no_cycle_but_the_documented_edge():
+    graph: dict[str, set[str]] = {}
+    for source, target in import_edges() - UPWARD_EDGES:
+        graph.setdefault(source, set()).add(target)
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        path.append(node)
+        for successor in sorted(graph.get(node, ())):
+            if state.get(successor) == 1:
+                cycle = path[path.index(successor) :] + [successor]
+                pytest.fail("import cycle: " + " -> ".join(cycle))
+            if successor not in state:
+                visit(successor)
+        path.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+
+
+def test_kernels_import_only_from_layer_zero():
+    layers = documented_layers()
+    modules = package_modules()
+    kernels = [module for module, path in modules.items() if path.suffix in (".pyx", ".pxd")]
+    assert kernels, "no kernel sources found"
+    for source, target in import_edges():
+        if source in kernels:
+            assert layers[target] == 0, f"kernel {source} imports {target}"
+
+
+def test_the_space_layer_knows_no_subclass():
+    # Space and the generic batch rule see subclasses only through methods they define.
+    spaces = {"gymspaces.box", "gymspaces.discrete", "gymspaces.multi_discrete", "gymspaces.multi_binary",
+              "gymspaces.text", "gymspaces.tuple", "gymspaces.dict", "gymspaces.sequence", "gymspaces.graph",
+              "gymspaces.oneof"}
+    for source, target in import_edges():
+        if source in ("gymspaces.space", "gymspaces._sample_batch"):
+            assert target not in spaces, f"{source} imports {target}"

@@ -1,0 +1,1 @@
+"""What the test modules share: comparators, space recipes, fuzz generators, client environments."""
