@@ -20,6 +20,35 @@ from support.differential import (
 )
 
 
+def check_equality(left, right, expected: bool) -> None:
+    """``left(lib) == right(lib)`` is ``expected`` in both libraries, with the same result type,
+    in both directions, and ``!=`` says the opposite."""
+    gs_eq, gym_eq = left(GS) == right(GS), left(GYM) == right(GYM)
+    assert bool(gs_eq) is bool(gym_eq) is expected
+    assert type(gs_eq) is type(gym_eq)  # Gymnasium may return numpy bools here
+    assert bool(right(GS) == left(GS)) is expected
+    assert bool(left(GS) != right(GS)) is (not expected)
+
+
+def check_contains(build, inputs: dict) -> None:
+    """``contains`` and ``in`` of every input give Gymnasium's outcome (value, exception
+    type, warnings), and a ``bool`` whenever they return."""
+    gs_space, gym_space = build(GS), build(GYM)
+    for name, value in inputs.items():
+        gs_result, gym_result = both(lambda lib: (gs_space if lib is GS else gym_space).contains(value))
+        assert_same_outcome(gs_result, gym_result, name)
+        gs_in, gym_in = both(lambda lib: value in (gs_space if lib is GS else gym_space))
+        assert_same_outcome(gs_in, gym_in, f"`in` {name}")
+        if not gym_result.raised:
+            assert type(gs_result.value) is bool, (name, type(gs_result.value))
+
+
+def check_hashing(recipe) -> None:
+    """Unhashable, as in Gymnasium, and equal to itself and to a rebuilt copy."""
+    check_unhashable(recipe)
+    check_equal_to_itself_and_rebuilt(recipe)
+
+
 def check_repr(recipe) -> None:
     gs_space, gym_space = recipe.build(GS), recipe.build(GYM)
     assert repr(gs_space) == repr(gym_space)
