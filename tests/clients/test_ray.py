@@ -13,7 +13,8 @@ import os
 
 import numpy as np
 import pytest
-from support.composite_helpers import GS, GYM, assert_same_sample
+from support.differential import assert_same_value
+from support.composite_helpers import GS, GYM
 
 if os.environ.get("GYMSPACES_REQUIRE_RAY", "0") not in ("", "0"):
     import ray
@@ -108,7 +109,7 @@ def test_actor_continues_the_in_process_stream(cluster, name):
     expected = _stream(reference, SAMPLES)
     for i in range(SAMPLES):
         assert_identical(remote[i], local[i], f"{name} sample {i}")
-        assert_same_sample(remote[i], expected[i], f"{name} sample {i} vs Gymnasium")
+        assert_same_value(remote[i], expected[i], f"{name} sample {i} vs Gymnasium")
     # The actor's space comes back in the state it reached, and goes on from there.
     returned = ray.get(worker.space_back.remote())
     assert returned == space

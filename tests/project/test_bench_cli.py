@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.composite_helpers import assert_same_sample
+from support.differential import assert_same_value
 
 import gymspaces
 from gymspaces.bench import cases as _bench
@@ -101,7 +101,7 @@ def test_case_does_the_same_work_on_both_libraries(case):
     if case.key in VALUES_DIFFER_BY_DEFINITION:
         assert_same_structure(ours, theirs, case.key)
     else:
-        assert_same_sample(ours, theirs, case.key)
+        assert_same_value(ours, theirs, case.key)
 
 
 # sample_batch draws n successive samples; batch_space(...).sample() draws from

@@ -1,8 +1,7 @@
 """Shared helpers for the composite-space tests (Tuple, Dict, Sequence, Graph, OneOf).
 
-* :func:`assert_same_sample` compares a gymspaces result with a Gymnasium one
-  exactly (Python type, dtype, shape, bytes, dict key order), treating the two
-  libraries' ``GraphInstance`` classes as counterparts.
+Results are compared with :mod:`support.differential`'s comparator.
+
 * Space *descriptions* are plain nested tuples (readable in Hypothesis
   reports); :func:`build` turns one into a space of either library, and
   :data:`space_descriptions` generates them.
@@ -22,61 +21,13 @@ import numpy as np
 from hypothesis import strategies as st
 
 import gymspaces
-from support.differential import Outcome, assert_same_generator_state, error_kind
+from support.differential import assert_same_generator_state
 
 GS = gymspaces
 GYM = gymnasium.spaces
 LIBS = (GS, GYM)
-GRAPH_INSTANCES = (GS.GraphInstance, GYM.GraphInstance)
 
-# --------------------------------------------------------------------------- comparisons
-
-
-def assert_same_sample(actual: Any, expected: Any, context: str = "") -> None:
-    """Exact equality of nested samples (or seed structures) across the two libraries."""
-    where = f" ({context})" if context else ""
-    if isinstance(expected, GYM.GraphInstance):
-        assert isinstance(actual, GS.GraphInstance), f"not a GraphInstance{where}: {actual!r}"
-        for field in expected._fields:
-            assert_same_sample(getattr(actual, field), getattr(expected, field), f"{context}.{field}")
-        return
-    assert type(actual) is type(expected), (
-        f"type mismatch{where}: gymspaces {type(actual)!r} vs gymnasium {type(expected)!r}"
-    )
-    if isinstance(expected, (np.ndarray, np.generic)):
-        assert actual.dtype.str == expected.dtype.str, f"dtype mismatch{where}"
-        assert actual.shape == expected.shape, f"shape mismatch{where}"
-        if expected.dtype == object:  # bytes would be pointers: compare the elements
-            assert_same_sample(np.asarray(actual).tolist(), np.asarray(expected).tolist(), context)
-            return
-        assert np.asarray(actual).tobytes() == np.asarray(expected).tobytes(), (
-            f"value mismatch{where}:\n gymspaces {actual!r}\n gymnasium {expected!r}"
-        )
-    elif isinstance(expected, (tuple, list)):
-        assert len(actual) == len(expected), f"length mismatch{where}: {actual!r} vs {expected!r}"
-        for i, (a, b) in enumerate(zip(actual, expected)):
-            assert_same_sample(a, b, f"{context}[{i}]")
-    elif isinstance(expected, dict):
-        assert list(actual) == list(expected), f"key order mismatch{where}"
-        for key in expected:
-            assert_same_sample(actual[key], expected[key], f"{context}[{key!r}]")
-    else:
-        assert actual == expected, f"value mismatch{where}: {actual!r} vs {expected!r}"
-
-
-def assert_same_result(actual: Outcome, expected: Outcome, context: str = "") -> None:
-    """Same value (compared exactly) or same exception type (Error classes identified)."""
-    if actual.raised or expected.raised:
-        assert actual.raised and expected.raised, (
-            f"only one library raised ({context}): gymspaces {actual.describe()}; "
-            f"gymnasium {expected.describe()}"
-        )
-        assert error_kind(actual.error) == error_kind(expected.error), (
-            f"exception type mismatch ({context}): gymspaces {actual.describe()}; "
-            f"gymnasium {expected.describe()}"
-        )
-    else:
-        assert_same_sample(actual.value, expected.value, context)
+# --------------------------------------------------------------------------- space trees
 
 
 def children(space: Any) -> list[Any]:

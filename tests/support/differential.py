@@ -23,6 +23,7 @@ import gymspaces.error
 GS = gymspaces
 GYM = gymnasium.spaces
 LIBS = (GS, GYM)
+GRAPH_INSTANCES = (GS.GraphInstance, GYM.GraphInstance)
 
 # Gymnasium's and gymspaces' ``Error`` (and ``CustomSpaceError``) are distinct classes
 # with one contract.
@@ -87,8 +88,15 @@ def _value_bytes(value: Any) -> bytes:
 
 
 def assert_same_value(actual: Any, expected: Any, context: str = "") -> None:
-    """Exact equality: same type, dtype (incl. byte order), shape and bytes."""
+    """Exact equality: same type, dtype (incl. byte order), shape and bytes, through
+    tuples, lists, dicts (key order included) and graph samples (either library's
+    ``GraphInstance``, field by field)."""
     where = f" ({context})" if context else ""
+    if isinstance(expected, GRAPH_INSTANCES) and type(actual) is not type(expected):
+        assert isinstance(actual, GRAPH_INSTANCES), f"not a GraphInstance{where}: {actual!r}"
+        for field in expected._fields:
+            assert_same_value(getattr(actual, field), getattr(expected, field), f"{context}.{field}")
+        return
     assert type(actual) is type(expected), (
         f"type mismatch{where}: gymspaces {type(actual)!r} vs gymnasium {type(expected)!r}"
     )
