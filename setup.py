@@ -63,7 +63,7 @@ if DEBUG:
     MACROS.append(("GYMSPACES_DEBUG_BUILD", "1"))  # reported as gymspaces._rng.DEBUG_BUILD
 
 # Modules that call numpy's C distributions link the static random library.
-RANDOM_KERNELS = ["_rng", "_categorical", "_discrete", "_box", "_multi_binary", "_text", "_graph"]
+RANDOM_KERNELS = ["_rng", "_categorical", "_discrete", "_multi_discrete", "_box", "_multi_binary", "_text", "_graph"]
 # Kernels that draw nothing link only npymath (float16 conversions).
 PLAIN_KERNELS = ["_flatten", "_batch"]
 

@@ -6,19 +6,28 @@ divided by its last entry, draws one ``next_double`` per output and returns
 ``np.isclose(np.sum(p), 1)``, where ``np.sum`` is numpy's pairwise summation.
 Both sums are reproduced here bit for bit so that every accept/reject decision
 matches the reference.
+
+The two single draws Discrete and MultiDiscrete make -- ``choice(valid_indices)``
+under a mask, ``choice(a, p=p)`` under a probability vector -- are here too
+(:func:`masked_choice`, :func:`probability_choice`), shared by both kernels.
 """
 
 cimport numpy as cnp
-from libc.math cimport fabs, isnan, sqrt
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.math cimport NAN, fabs, isnan, sqrt
 from numpy cimport npy_intp
+
+from gymspaces._distributions cimport random_standard_uniform
 
 import numpy as np
 
 cnp.import_array()
 
-# numpy.sum's pairwise summation unrolls by 8 and recurses above 128 items.
 cdef enum:
+    # numpy.sum's pairwise summation unrolls by 8 and recurses above 128 items.
     PAIRWISE_BLOCK = 128
+    # Probability vectors up to this length keep their cdf on the stack.
+    STACK_CDF = 64
 # Generator.choice accepts sums within sqrt(float64 eps) of one (or more, for p
 # given in a lower float precision).
 CHOICE_ATOL = sqrt(np.finfo(np.float64).eps)
@@ -184,6 +193,105 @@ cdef object choice_error(ChoiceCheck code):
     return ValueError(
         "Probabilities do not sum to 1. See Notes section of docstring for more information."
     )
+
+
+# ----------------------------------------------------------------------------
+# choice(valid_indices) and choice(a, p=p), as Discrete and MultiDiscrete draw
+# ----------------------------------------------------------------------------
+
+cdef object masked_choice(RNGHandle handle, object mask):
+    """Index chosen uniformly among the entries of ``mask`` equal to 1, or ``None``.
+
+    Mirrors ``choice(np.where(mask == 1)[0])``; masks that are not 1-D int8
+    arrays (reachable only with assertions disabled) take numpy's route.
+    """
+    cdef bint only_binary
+    cdef npy_intp ones
+    if is_1d_int8(mask):
+        ones = count_ones(<cnp.ndarray> mask, &only_binary)
+        if ones == 0:
+            return None
+        return nth_one(<cnp.ndarray> mask, <npy_intp> draw_index(handle, ones))
+    allowed = mask == 1
+    if not np.any(allowed):
+        return None
+    valid = np.where(allowed)[0]
+    return int(valid[draw_index(handle, valid.shape[0])])
+
+
+cdef npy_intp probability_choice(RNGHandle handle, object probability,
+                                 npy_intp expected=-1, double unit_total=NAN) except -1:
+    """``choice(a, p=p)`` over ``expected`` items (``-1``: as many as ``p`` has).
+
+    numpy's validation of ``p`` in numpy's order, its cdf, one double.
+    ``unit_total`` is ``np.sum(p)`` when the caller has checked that ``p`` is a
+    float64 array with every entry in [0, 1] (NaN otherwise): then most of
+    the validation is already settled (see ``check_unit_probabilities``).
+    """
+    cdef cnp.ndarray p
+    cdef npy_intp n, index
+    cdef double stack_cdf[STACK_CDF]
+    cdef double *cdf
+    cdef double u
+    cdef ChoiceCheck code
+    cdef double atol = choice_tolerance(probability)
+    p = cnp.PyArray_FROMANY(probability, cnp.NPY_DOUBLE, 0, 0,
+                            cnp.NPY_ARRAY_ALIGNED | cnp.NPY_ARRAY_C_CONTIGUOUS)
+    if cnp.PyArray_NDIM(p) != 1:
+        raise ValueError("p must be 1-dimensional")
+    n = cnp.PyArray_DIM(p, 0)
+    if expected >= 0 and n != expected:
+        raise ValueError("a and p must have same size")
+    if n == 0:
+        raise ValueError("a cannot be empty unless no samples are taken")
+    if isnan(unit_total):
+        code = check_choice_probabilities(<double *> cnp.PyArray_DATA(p), n, atol)
+    else:
+        code = check_unit_probabilities(<double *> cnp.PyArray_DATA(p), n, atol, unit_total)
+    if code != CHOICE_OK:
+        raise choice_error(code)
+    cdef bint locked
+    if n <= STACK_CDF:
+        cdf = stack_cdf
+    else:
+        cdf = <double *> PyMem_Malloc(n * sizeof(double))
+        if cdf == NULL:
+            raise MemoryError()
+    try:
+        cumulative_sum(<double *> cnp.PyArray_DATA(p), n, cdf)
+        locked = handle.lock_draws(False)
+        try:
+            u = random_standard_uniform(handle.bitgen)
+        finally:
+            handle.unlock_draws(locked)
+        index = search_right_normalised(cdf, n, u)
+    finally:
+        if cdf != stack_cdf:
+            PyMem_Free(cdf)
+    return index
+
+
+cdef inline cnp.ndarray contiguous(object values):
+    if cnp.PyArray_Check(values) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> values):
+        return <cnp.ndarray> values
+    return np.ascontiguousarray(values)
+
+
+cdef double probability_sum(object probability):
+    """``np.sum(p)`` of a validated float64 array, bit for bit."""
+    cdef cnp.ndarray p = contiguous(probability)
+    return pairwise_sum(<double *> cnp.PyArray_DATA(p), cnp.PyArray_SIZE(p))
+
+
+cdef bint all_in_unit_interval(object probability):
+    cdef cnp.ndarray p = contiguous(probability)
+    cdef double *data = <double *> cnp.PyArray_DATA(p)
+    cdef npy_intp i
+    for i in range(cnp.PyArray_SIZE(p)):
+        if not (0.0 <= data[i] <= 1.0):
+            return False
+    return True
+
 
 
 # Test hooks: Python access to the exact-sum routines.

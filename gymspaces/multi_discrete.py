@@ -19,7 +19,7 @@ else:
     IntegerT = TypeVar("IntegerT", bound=np.integer, covariant=True)
 
 from gymspaces._arguments import check_mask_or_probability
-from gymspaces import _discrete
+from gymspaces import _multi_discrete
 from gymspaces._sample_batch import (
     all_rows,
     array_row,
@@ -175,7 +175,7 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
 
     else:
         # Compiled entry point: plain samples go straight to the kernel.
-        sample = _discrete.multi_discrete_sample_entry
+        sample = _multi_discrete.multi_discrete_sample_entry
 
     def _sample_masked(self, mask: Any, probability: Any) -> NDArray[Any]:
         """Masked or weighted sampling (see :meth:`sample`), leaf by leaf."""
@@ -204,7 +204,7 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
                 MultiDiscrete._sample_leaves(self, leaf_mask, leaf_nvec, leaf_start, weighted)
                 for leaf_mask, leaf_nvec, leaf_start in zip(sub_mask, sub_nvec, sub_start, strict=True)
             ]
-        return _discrete.multi_discrete_leaf(self, sub_mask, sub_nvec, sub_start, weighted)
+        return _multi_discrete.multi_discrete_leaf(self, sub_mask, sub_nvec, sub_start, weighted)
 
     # Uniform ``nvec``/``start`` pickle as one element each.
     _compact_arrays = ("nvec", "start")
@@ -241,11 +241,11 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
         count = batch_count(n)
         mask, probability = detach_from_out(mask, out), detach_from_out(probability, out)
         if mask is None and probability is None:
-            drawn = _discrete.multi_discrete_sample_batch(self, count, out)
+            drawn = _multi_discrete.multi_discrete_sample_batch(self, count, out)
             if drawn is not None:
                 return drawn
         elif probability is None and type(mask) is tuple:
-            drawn = _discrete.multi_discrete_masked_batch(self, count, mask, out)
+            drawn = _multi_discrete.multi_discrete_masked_batch(self, count, mask, out)
             if drawn is not None:
                 return drawn
         return sample_batch_by_loop(self, count, mask, probability, out)
@@ -275,7 +275,7 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
         return None
 
     # Compiled: integer arrays are checked in C.
-    contains = _discrete.multi_discrete_contains
+    contains = _multi_discrete.multi_discrete_contains
 
     def _contains_general(self, x: Any) -> bool:
         """Membership rules for any input, as Gymnasium applies them."""

@@ -1,0 +1,19 @@
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+def multi_discrete_sample(space: Any) -> NDArray[np.integer[Any]] | np.integer[Any]: ...
+def multi_discrete_sample_entry(
+    self: Any, mask: Any | None = None, probability: Any | None = None
+) -> NDArray[np.integer[Any]] | np.integer[Any]: ...
+def multi_discrete_sample_batch(
+    space: Any, n: int, out: NDArray[Any] | None = None
+) -> NDArray[np.integer[Any]] | None: ...
+def multi_discrete_masked_batch(
+    space: Any, n: int, mask: tuple[Any, ...], out: NDArray[Any] | None = None
+) -> NDArray[np.integer[Any]] | None: ...
+def multi_discrete_leaf(
+    space: Any, sub_mask: Any, sub_nvec: Any, sub_start: Any, weighted: bool
+) -> Any: ...
+def multi_discrete_contains(self: Any, x: Any) -> bool: ...

@@ -1,0 +1,558 @@
+"""Kernels of MultiDiscrete sampling and membership.
+
+Each function reproduces the Generator calls Gymnasium 1.4.0 makes:
+
+* plain: ``trunc(random(nvec.shape) * nvec) + start`` -> one ``next_double``
+  per entry, in C order (:func:`multi_discrete_fill`; Discrete's kernel draws
+  ``batch_space(Discrete(n)).sample()`` with it too).
+* a mask leaf: ``choice(valid_indices)`` -> one bounded int64 draw over the
+  number of valid entries (none when there is one).
+* a probability leaf: ``choice(a, p=p)`` -> one ``next_double`` mapped through
+  the cdf.
+
+Both ``choice`` forms are :mod:`gymspaces._categorical`'s, shared with Discrete.
+"""
+
+import sys
+
+cimport numpy as cnp
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from numpy cimport npy_intp
+from numpy.random cimport bitgen_t
+
+from gymspaces._categorical cimport (
+    all_in_unit_interval, count_ones, draw_index, is_1d_int8, is_native_float64, isclose_to_one, masked_choice,
+    probability_choice, probability_sum,
+)
+from gymspaces._attrs cimport attr, instance_dict
+from gymspaces._outputs cimport batch_array
+from gymspaces._rng cimport (
+    NOGIL_THRESHOLD, RNGHandle, any_bitgen, double_source, gs_pcg128_t, inline_pcg64, rng_handle, rng_handle_from,
+    source_double,
+)
+from gymspaces._scalars cimport (
+    NPY_SAFE_CASTING, PyArray_CanCastTypeTo, element_bits, native_integer_descr, truncate_signed,
+)
+
+import numpy as np
+
+cnp.import_array()
+
+# Gymnasium validates masks with ``assert``; mirror ``python -O`` skipping them.
+cdef bint ASSERTS = not sys.flags.optimize
+
+ctypedef fused integral:
+    int8_t
+    int16_t
+    int32_t
+    int64_t
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+
+# ----------------------------------------------------------------------------
+# Sampling
+# ----------------------------------------------------------------------------
+
+cdef void _integral_fill(double_source *source, integral *out, const integral *nvec,
+                         const integral *start, npy_intp size, npy_intp reps) noexcept nogil:
+    """``reps`` successive samples (rows of ``out``), each ``trunc(u * nvec) + start``."""
+    cdef double_source local = source[0]  # keeps an inline PCG64 state in registers
+    cdef npy_intp i, r
+    cdef integral drawn
+    for r in range(reps):
+        for i in range(size):
+            drawn = <integral> (source_double(&local) * <double> nvec[i])
+            # numpy array addition wraps silently; unsigned arithmetic keeps that defined.
+            out[r * size + i] = <integral> (<uint64_t> drawn + <uint64_t> start[i])
+    source[0] = local
+
+
+cdef void _typed_fill(double_source *source, cnp.ndarray out, cnp.ndarray nvec,
+                      cnp.ndarray start, npy_intp size, npy_intp reps, char kind,
+                      int itemsize) noexcept nogil:
+    cdef void *o = cnp.PyArray_DATA(out)
+    cdef void *n = cnp.PyArray_DATA(nvec)
+    cdef void *s = cnp.PyArray_DATA(start)
+    if kind == b'i':
+        if itemsize == 1:
+            _integral_fill(source, <int8_t *> o, <int8_t *> n, <int8_t *> s, size, reps)
+        elif itemsize == 2:
+            _integral_fill(source, <int16_t *> o, <int16_t *> n, <int16_t *> s, size, reps)
+        elif itemsize == 4:
+            _integral_fill(source, <int32_t *> o, <int32_t *> n, <int32_t *> s, size, reps)
+        else:
+            _integral_fill(source, <int64_t *> o, <int64_t *> n, <int64_t *> s, size, reps)
+    else:
+        if itemsize == 1:
+            _integral_fill(source, <uint8_t *> o, <uint8_t *> n, <uint8_t *> s, size, reps)
+        elif itemsize == 2:
+            _integral_fill(source, <uint16_t *> o, <uint16_t *> n, <uint16_t *> s, size, reps)
+        elif itemsize == 4:
+            _integral_fill(source, <uint32_t *> o, <uint32_t *> n, <uint32_t *> s, size, reps)
+        else:
+            _integral_fill(source, <uint64_t *> o, <uint64_t *> n, <uint64_t *> s, size, reps)
+
+
+cdef void multi_discrete_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, cnp.ndarray out, cnp.ndarray nvec,
+                              cnp.ndarray start, npy_intp size, char kind, int itemsize,
+                              npy_intp reps=1) noexcept nogil:
+    """``trunc(next_double() * nvec) + start`` per entry, inline when ``pcg`` is set.
+
+    ``reps`` samples fill successive rows of ``out``; the caller holds the bit
+    generator's lock (or draws from a private copy of its state).
+    """
+    cdef inline_pcg64 inline_source
+    cdef any_bitgen numpy_source
+    if pcg != NULL:
+        inline_source.rng = pcg[0]
+        _typed_fill(&inline_source, out, nvec, start, size, reps, kind, itemsize)
+        pcg[0] = inline_source.rng
+    else:
+        numpy_source.bitgen = bitgen
+        _typed_fill(&numpy_source, out, nvec, start, size, reps, kind, itemsize)
+
+
+cdef inline cnp.ndarray as_c_array(object values, cnp.dtype descr):
+    if (cnp.PyArray_Check(values) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> values)
+            and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> values)
+            and cnp.PyArray_TYPE(<cnp.ndarray> values) == descr.type_num):
+        return <cnp.ndarray> values
+    return np.ascontiguousarray(values, dtype=descr)
+
+
+cdef inline bint same_integer_type(object values, object dtype):
+    """An ndarray whose dtype has ``dtype``'s kind and width."""
+    cdef cnp.dtype own, expected
+    if not cnp.PyArray_Check(values) or not cnp.PyArray_DescrCheck(dtype):
+        return False
+    own = <cnp.dtype> cnp.PyArray_DESCR(<cnp.ndarray> values)
+    expected = <cnp.dtype> dtype
+    return own.kind == expected.kind and own.itemsize == expected.itemsize
+
+
+def multi_discrete_sample_entry(self, mask=None, probability=None):
+    """Draw an element, optionally under per-entry masks or probabilities.
+
+    Parameters
+    ----------
+    mask : nested tuple of int8 arrays, optional
+        Mirrors ``nvec``'s leading axes; each leaf has one 0/1 entry per
+        choice. An entry with nothing allowed takes its ``start`` value.
+    probability : nested tuple of float64 arrays, optional
+        Same structure; each leaf sums to one.
+
+    Returns
+    -------
+    numpy.ndarray
+        Of the space's shape and dtype (a numpy scalar for a 0-d ``nvec``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import MultiDiscrete
+    >>> space = MultiDiscrete([3, 2], seed=0)
+    >>> space.sample()
+    array([1, 0])
+    >>> space.sample(mask=(np.array([0, 0, 1], dtype=np.int8), np.array([1, 1], dtype=np.int8)))
+    array([2, 0])
+    >>> space.sample(probability=(np.array([0.5, 0.5, 0.0]), np.array([0.0, 1.0])))
+    array([0, 1])
+    """
+    if mask is None and probability is None:
+        return plain_multi_discrete_sample(self)
+    if probability is None and ASSERTS and type(mask) is tuple:
+        result = flat_masked_multi_discrete_sample(self, <tuple> mask)
+        if result is not None:
+            return result
+    return self._sample_masked(mask, probability)
+
+
+cdef object flat_masked_multi_discrete_sample(space, tuple mask):
+    """Masked sample of a 1-D MultiDiscrete whose mask is a tuple of 1-D int8 arrays.
+
+    Does what the general leaf-by-leaf walk does -- per entry, Gymnasium's
+    binary check, then one ``choice`` among the allowed actions (``start`` if
+    none) -- without building a list of scalars first. Returns ``None``
+    before drawing anything unless :func:`flat_mask_parts` covers the call
+    (then the result is the same as ``np.array(values, dtype)``); the caller
+    then takes the general walk.
+    """
+    parts = flat_mask_parts(space, mask, -1)
+    if parts is None:
+        return None
+    namespace, descr, start = parts
+    cdef npy_intp dims[1]
+    dims[0] = len(mask)
+    cdef cnp.ndarray out = cnp.PyArray_EMPTY(1, dims, (<cnp.dtype> descr).type_num, 0)
+    fill_masked_rows(rng_handle_from(namespace, space), <cnp.dtype> descr, <cnp.ndarray> start,
+                     mask, 1, <char *> cnp.PyArray_DATA(out))
+    return out
+
+
+cdef tuple flat_mask_parts(space, tuple mask, npy_intp n):
+    """``(namespace, dtype, start)`` if the compiled masked paths cover this call, else ``None``.
+
+    Covered: a 1-D ``nvec``/``start`` of the space's native integer dtype (not
+    uint64), one C-contiguous int8 leaf per entry -- of shape ``(k,)``, or
+    also ``(n, k)`` for a batch (``n >= 0``) -- and values ``start ..
+    start + k - 1`` that fit the dtype, so no cast or wrap is involved.
+    Checked before any draw, so ``None`` leaves the generator untouched.
+    """
+    if not ASSERTS:
+        return None
+    cdef dict namespace = instance_dict(space)
+    dtype = attr(namespace, space, "dtype")
+    nvec_obj = attr(namespace, space, "nvec")
+    start_obj = attr(namespace, space, "start")
+    if not (cnp.PyArray_DescrCheck(dtype) and cnp.PyArray_Check(nvec_obj) and cnp.PyArray_Check(start_obj)):
+        return None
+    cdef cnp.dtype descr = <cnp.dtype> dtype
+    cdef cnp.ndarray nvec = <cnp.ndarray> nvec_obj
+    cdef cnp.ndarray start = <cnp.ndarray> start_obj
+    cdef int type_num = descr.type_num
+    cdef npy_intp size = len(mask)
+    if not (cnp.PyArray_ISNBO(descr.byteorder) and (descr.kind == b'i' or (descr.kind == b'u' and descr.itemsize <= 4))
+            and cnp.PyArray_NDIM(nvec) == 1 and cnp.PyArray_NDIM(start) == 1
+            and cnp.PyArray_DIM(nvec, 0) == size and cnp.PyArray_DIM(start, 0) == size
+            and cnp.PyArray_TYPE(nvec) == type_num and cnp.PyArray_TYPE(start) == type_num
+            and cnp.PyArray_ISNOTSWAPPED(nvec) and cnp.PyArray_ISNOTSWAPPED(start)):
+        return None
+    cdef int64_t lowest, highest, count, first
+    if descr.kind == b'i':
+        highest = <int64_t> ((<uint64_t> 1 << (8 * descr.itemsize - 1)) - 1)
+        lowest = -highest - 1
+    else:
+        lowest, highest = 0, <int64_t> ((<uint64_t> 1 << (8 * descr.itemsize)) - 1)
+    cdef npy_intp i
+    for i in range(size):
+        leaf = mask[i]
+        count = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(nvec) + i * cnp.PyArray_STRIDE(nvec, 0), type_num, 0)
+        first = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(start) + i * cnp.PyArray_STRIDE(start, 0), type_num, 0)
+        if not (cnp.PyArray_Check(leaf) and cnp.PyArray_TYPE(<cnp.ndarray> leaf) == cnp.NPY_INT8
+                and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> leaf) and count >= 1
+                and first >= lowest and first <= highest - (count - 1)):
+            return None
+        if cnp.PyArray_NDIM(<cnp.ndarray> leaf) == 1:
+            if cnp.PyArray_DIM(<cnp.ndarray> leaf, 0) != count:
+                return None
+        elif not (n >= 0 and cnp.PyArray_NDIM(<cnp.ndarray> leaf) == 2 and cnp.PyArray_DIM(<cnp.ndarray> leaf, 0) == n
+                  and cnp.PyArray_DIM(<cnp.ndarray> leaf, 1) == count):
+            return None
+    return namespace, descr, start
+
+
+cdef int fill_masked_rows(RNGHandle handle, cnp.dtype descr, cnp.ndarray start, tuple mask,
+                          npy_intp rows, char *out_data) except -1:
+    """Draw ``rows`` masked samples (checked by :func:`flat_mask_parts`) into ``out_data``.
+
+    Row by row, entry by entry: Gymnasium's binary check of the entry's mask
+    row, then one ``choice`` among its ones (none drawn when nothing is
+    allowed: the entry is ``start``). A failing check raises where the loop
+    of single samples would.
+    """
+    cdef npy_intp size = len(mask)
+    cdef int type_num = descr.type_num
+    cdef const int8_t *row
+    cdef npy_intp r, i, ones, k, j, rank
+    cdef bint binary
+    cdef int64_t value
+    cdef int8_t v
+    for r in range(rows):
+        for i in range(size):
+            leaf = mask[i]
+            k = cnp.PyArray_DIM(<cnp.ndarray> leaf, cnp.PyArray_NDIM(<cnp.ndarray> leaf) - 1)
+            row = <const int8_t *> cnp.PyArray_DATA(<cnp.ndarray> leaf)
+            if cnp.PyArray_NDIM(<cnp.ndarray> leaf) == 2:
+                row += r * k
+            ones = 0
+            binary = True
+            for j in range(k):
+                v = row[j]
+                if v == 1:
+                    ones += 1
+                elif v != 0:
+                    binary = False
+            if not binary:
+                shown = leaf if cnp.PyArray_NDIM(<cnp.ndarray> leaf) == 1 else leaf[r]
+                raise AssertionError(f"Expects all masks values to 0 or 1, actual values: {shown}")
+            value = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(start) + i * cnp.PyArray_STRIDE(start, 0), type_num, 0)
+            if ones:
+                rank = <npy_intp> draw_index(handle, <uint64_t> ones)
+                for j in range(k):
+                    if row[j] == 1:
+                        if rank == 0:
+                            value += j
+                            break
+                        rank -= 1
+            store_integer(out_data, descr.itemsize, r * size + i, value)
+    return 0
+
+
+cdef inline void store_integer(char *data, int itemsize, npy_intp i, int64_t value) noexcept:
+    """Element ``i`` of a contiguous integer array of width ``itemsize`` (value fits)."""
+    if itemsize == 1:
+        (<int8_t *> data)[i] = <int8_t> value
+    elif itemsize == 2:
+        (<int16_t *> data)[i] = <int16_t> value
+    elif itemsize == 4:
+        (<int32_t *> data)[i] = <int32_t> value
+    else:
+        (<int64_t *> data)[i] = value
+
+
+def multi_discrete_sample(space):
+    """Unmasked sample of a :class:`~gymspaces.MultiDiscrete` space (see below)."""
+    return plain_multi_discrete_sample(space)
+
+
+cdef object plain_multi_discrete_sample(space):
+    """Unmasked sample of a :class:`~gymspaces.MultiDiscrete` space.
+
+    ``trunc(u * nvec) + start`` with one ``next_double`` per entry in C order;
+    a 0-d ``nvec`` yields a numpy scalar, as numpy's 0-d arithmetic does.
+    """
+    cdef dict namespace = instance_dict(space)
+    dtype = attr(namespace, space, "dtype")
+    nvec_obj = attr(namespace, space, "nvec")
+    start_obj = attr(namespace, space, "start")
+    if not (same_integer_type(nvec_obj, dtype) and same_integer_type(start_obj, dtype)):
+        # Reassigned with arrays of another dtype: numpy's promotions decide.
+        return (space.np_random.random(nvec_obj.shape) * nvec_obj).astype(dtype) + start_obj
+    cdef RNGHandle handle = rng_handle_from(namespace, space)
+    cdef cnp.dtype descr = native_integer_descr(dtype)
+    cdef cnp.ndarray nvec = as_c_array(nvec_obj, descr)
+    cdef cnp.ndarray start = as_c_array(start_obj, descr)
+    cdef npy_intp size = cnp.PyArray_SIZE(nvec)
+    cdef char kind = descr.kind
+    cdef int itemsize = descr.itemsize
+    if cnp.PyArray_SIZE(start) != size:
+        raise ValueError(
+            f"operands could not be broadcast together with shapes {(<object> nvec).shape} {(<object> start).shape}")
+    cdef cnp.ndarray out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(nvec), cnp.PyArray_DIMS(nvec),
+                                             descr.type_num, 0)
+    cdef bint bulk = size > NOGIL_THRESHOLD
+    cdef bint locked = handle.lock_draws(bulk)
+    try:
+        if bulk:
+            with nogil:
+                multi_discrete_fill(handle.bitgen, handle.pcg, out, nvec, start, size, kind, itemsize)
+        else:
+            multi_discrete_fill(handle.bitgen, handle.pcg, out, nvec, start, size, kind, itemsize)
+    finally:
+        handle.unlock_draws(locked)
+    if cnp.PyArray_NDIM(out) == 0:
+        return out[()]
+    return out
+
+
+def multi_discrete_sample_batch(space, npy_intp n, out=None):
+    """``n`` successive unmasked samples stacked into an ``(n, *shape)`` array.
+
+    Returns ``None`` (sample one by one instead) when the arrays are not of the
+    space's own native integer dtype.
+    """
+    if n < 0:
+        raise ValueError(f"the number of samples must be non-negative, got {n}")
+    cdef dict namespace = instance_dict(space)
+    dtype = attr(namespace, space, "dtype")
+    nvec_obj = attr(namespace, space, "nvec")
+    start_obj = attr(namespace, space, "start")
+    if not (same_integer_type(nvec_obj, dtype) and same_integer_type(start_obj, dtype)):
+        return None
+    cdef cnp.dtype descr = <cnp.dtype> dtype
+    if not cnp.PyArray_ISNBO(descr.byteorder):
+        return None
+    cdef cnp.ndarray nvec = as_c_array(nvec_obj, descr)
+    cdef cnp.ndarray start = as_c_array(start_obj, descr)
+    cdef npy_intp size = cnp.PyArray_SIZE(nvec)
+    if cnp.PyArray_SIZE(start) != size:
+        return None
+    cdef cnp.ndarray result = batch_array(nvec, n, descr.type_num, out)
+    cdef RNGHandle handle = rng_handle_from(namespace, space)
+    cdef bint bulk = size * n > NOGIL_THRESHOLD
+    cdef bint locked = handle.lock_draws(bulk)
+    try:
+        if bulk:
+            with nogil:
+                multi_discrete_fill(handle.bitgen, handle.pcg, result, nvec, start, size, descr.kind,
+                               descr.itemsize, n)
+        else:
+            multi_discrete_fill(handle.bitgen, handle.pcg, result, nvec, start, size, descr.kind,
+                           descr.itemsize, n)
+    finally:
+        handle.unlock_draws(locked)
+    return result
+
+
+def multi_discrete_masked_batch(space, npy_intp n, tuple mask, out=None):
+    """``n`` successive masked samples of a 1-D MultiDiscrete, stacked; ``None`` if not covered.
+
+    ``mask`` mirrors ``nvec``: entry ``i`` is an int8 array of shape
+    ``(n, nvec[i])`` (row ``r`` masks sample ``r``) or ``(nvec[i],)`` (every
+    sample). Rows are drawn in order, entry by entry, with the checks of the
+    single-sample walk, so errors leave the generator where the equivalent
+    loop of ``sample(mask=...)`` leaves it. Returns ``None`` before drawing
+    anything when :func:`flat_mask_parts` does not cover the call (then the
+    caller loops over ``sample``).
+    """
+    parts = flat_mask_parts(space, mask, n)
+    if parts is None:
+        return None
+    namespace, descr, start = parts
+    nvec = attr(namespace, space, "nvec")
+    cdef cnp.ndarray result = batch_array(<cnp.ndarray> nvec, n, (<cnp.dtype> descr).type_num, out)
+    fill_masked_rows(rng_handle_from(namespace, space), <cnp.dtype> descr, <cnp.ndarray> start,
+                     mask, n, <char *> cnp.PyArray_DATA(result))
+    return result
+
+
+def multi_discrete_leaf(space, sub_mask, sub_nvec, sub_start, bint weighted):
+    """Sample one scalar entry of a MultiDiscrete under a mask or probability leaf.
+
+    Performs Gymnasium's per-leaf checks in its order, then the draw, and
+    returns ``sub_start`` (nothing allowed) or ``np.int64(index) + sub_start``.
+    """
+    cdef bint only_binary
+    if ASSERTS:
+        if not np.issubdtype(type(sub_nvec), np.integer):
+            raise AssertionError(
+                f"Expects the sub_nvec to be an action, actually: {sub_nvec}, {type(sub_nvec)}")
+        if not cnp.PyArray_Check(sub_mask):
+            raise AssertionError(
+                f"Expects the sub mask to be np.ndarray, actual type: {type(sub_mask)}")
+        if len(sub_mask) != sub_nvec:
+            raise AssertionError(
+                "Expects the mask length to be equal to the number of actions, "
+                f"mask length: {len(sub_mask)}, action: {sub_nvec}")
+    handle = rng_handle(space)
+    if not weighted:
+        if ASSERTS:
+            if cnp.PyArray_TYPE(<cnp.ndarray> sub_mask) != cnp.NPY_INT8:
+                raise AssertionError(
+                    f"Expects the mask dtype to be np.int8, actual dtype: {sub_mask.dtype}")
+            if is_1d_int8(sub_mask):
+                count_ones(<cnp.ndarray> sub_mask, &only_binary)
+            else:
+                only_binary = bool(np.all((sub_mask == 0) | (sub_mask == 1)))
+            if not only_binary:
+                raise AssertionError(
+                    f"Expects all masks values to 0 or 1, actual values: {sub_mask}")
+        index = masked_choice(handle, sub_mask)
+        if index is None:
+            return sub_start
+        return np.int64(index) + sub_start
+
+    if ASSERTS:
+        if not is_native_float64(sub_mask):
+            raise AssertionError(
+                f"Expects the mask dtype to be np.float64, actual dtype: {sub_mask.dtype}")
+        if not all_in_unit_interval(sub_mask):
+            raise AssertionError(
+                f"Expects all masks values to be between 0 and 1, actual values: {sub_mask}")
+        if not isclose_to_one(probability_sum(sub_mask)):
+            raise AssertionError(
+                f"Expects the sum of all mask values to be 1, actual sum: {np.sum(sub_mask)}")
+    if is_native_float64(sub_mask) and cnp.PyArray_NDIM(<cnp.ndarray> sub_mask) == 1:
+        p = np.ascontiguousarray(sub_mask)
+        valid = np.flatnonzero((p > 0) & (p <= 1))
+        weights = (p / probability_sum(p))[valid]
+    else:
+        valid_mask = np.logical_and(sub_mask > 0, sub_mask <= 1)
+        valid = np.where(valid_mask)[0]
+        weights = (sub_mask / np.sum(sub_mask))[valid_mask]
+    index = valid[probability_choice(handle, weights)]
+    return index + sub_start
+
+
+# ----------------------------------------------------------------------------
+# Membership
+# ----------------------------------------------------------------------------
+
+cdef inline bint integer_array(object x):
+    """A C-contiguous native array of a bool or integer type of at most 64 bits."""
+    cdef int t
+    if not (cnp.PyArray_Check(x) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> x)
+            and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> x)):
+        return False
+    t = cnp.PyArray_TYPE(<cnp.ndarray> x)
+    return t in (cnp.NPY_BOOL, cnp.NPY_INT8, cnp.NPY_UINT8, cnp.NPY_INT16, cnp.NPY_UINT16,
+                 cnp.NPY_INT32, cnp.NPY_UINT32, cnp.NPY_INT64, cnp.NPY_UINT64,
+                 cnp.NPY_LONGLONG, cnp.NPY_ULONGLONG)
+
+
+def multi_discrete_contains(self, x):
+    """Whether ``x`` has the shape, a safely castable dtype and every entry in range.
+
+    Lists and tuples are converted with ``np.array`` first.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import MultiDiscrete
+    >>> space = MultiDiscrete([3, 2])
+    >>> space.contains(np.array([2, 1])), space.contains([2, 1])
+    (True, True)
+    >>> space.contains(np.array([3, 1])), space.contains(np.array([2.0, 1.0]))  # out of range; float
+    (False, False)
+    """
+    verdict = multi_discrete_contains_array(self, x)
+    if verdict is None:
+        return self._contains_general(x)
+    return verdict
+
+
+cdef object multi_discrete_contains_array(space, x):
+    """Membership of an integer array in a MultiDiscrete space; ``None`` to defer.
+
+    Decides in C when ``x`` and the space's ``nvec``/``start`` are plain
+    integer arrays: the safe-cast rule, the shape, then every entry within
+    ``[start, start + (nvec - 1)]`` with ``start + (nvec - 1)`` wrapping in the
+    space's dtype as numpy computes it.
+    """
+    cdef dict namespace
+    cdef cnp.dtype descr
+    cdef cnp.ndarray xs, nvec, start
+    cdef npy_intp i, size
+    cdef int x_type, type_num, itemsize
+    cdef bint is_signed
+    cdef uint64_t value, low, high
+    if not integer_array(x):
+        return None
+    namespace = instance_dict(space)
+    dtype = attr(namespace, space, "dtype")
+    nvec_obj = attr(namespace, space, "nvec")
+    start_obj = attr(namespace, space, "start")
+    if not (same_integer_type(nvec_obj, dtype) and same_integer_type(start_obj, dtype)
+            and integer_array(nvec_obj) and integer_array(start_obj)):
+        return None
+    descr = <cnp.dtype> dtype
+    xs, nvec, start = <cnp.ndarray> x, <cnp.ndarray> nvec_obj, <cnp.ndarray> start_obj
+    if not PyArray_CanCastTypeTo(<cnp.dtype> cnp.PyArray_DESCR(xs), descr, NPY_SAFE_CASTING):
+        return False
+    if x.shape != space.shape:
+        return False
+    size = cnp.PyArray_SIZE(xs)
+    if cnp.PyArray_SIZE(nvec) != size or cnp.PyArray_SIZE(start) != size:
+        return None
+    x_type = cnp.PyArray_TYPE(xs)
+    type_num = cnp.PyArray_TYPE(nvec)
+    itemsize = <int> descr.itemsize
+    is_signed = descr.kind == b'i'
+    for i in range(size):
+        # Safe cast: x's value is representable in the space's dtype.
+        value = element_bits(<const char *> cnp.PyArray_DATA(xs), x_type, i)
+        low = element_bits(<const char *> cnp.PyArray_DATA(start), type_num, i)
+        high = low + (element_bits(<const char *> cnp.PyArray_DATA(nvec), type_num, i) - 1)
+        if is_signed:
+            high = <uint64_t> truncate_signed(high, itemsize)
+            if <int64_t> value < <int64_t> low or <int64_t> value > <int64_t> high:
+                return False
+        else:
+            if itemsize < 8:
+                high &= (<uint64_t> 1 << (8 * itemsize)) - 1
+            if value < low or value > high:
+                return False
+    return True
