@@ -2,7 +2,9 @@
 
 Checking sub-spaces, sub-seeding, the choice between a mask and a probability, and the batch rules
 of Tuple and Dict: sample child by child when the children draw from separate
-generators, decide membership child by child and combine the verdicts.
+generators, decide membership child by child and combine the verdicts. Tuple and
+Dict's ``to_jsonable`` convert the columns of their Box, MultiDiscrete and
+Discrete children in the ``_jsonable`` kernel, which is told those classes here.
 """
 
 from __future__ import annotations
@@ -12,8 +14,12 @@ from typing import Any
 
 import numpy as np
 
+from gymspaces import _jsonable, _kernel_wiring
 from gymspaces._arguments import check_mask_or_probability
 from gymspaces._sample_batch import batch_count, batching_rules, detach_from_out, fills_out
+from gymspaces.box import Box
+from gymspaces.discrete import Discrete
+from gymspaces.multi_discrete import MultiDiscrete
 from gymspaces.space import is_space
 
 __all__ = [
@@ -27,6 +33,12 @@ __all__ = [
 
 # Sub-seeds are drawn below int32's maximum, as Gymnasium does.
 SUBSEED_BOUND = int(np.iinfo(np.int32).max)
+
+# Dict/Tuple.to_jsonable convert columns of these leaves in C while their
+# ``to_jsonable`` is the built-in one; compatible subclasses follow their base
+# through the alias table all kernels share (see _kernel_wiring).
+_jsonable.configure(Box, Box.to_jsonable, MultiDiscrete, MultiDiscrete.to_jsonable, Discrete, Discrete.to_jsonable)
+_kernel_wiring.share_aliases(_jsonable.set_aliases, ())
 
 
 def chosen_kind(mask: Any, probability: Any) -> tuple[str, Any]:

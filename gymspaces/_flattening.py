@@ -711,11 +711,6 @@ _BUILT_IN: dict[SpaceDispatcher[..., Any], dict[type, Callable[..., Any]]] = {
 
 
 _flatten.configure(Tuple, Dict, Box, Discrete, MultiDiscrete, MultiBinary)
-# Dict/Tuple.to_jsonable convert columns of these leaves in C while their
-# ``to_jsonable`` is the built-in one.
-_flatten.configure_jsonable(
-    Box, Box.to_jsonable, MultiDiscrete, MultiDiscrete.to_jsonable, Discrete, Discrete.to_jsonable
-)
 _kernel_wiring.compiled_while_built_in(_flatten.set_enabled, _BUILT_IN)
 _kernel_wiring.share_aliases(_flatten.set_aliases, (flatten, unflatten, flatdim))
 

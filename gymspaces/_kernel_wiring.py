@@ -11,6 +11,9 @@ two calls:
 * :func:`share_aliases` hands it the alias table below and keeps that table
   in step with the dispatchers.
 
+The jsonable kernel (``_jsonable.pyx``) stands in for no dispatcher: it takes
+only the alias table, from :mod:`gymspaces._composite`.
+
 Aliases: classes that follow a gymspaces class's built-in rules in the kernels.
 The compatible spaces of :mod:`gymspaces.gymnasium.spaces` derive from the
 gymspaces classes and flatten, concatenate and iterate exactly like them, but

@@ -20,7 +20,7 @@ else:
 
     ScalarT = TypeVar("ScalarT", bound=np.generic, covariant=True)
 
-from gymspaces import _box, _flatten
+from gymspaces import _box, _jsonable
 from gymspaces._sample_batch import all_rows, batch_count, contains_batch_by_items, numeric_batch, sample_batch_by_loop
 from gymspaces._warnings import warn
 from gymspaces.space import Space
@@ -459,7 +459,7 @@ class Box(Space[np.ndarray[Any, np.dtype[ScalarT]]]):
         >>> space.to_jsonable([space.sample(), space.sample()])
         [[6, 2], [0, 0]]
         """
-        return _flatten.rows_tolist(sample_n)
+        return _jsonable.rows_tolist(sample_n)
 
     def from_jsonable(self, sample_n: Iterable[Any]) -> list[NDArray[Any]]:
         """Nested lists back to arrays of the Box's dtype (inverse of :meth:`to_jsonable`).

@@ -19,7 +19,7 @@ else:
 
     T_cov = TypeVar("T_cov", covariant=True)
 
-from gymspaces import _flatten
+from gymspaces import _jsonable
 from gymspaces._composite import SUBSEED_BOUND, chosen_kind, combined_contains_batch, sample_children_batch
 from gymspaces._sample_batch import row_argument, sample_batch_by_loop, stacking_placeholder
 from gymspaces.space import Space, is_space
@@ -382,7 +382,7 @@ class Dict(
         children = self.spaces
         if type(children) is dict:
             # Columns of built-in leaves are converted in C (same objects).
-            return _flatten.dict_to_jsonable(children, sample_n)
+            return _jsonable.dict_to_jsonable(children, sample_n)
         return {
             key: child.to_jsonable([sample[key] for sample in sample_n])
             for key, child in children.items()

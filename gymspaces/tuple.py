@@ -19,7 +19,7 @@ else:
 
     T_cov = TypeVar("T_cov", covariant=True)
 
-from gymspaces import _flatten
+from gymspaces import _jsonable
 from gymspaces._composite import (
     SUBSEED_BOUND,
     chosen_kind,
@@ -274,7 +274,7 @@ class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[Space[T_cov]]):
         """
         if type(self.spaces) is tuple:
             # Columns of built-in leaves are converted in C (same objects).
-            return _flatten.tuple_to_jsonable(self.spaces, sample_n)
+            return _jsonable.tuple_to_jsonable(self.spaces, sample_n)
         columns = []
         for index, child in enumerate(self.spaces):
             columns.append(child.to_jsonable([sample[index] for sample in sample_n]))

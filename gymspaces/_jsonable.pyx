@@ -1,0 +1,259 @@
+"""Kernels of the jsonable conversions: ``to_jsonable`` of batches.
+
+``Box.to_jsonable`` and ``MultiDiscrete.to_jsonable`` are ``[s.tolist() for s
+in samples]`` and ``Discrete.to_jsonable`` is ``[int(x) for x in samples]``.
+For a 1-D, aligned, native ndarray of bool/integer/float32/float64 the list
+``tolist`` returns is built here from the same C conversions numpy's getitem
+uses (float32 widened to double, integers as Python ints, bools as the
+singletons); any other sample goes through ``tolist()``/``int()`` itself.
+
+``Dict.to_jsonable`` and ``Tuple.to_jsonable`` build the column of each such
+child straight from the samples (no per-child list of samples first) while the
+child's ``to_jsonable`` is the built-in one; other children convert their own
+column.
+"""
+
+cimport numpy as cnp
+from cpython.float cimport PyFloat_FromDouble
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.long cimport PyLong_FromLong, PyLong_FromLongLong, PyLong_FromUnsignedLong, PyLong_FromUnsignedLongLong
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from numpy cimport npy_intp
+
+from gymspaces._aliases cimport rule_class
+from gymspaces._attrs cimport PyDict_GetItemWithError, instance_dict
+from gymspaces._scalars cimport integer_scalar_bits
+
+import numpy as np
+
+cnp.import_array()
+
+cdef object INT64_SCALAR = np.int64
+# The leaf classes whose built-in ``to_jsonable`` the Dict/Tuple kernels apply
+# themselves, and those rules; set by gymspaces._composite (see configure).
+cdef object JSON_BOX = None
+cdef object JSON_MULTI_DISCRETE = None
+cdef object JSON_DISCRETE = None
+cdef object BOX_RULE = None
+cdef object MULTI_DISCRETE_RULE = None
+cdef object DISCRETE_RULE = None
+# Compatible subclass -> gymspaces class whose rules it follows (see _aliases.pxd).
+cdef dict ALIASES = {}
+
+cdef enum:
+    RULE_NONE = 0
+    RULE_ROWS = 1
+    RULE_INTS = 2
+
+
+def configure(box, box_rule, multi_discrete, multi_discrete_rule, discrete, discrete_rule):
+    """The classes whose ``to_jsonable`` (exactly the given function) the Dict/Tuple
+    kernels may apply to a column of samples themselves."""
+    global JSON_BOX, JSON_MULTI_DISCRETE, JSON_DISCRETE, BOX_RULE, MULTI_DISCRETE_RULE, DISCRETE_RULE
+    JSON_BOX, BOX_RULE = box, box_rule
+    JSON_MULTI_DISCRETE, MULTI_DISCRETE_RULE = multi_discrete, multi_discrete_rule
+    JSON_DISCRETE, DISCRETE_RULE = discrete, discrete_rule
+
+
+def set_aliases(dict aliases):
+    """Share the alias table of :mod:`gymspaces._kernel_wiring` (kept up to date in place)."""
+    global ALIASES
+    ALIASES = aliases
+
+
+cdef inline type leaf_class(object space):
+    """``type(space)``, or the base a compatible class stands for (see _aliases.pxd)."""
+    cdef type cls = type(space)
+    if cls is JSON_BOX or cls is JSON_MULTI_DISCRETE or cls is JSON_DISCRETE:
+        return cls
+    return rule_class(space, ALIASES)
+
+
+cdef inline bint is_list_type(int type_num) noexcept:
+    return type_num in (cnp.NPY_DOUBLE, cnp.NPY_FLOAT, cnp.NPY_BOOL,
+                        cnp.NPY_BYTE, cnp.NPY_SHORT, cnp.NPY_INT, cnp.NPY_LONG, cnp.NPY_LONGLONG,
+                        cnp.NPY_UBYTE, cnp.NPY_USHORT, cnp.NPY_UINT, cnp.NPY_ULONG,
+                        cnp.NPY_ULONGLONG)
+
+
+cdef object element_object(const char *p, cnp.dtype descr):
+    cdef char kind = descr.kind
+    cdef npy_intp size = descr.itemsize
+    if kind == b'f':
+        if size == 8:
+            return PyFloat_FromDouble((<double *> p)[0])
+        return PyFloat_FromDouble(<double> (<float *> p)[0])
+    if kind == b'b':
+        return (<uint8_t *> p)[0] != 0
+    if kind == b'i':
+        if size == 1:
+            return PyLong_FromLong((<int8_t *> p)[0])
+        if size == 2:
+            return PyLong_FromLong((<int16_t *> p)[0])
+        if size == 4:
+            return PyLong_FromLong((<int32_t *> p)[0])
+        return PyLong_FromLongLong((<int64_t *> p)[0])
+    if size == 1:
+        return PyLong_FromLong((<uint8_t *> p)[0])
+    if size == 2:
+        return PyLong_FromLong((<uint16_t *> p)[0])
+    if size == 4:
+        return PyLong_FromUnsignedLong((<uint32_t *> p)[0])
+    return PyLong_FromUnsignedLongLong((<uint64_t *> p)[0])
+
+
+cdef object fast_row(object sample):
+    """``sample.tolist()`` for a covered 1-D ndarray, else ``None``."""
+    if type(sample) is not cnp.ndarray:
+        return None
+    cdef cnp.ndarray a = <cnp.ndarray> sample
+    if (cnp.PyArray_NDIM(a) != 1 or not cnp.PyArray_ISNOTSWAPPED(a)
+            or not cnp.PyArray_ISALIGNED(a) or not is_list_type(cnp.PyArray_TYPE(a))):
+        return None
+    cdef npy_intp n = cnp.PyArray_DIM(a, 0)
+    cdef npy_intp stride = cnp.PyArray_STRIDE(a, 0)
+    cdef const char *data = <const char *> cnp.PyArray_DATA(a)
+    cdef cnp.dtype descr = <cnp.dtype> cnp.PyArray_DESCR(a)
+    cdef int type_num = descr.type_num
+    cdef npy_intp i
+    cdef list out = PyList_New(n)
+    cdef object item
+    if type_num == cnp.NPY_FLOAT:
+        for i in range(n):
+            item = PyFloat_FromDouble(<double> (<const float *> (data + i * stride))[0])
+            Py_INCREF(item)
+            PyList_SET_ITEM(out, i, item)
+    elif type_num == cnp.NPY_DOUBLE:
+        for i in range(n):
+            item = PyFloat_FromDouble((<const double *> (data + i * stride))[0])
+            Py_INCREF(item)
+            PyList_SET_ITEM(out, i, item)
+    elif descr.kind == b'i' and descr.itemsize == 8:
+        for i in range(n):
+            item = PyLong_FromLongLong((<const int64_t *> (data + i * stride))[0])
+            Py_INCREF(item)
+            PyList_SET_ITEM(out, i, item)
+    else:
+        for i in range(n):
+            item = element_object(data + i * stride, descr)
+            Py_INCREF(item)
+            PyList_SET_ITEM(out, i, item)
+    return out
+
+
+cdef object fast_int(object x):
+    """``int(x)`` for a Python int or a numpy int64 scalar, else ``None``."""
+    cdef uint64_t bits
+    if type(x) is int:
+        return x
+    if type(x) is INT64_SCALAR and integer_scalar_bits(x, &bits):
+        return PyLong_FromLongLong(<int64_t> bits)
+    return None
+
+
+def rows_tolist(sample_n):
+    """``[sample.tolist() for sample in sample_n]``."""
+    cdef list out = []
+    for sample in sample_n:
+        row = fast_row(sample)
+        out.append(sample.tolist() if row is None else row)
+    return out
+
+
+cdef int column_rule(object space):
+    """Which conversion ``space.to_jsonable`` is, when it is a built-in one."""
+    cdef object cls = leaf_class(space)
+    cdef int rule
+    cdef object expected
+    if cls is JSON_BOX:
+        rule, expected = RULE_ROWS, BOX_RULE
+    elif cls is JSON_MULTI_DISCRETE:
+        rule, expected = RULE_ROWS, MULTI_DISCRETE_RULE
+    elif cls is JSON_DISCRETE:
+        rule, expected = RULE_INTS, DISCRETE_RULE
+    else:
+        return RULE_NONE
+    if getattr(cls, "to_jsonable") is not expected:
+        return RULE_NONE
+    cdef dict namespace = instance_dict(space)
+    if namespace is not None and "to_jsonable" in namespace:
+        return RULE_NONE
+    return rule
+
+
+cdef object fused_column(object samples, object key, bint by_key, int rule):
+    """The JSON column of ``key`` built straight from a list/tuple of samples, or
+    ``None`` when a sample is not an exact dict/tuple holding a covered value."""
+    cdef Py_ssize_t count = len(samples)
+    cdef Py_ssize_t i, index = 0
+    cdef PyObject *found
+    cdef list out = PyList_New(count)
+    if not by_key:
+        index = key
+    i = 0
+    for sample in samples:
+        if i >= count:  # the list grew meanwhile (a key's __eq__, say)
+            return None
+        if by_key:
+            if type(sample) is not dict:
+                return None
+            found = PyDict_GetItemWithError(sample, key)
+            if found == NULL:
+                return None
+        else:
+            if type(sample) is not tuple or PyTuple_GET_SIZE(sample) <= index:
+                return None
+            found = PyTuple_GET_ITEM(sample, index)
+        if rule == RULE_ROWS:
+            value = fast_row(<object> found)
+        else:
+            value = fast_int(<object> found)
+        if value is None:
+            return None
+        Py_INCREF(value)
+        PyList_SET_ITEM(out, i, value)
+        i += 1
+    if i != count:
+        return None
+    return out
+
+
+def dict_to_jsonable(dict spaces, sample_n):
+    """``{key: space.to_jsonable([s[key] for s in sample_n]) for key, space in spaces.items()}``."""
+    cdef dict result = {}
+    cdef int rule
+    cdef bint sequence = type(sample_n) is list or type(sample_n) is tuple
+    for key, child in spaces.items():
+        column = None
+        if sequence:
+            rule = column_rule(child)
+            if rule != RULE_NONE:
+                column = fused_column(sample_n, key, True, rule)
+        if column is None:
+            column = child.to_jsonable([sample[key] for sample in sample_n])
+        result[key] = column
+    return result
+
+
+def tuple_to_jsonable(tuple spaces, sample_n):
+    """``[space.to_jsonable([s[i] for s in sample_n]) for i, space in enumerate(spaces)]``."""
+    cdef list result = []
+    cdef int rule
+    cdef Py_ssize_t index
+    cdef bint sequence = type(sample_n) is list or type(sample_n) is tuple
+    cdef object position
+    for index in range(len(spaces)):
+        child = spaces[index]
+        position = index  # a Python int: samples are indexed with Python's checks
+        column = None
+        if sequence:
+            rule = column_rule(child)
+            if rule != RULE_NONE:
+                column = fused_column(sample_n, position, False, rule)
+        if column is None:
+            column = child.to_jsonable([sample[position] for sample in sample_n])
+        result.append(column)
+    return result
