@@ -43,7 +43,7 @@ from gymspaces._outputs cimport batch_array
 from gymspaces._rng cimport RNGHandle, clone_pcg64, pcg64_clone, rng_handle, rng_handle_from
 from gymspaces._scalars cimport (
     NPY_SAFE_CASTING, PyArray_CanCastTypeTo, add_overflows, int_bits, is_numpy_integer, make_scalar,
-    native_integer_descr,
+    native_integer_descr, store_bits,
 )
 
 import numpy as np
@@ -333,18 +333,6 @@ cdef cnp.ndarray batched_rows(object values, npy_intp n, str name):
         raise ValueError(
             f"the batched {name} must have shape ({n}, k) or (k,), actual shape: {values.shape}")
     return array
-
-
-cdef inline void store_bits(char *data, int itemsize, npy_intp i, uint64_t value) noexcept:
-    """Element ``i`` of a contiguous integer array: the low ``itemsize`` bytes of ``value``."""
-    if itemsize == 1:
-        (<uint8_t *> data)[i] = <uint8_t> value
-    elif itemsize == 2:
-        (<uint16_t *> data)[i] = <uint16_t> value
-    elif itemsize == 4:
-        (<uint32_t *> data)[i] = <uint32_t> value
-    else:
-        (<uint64_t *> data)[i] = value
 
 
 def discrete_batch_sample_detached(space, npy_intp n):

@@ -22,7 +22,7 @@ from gymspaces._aliases cimport rule_class
 from gymspaces._attrs cimport PyDict_GetItemWithError, attr, instance_dict
 from gymspaces._scalars cimport (
     add_overflows, element_bits, int_bits, integer_scalar_bits, is_numpy_integer, make_scalar,
-    native_integer_descr, truncate_signed,
+    native_integer_descr, store_bits, truncate_signed,
 )
 
 import warnings
@@ -204,15 +204,7 @@ cdef void copy_cast(char *dst, int dst_type, int dst_size, const char *src, int 
                 (<uint16_t *> dst)[i] = npy_double_to_half(v)
         return
     for i in range(count):
-        b = element_bits(src, src_type, i)
-        if dst_size == 1:
-            (<uint8_t *> dst)[i] = <uint8_t> b
-        elif dst_size == 2:
-            (<uint16_t *> dst)[i] = <uint16_t> b
-        elif dst_size == 4:
-            (<uint32_t *> dst)[i] = <uint32_t> b
-        else:
-            (<uint64_t *> dst)[i] = b
+        store_bits(<char *> dst, dst_size, i, element_bits(src, src_type, i))
 
 
 # ----------------------------------------------------------------------------

@@ -31,7 +31,8 @@ from gymspaces._rng cimport (
     source_double,
 )
 from gymspaces._scalars cimport (
-    NPY_SAFE_CASTING, PyArray_CanCastTypeTo, element_bits, native_integer_descr, truncate_signed,
+    NPY_SAFE_CASTING, PyArray_CanCastTypeTo, element_bits, native_integer_descr, store_bits,
+    truncate_signed,
 )
 
 import numpy as np
@@ -287,20 +288,8 @@ cdef int fill_masked_rows(RNGHandle handle, cnp.dtype descr, cnp.ndarray start, 
                             value += j
                             break
                         rank -= 1
-            store_integer(out_data, descr.itemsize, r * size + i, value)
+            store_bits(out_data, descr.itemsize, r * size + i, <uint64_t> value)
     return 0
-
-
-cdef inline void store_integer(char *data, int itemsize, npy_intp i, int64_t value) noexcept:
-    """Element ``i`` of a contiguous integer array of width ``itemsize`` (value fits)."""
-    if itemsize == 1:
-        (<int8_t *> data)[i] = <int8_t> value
-    elif itemsize == 2:
-        (<int16_t *> data)[i] = <int16_t> value
-    elif itemsize == 4:
-        (<int32_t *> data)[i] = <int32_t> value
-    else:
-        (<int64_t *> data)[i] = value
 
 
 def multi_discrete_sample(space):

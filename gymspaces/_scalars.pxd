@@ -159,3 +159,16 @@ cdef inline uint64_t element_bits(const char *data, int type_num, cnp.npy_intp i
     if type_num == cnp.NPY_UINT32:
         return (<uint32_t *> data)[i]
     return (<uint64_t *> data)[i]
+
+
+cdef inline void store_bits(char *data, int itemsize, cnp.npy_intp i, uint64_t value) noexcept nogil:
+    """Element ``i`` of a contiguous integer array of width ``itemsize``: the low
+    ``itemsize`` bytes of ``value`` (for a signed value that fits, its two's complement)."""
+    if itemsize == 1:
+        (<uint8_t *> data)[i] = <uint8_t> value
+    elif itemsize == 2:
+        (<uint16_t *> data)[i] = <uint16_t> value
+    elif itemsize == 4:
+        (<uint32_t *> data)[i] = <uint32_t> value
+    else:
+        (<uint64_t *> data)[i] = value
