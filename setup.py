@@ -65,13 +65,13 @@ if DEBUG:
 # Modules that call numpy's C distributions link the static random library.
 RANDOM_KERNELS = ["_rng", "_categorical", "_discrete", "_multi_discrete", "_box", "_multi_binary", "_text", "_graph"]
 # Kernels that draw nothing link only npymath (float16 conversions).
-PLAIN_KERNELS = ["_flatten", "_jsonable", "_batch"]
+PLAIN_KERNELS = ["_flatten", "_jsonable", "_batch", "bench._floor"]
 
 
 def kernel(name: str, random: bool = True) -> Extension:
     return Extension(
         f"gymspaces.{name}",
-        [f"gymspaces/{name}.pyx"],
+        [f"gymspaces/{name.replace('.', '/')}.pyx"],
         include_dirs=[NUMPY_INCLUDE],
         library_dirs=[str(NPYRANDOM_DIR), str(NPYMATH_DIR)] if random else [str(NPYMATH_DIR)],
         libraries=(["npyrandom", "npymath"] if random else ["npymath"]) + MATH_LIBRARIES,

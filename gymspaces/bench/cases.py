@@ -94,6 +94,7 @@ def _sampler(build: Callable[[Any], Any], **kwargs: Any) -> Callable[[Any], Call
             return lambda: space.sample(**kwargs)
         return space.sample
 
+    setup.sampled = ((build,), kwargs)  # type: ignore[attr-defined]  # read by bench.floors
     return setup
 
 

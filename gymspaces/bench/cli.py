@@ -4,7 +4,9 @@ The command runs the pytest-benchmark suite shipped in
 :mod:`gymspaces.bench.suite` in this process, then reads pytest-benchmark's
 JSON to print, per case, the gymspaces and Gymnasium medians and their ratio
 (Gymnasium / gymspaces, so higher is better) against the floors of a targets
-file. ``--check`` turns missed floors into a non-zero exit status.
+file, and the distance of gymspaces to the case's floor: the least work the
+case must do, timed in the same run (:mod:`gymspaces.bench.floors`).
+``--check`` turns missed floors into a non-zero exit status.
 
 Examples
 --------
@@ -41,6 +43,8 @@ IMPORT_KEY = "import"
 # neither the import nor the batched APIs Gymnasium lacks.
 GEOMETRIC_KEYS = frozenset(case.key for case in CASES if not case.slow and not case.beyond)
 BASELINE = "numpy"  # the implementation timed next to the import case
+FLOOR = "floor"  # the implementation name of a case's lower bound (bench.floors)
+NEAR_FLOOR = 2.0  # a case within this factor of its floor has little left to gain
 
 # pytest-benchmark settings. Full mode keeps its defaults (1 s per
 # measurement, at least 5 rounds); quick mode spends a tenth of that, which
@@ -253,8 +257,11 @@ class Row:
     label: str
     ours: float | None
     theirs: float | None
-    floor: float | None = None
+    target: float | None = None
+    """The gated floor of ``ratio`` from the targets file."""
     baseline: float | None = None
+    bound: float | None = None
+    """The median of the case's floor (its least work), in seconds."""
 
     @property
     def ratio(self) -> float | None:
@@ -263,15 +270,22 @@ class Row:
         return self.theirs / self.ours
 
     @property
+    def distance(self) -> float | None:
+        """gymspaces median / floor median: 1.0 is as fast as the work allows."""
+        if self.ours is None or self.bound is None or self.bound <= 0:
+            return None
+        return self.ours / self.bound
+
+    @property
     def status(self) -> str:
         """``"pass"``, ``"MISS"``, ``"n/a"`` (no Gymnasium figure) or ``""`` (no floor)."""
-        if self.floor is None:
+        if self.target is None:
             return ""
         if self.ours is None:
             return "MISS"
         if self.ratio is None:
             return "n/a"
-        return "pass" if self.ratio >= self.floor else "MISS"
+        return "pass" if self.ratio >= self.target else "MISS"
 
 
 @dataclass
@@ -336,8 +350,10 @@ def evaluate(
     rows = []
     for key in selected:
         row = Row(key, CASES_BY_KEY[key].label, run.median(key, "gymspaces"), run.median(key, "gymnasium"))
+        # The import case's floor is ``import numpy``, timed beside it.
+        row.bound = run.median(key, BASELINE if key == IMPORT_KEY else FLOOR)
         if targets is not None:
-            row.floor = targets.ratio.get(key)
+            row.target = targets.ratio.get(key)
         if baseline is not None:
             row.baseline = baseline.median(key, "gymspaces")
         rows.append(row)
@@ -346,9 +362,9 @@ def evaluate(
     for row in rows:
         if row.status == "MISS":
             if row.ours is None:
-                misses.append(f"{row.key}: no gymspaces result (floor {row.floor:g}x)")
+                misses.append(f"{row.key}: no gymspaces result (floor {row.target:g}x)")
             else:
-                misses.append(f"{row.key}: {_shortfall(row.ratio, row.floor)}")  # type: ignore[arg-type]
+                misses.append(f"{row.key}: {_shortfall(row.ratio, row.target)}")  # type: ignore[arg-type]
 
     ratios = [row.ratio for row in rows if row.key in GEOMETRIC_KEYS and row.ratio is not None]
     complete = len(ratios) == len(GEOMETRIC_KEYS)
@@ -362,6 +378,13 @@ def evaluate(
             notes.append("geometric mean floor not judged: it needs every case, with Gymnasium")
     if targets is not None:
         notes.extend(_absolute_notes(run, targets, set(selected)))
+    distances = [row.distance for row in rows if row.distance is not None and row.key != IMPORT_KEY]
+    if distances:
+        near = sum(distance <= NEAR_FLOOR for distance in distances)
+        notes.append(
+            f"floor: {near} of {len(distances)} cases within {NEAR_FLOOR:g}x of their floor "
+            f"(median distance {sorted(distances)[len(distances) // 2]:.1f}x); see README, 'How the floors are built'"
+        )
     return report
 
 
@@ -429,11 +452,12 @@ def render(report: Report, run: Run, *, mode: str = "", baseline_name: str | Non
     if run.max_time is not None:
         settings += f" (max {run.max_time:g} s per measurement)"
     lines.append(settings + "; ratio = Gymnasium / gymspaces, higher is better")
+    lines.append("floor = the least work of the case, timed in this run; distance = gymspaces / floor, 1.0x is the floor")
     if not report.has_reference:
         lines.append(f"Gymnasium is not installed: gymspaces alone ({BENCH_EXTRA} to compare)")
     lines.append("")
 
-    header = ["case", "gymspaces", "gymnasium", "ratio", "target", "status"]
+    header = ["case", "gymspaces", "floor", "distance", "gymnasium", "ratio", "target", "status"]
     if baseline_name is not None:
         header += ["baseline", "change"]
     table = [header]
@@ -441,22 +465,26 @@ def render(report: Report, run: Run, *, mode: str = "", baseline_name: str | Non
         cells = [
             row.key,
             _time(row.ours),
+            _time(row.bound),
+            f"{row.distance:.1f}x" if row.distance is not None else "-",
             _time(row.theirs),
             f"{row.ratio:.1f}x" if row.ratio is not None else "-",
-            f"{row.floor:g}x" if row.floor is not None else "",
+            f"{row.target:g}x" if row.target is not None else "",
             row.status,
         ]
         if baseline_name is not None:
             cells += [_time(row.baseline), _change(row)]
         table.append(cells)
         if row.key == IMPORT_KEY and run.median(IMPORT_KEY, BASELINE) is not None:
-            table.append([f"  ({BASELINE})", _time(run.median(IMPORT_KEY, BASELINE)), "", "", "", ""])
+            table.append([f"  ({BASELINE})", _time(run.median(IMPORT_KEY, BASELINE)), "", "", "", "", "", ""])
             if baseline_name is not None:
                 table[-1] += ["", ""]
     if report.has_reference:
         table.append(
             [
                 f"geometric mean ({report.geometric_count})",
+                "",
+                "",
                 "",
                 "",
                 f"{report.geometric_mean:.1f}x" if report.geometric_mean is not None else "-",
@@ -489,7 +517,7 @@ def plot(report: Report, run: Run, path: str, *, mode: str = "") -> None:
     rows = [row for row in report.rows if row.ratio is not None]
     labels = [row.key for row in rows]
     values = [cast(float, row.ratio) for row in rows]  # rows without a ratio were dropped
-    floors = [row.floor for row in rows]
+    floors = [row.target for row in rows]
     colours = [{"pass": "#2e7d32", "MISS": "#c62828"}.get(row.status, "#78909c") for row in rows]
     if report.geometric_mean is not None:
         labels.append("geometric mean")
@@ -593,13 +621,30 @@ class ProgressBar:
 
 
 class RunLabel:
-    """A pytest plugin that records the mode of the run in pytest-benchmark's JSON."""
+    """A pytest plugin that records the mode of the run, and a summary per case, in pytest-benchmark's JSON.
+
+    ``gymspaces_bench.cases[key]`` holds the medians (seconds) of gymspaces,
+    Gymnasium and the floor, ``ratio`` (Gymnasium / gymspaces) and
+    ``distance`` (gymspaces / floor), each ``null`` when not measured.
+    """
 
     def __init__(self, mode: str) -> None:
         self.mode = mode
 
     def pytest_benchmark_update_json(self, config: Any, benchmarks: Any, output_json: dict[str, Any]) -> None:
-        output_json["gymspaces_bench"] = {"mode": self.mode}
+        run = read_run(output_json)
+        summary = {}
+        for key, medians in run.medians.items():
+            row = Row(key, CASES_BY_KEY[key].label, medians.get("gymspaces"), medians.get("gymnasium"))
+            row.bound = medians.get(BASELINE if key == IMPORT_KEY else FLOOR)
+            summary[key] = {
+                "gymspaces": row.ours,
+                "gymnasium": row.theirs,
+                "floor": row.bound,
+                "ratio": row.ratio,
+                "distance": row.distance,
+            }
+        output_json["gymspaces_bench"] = {"mode": self.mode, "cases": summary}
 
 
 def run_suite(

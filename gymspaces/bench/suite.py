@@ -3,7 +3,9 @@
 Each case is parametrised by implementation (``"gymspaces"``, ``"gymnasium"``)
 and put in the pytest-benchmark group named after its key, so the two sit side
 by side in one table and the ratio of their medians is read within one run.
-The ``import`` case also times ``import numpy`` as a baseline.
+The ``import`` case also times ``import numpy`` as a baseline, and every micro
+case has a third parametrisation, ``floor``: the least work the case must do
+(:mod:`gymspaces.bench.floors`), timed in the same run.
 
 The module ships inside the package so that ``python -m gymspaces bench`` can
 run it from any install; ``benchmarks/test_suite.py`` re-exports it for
@@ -23,8 +25,15 @@ from typing import Any
 import pytest
 
 from gymspaces.bench.cases import CASES, CASES_BY_KEY, Case, import_command, library
+from gymspaces.bench.floors import FLOORS
 
 IMPLEMENTATIONS = ("gymspaces", "gymnasium")
+FLOOR = "floor"  # the implementation name of a case's lower bound
+PARAMETERS = [
+    pytest.param(case, implementation, id=f"{case.key}-{implementation}")
+    for case in CASES
+    for implementation in IMPLEMENTATIONS + ((FLOOR,) if case.key in FLOORS else ())
+]
 IMPORT_ROUNDS_FLOOR = 5  # each round starts an interpreter: a few are enough
 
 _libraries: dict[str, Any] = {}
@@ -45,6 +54,8 @@ def _library(name: str) -> Any:
 
 
 def _version(implementation: str) -> str:
+    if implementation == FLOOR:
+        implementation = "gymspaces"
     module = sys.modules.get(implementation)
     return str(getattr(module, "__version__", "unknown"))
 
@@ -97,10 +108,16 @@ CALIBRATION = pytest.mark.benchmark(warmup=True, warmup_iterations=10_000)
 
 
 @CALIBRATION
-@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
-@pytest.mark.parametrize("case", CASES, ids=[case.key for case in CASES])
+@pytest.mark.parametrize(("case", "implementation"), PARAMETERS)
 def test_case(benchmark: Any, request: Any, case: Case, implementation: str) -> None:
-    """Time one case on one implementation."""
+    """Time one case on one implementation (or its floor)."""
+    if implementation == FLOOR:
+        _label(benchmark, case, implementation)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            func = FLOORS[case.key](_library("gymspaces"))
+        benchmark(func)
+        return
     lib = _library(implementation)
     _label(benchmark, case, implementation)
     with contextlib.ExitStack() as stack:
@@ -125,4 +142,4 @@ def test_import_baseline(benchmark: Any, request: Any) -> None:
     benchmark.pedantic(import_command("numpy"), rounds=rounds, iterations=1, warmup_rounds=1)
 
 
-__all__ = ["IMPLEMENTATIONS", "test_case", "test_import_baseline"]
+__all__ = ["FLOOR", "IMPLEMENTATIONS", "test_case", "test_import_baseline"]

@@ -234,7 +234,7 @@ def test_real_run_prints_the_ratio_table(real_run):
     data = json.loads((out / "run.json").read_text())
     lines = result.stdout.splitlines()
     header = next(line for line in lines if line.startswith("case"))
-    assert header.split() == ["case", "gymspaces", "gymnasium", "ratio", "target", "status"]
+    assert header.split() == ["case", "gymspaces", "floor", "distance", "gymnasium", "ratio", "target", "status"]
     for key in RUN_CASES:
         medians = {
             bench["extra_info"]["implementation"]: bench["stats"]["median"]
@@ -243,10 +243,11 @@ def test_real_run_prints_the_ratio_table(real_run):
         }
         row = next(line for line in lines if line.startswith(key + " "))
         assert f"{medians['gymnasium'] / medians['gymspaces']:.1f}x" in row.split()
+        assert f"{medians['gymspaces'] / medians['floor']:.1f}x" in row.split()
         assert f"{_benchcli.load_targets(TARGETS).ratio[key]:g}x" in row.split()
         assert row.split()[-1] in ("pass", "MISS")
     assert "quick mode" in result.stdout
-    assert "4/4" in result.stderr  # the progress bar saw exactly the selected measurements
+    assert "6/6" in result.stderr  # the progress bar saw exactly the selected measurements (and their floors)
 
 
 def test_gymnasium_is_timed_unpatched_when_the_environment_patches(tmp_path):
@@ -276,7 +277,7 @@ def test_real_run_writes_pytest_benchmark_json(real_run):
     data = json.loads((out / "run.json").read_text())
     assert {"machine_info", "commit_info", "benchmarks", "datetime", "version"} <= set(data)
     seen = {(bench["group"], bench["extra_info"]["implementation"]) for bench in data["benchmarks"]}
-    assert seen == {(key, impl) for key in RUN_CASES for impl in ("gymspaces", "gymnasium")}
+    assert seen == {(key, impl) for key in RUN_CASES for impl in ("gymspaces", "gymnasium", "floor")}
     for bench in data["benchmarks"]:
         key, impl = bench["group"], bench["extra_info"]["implementation"]
         assert bench["fullname"] == f"gymspaces/bench/suite.py::test_case[{key}-{impl}]"
@@ -343,10 +344,10 @@ def test_without_gymnasium_benchmarks_gymspaces_alone(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "Gymnasium is not installed: benchmarking gymspaces alone" in result.stderr
     row = next(line for line in result.stdout.splitlines() if line.startswith("discrete_sample "))
-    cells = row.split()  # key, time, unit, gymnasium, ratio, target, status
-    assert cells[2] == "us" and cells[3:5] == ["-", "-"] and cells[-1] == "n/a"
+    cells = row.split()  # key, time, unit, floor, unit, distance, gymnasium, ratio, target, status
+    assert cells[2] == "us" and cells[6:8] == ["-", "-"] and cells[-1] == "n/a"
     data = json.loads((tmp_path / "alone.json").read_text())
-    assert [bench["extra_info"]["implementation"] for bench in data["benchmarks"]] == ["gymspaces"]
+    assert sorted(bench["extra_info"]["implementation"] for bench in data["benchmarks"]) == ["floor", "gymspaces"]
 
 
 def test_check_without_gymnasium_stops_before_benchmarking(monkeypatch, capsys):
@@ -421,8 +422,11 @@ def test_benchmarks_directory_collects_the_shipped_suite(tmp_path):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     ids = [line for line in result.stdout.splitlines() if "::" in line]
-    assert len(ids) == 2 * len(CASES) + 1
+    from gymspaces.bench.floors import FLOORS
+
+    assert len(ids) == 2 * len(CASES) + len(FLOORS) + 1
     assert "benchmarks/test_suite.py::test_case[dict_flatten-gymnasium]" in ids
+    assert "benchmarks/test_suite.py::test_case[dict_flatten-floor]" in ids
     assert "benchmarks/test_suite.py::test_import_baseline" in ids
 
 

@@ -102,7 +102,7 @@ def test_the_sdist_rules_take_every_source_and_no_generated_file(monkeypatch: py
         "tests/conftest.py",
         ".github/workflows/wheels.yml",
     ]
-    for pattern in ("gymspaces/**/*.py", "gymspaces/*.pyx", "gymspaces/*.pxd", "gymspaces/*.pyi", "tests/**/*.py",
+    for pattern in ("gymspaces/**/*.py", "gymspaces/**/*.pyx", "gymspaces/*.pxd", "gymspaces/**/*.pyi", "tests/**/*.py",
                     "docs/*.md", "docs/*.png", "benchmarks/*.py"):
         found = [str(path.relative_to(ROOT)) for path in ROOT.glob(pattern) if "_build" not in path.parts]
         assert found, pattern
@@ -113,7 +113,9 @@ def test_the_sdist_rules_take_every_source_and_no_generated_file(monkeypatch: py
     assert not generated, f"generated files in the sdist: {generated}"
 
 
-@pytest.mark.parametrize("kernel", sorted(path.stem for path in (ROOT / "gymspaces").glob("_*.pyx")))
+@pytest.mark.parametrize(
+    "kernel", sorted(str(path.relative_to(ROOT / "gymspaces").with_suffix("")) for path in (ROOT / "gymspaces").rglob("_*.pyx"))
+)
 def test_every_kernel_has_its_stub(kernel: str) -> None:
     assert (ROOT / "gymspaces" / f"{kernel}.pyi").exists()
 
