@@ -18,6 +18,7 @@ from numpy.random cimport bitgen_t
 from gymspaces._distributions cimport (
     npy_double_to_half, npy_half, random_exponential, random_normal,
 )
+from gymspaces._arrays cimport as_c_array
 from gymspaces._attrs cimport attr, instance_dict
 from gymspaces._outputs cimport batch_array
 from gymspaces._rng cimport (
@@ -392,15 +393,6 @@ cdef int canonical_type(cnp.dtype descr) except -1:
     if kind == b'u':
         return (cnp.NPY_UINT8, cnp.NPY_UINT16, 0, cnp.NPY_UINT32, 0, 0, 0, cnp.NPY_UINT64)[itemsize - 1]
     raise TypeError(f"Box sampling does not support dtype {descr}")
-
-
-cdef inline cnp.ndarray as_c_array(object values, int type_num):
-    """``values`` as a C-contiguous native array of ``type_num``, without copying if it is one."""
-    if (cnp.PyArray_Check(values) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> values)
-            and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> values)
-            and cnp.PyArray_TYPE(<cnp.ndarray> values) == type_num):
-        return <cnp.ndarray> values
-    return np.ascontiguousarray(values, dtype=cnp.PyArray_DescrFromType(type_num))
 
 
 cdef cnp.dtype BOOL_DESCR = np.dtype(np.bool_)

@@ -125,7 +125,7 @@ def discrete_sample(self, mask=None, probability=None):
     """
     cdef RNGHandle handle
     cdef cnp.dtype descr
-    cdef uint64_t n, start, value
+    cdef uint64_t value
     cdef bint locked
     if mask is None and probability is None:
         namespace = instance_dict(self)
@@ -133,25 +133,34 @@ def discrete_sample(self, mask=None, probability=None):
         n_obj = attr(namespace, self, "n")
         start_obj = attr(namespace, self, "start")
         dtype = attr(namespace, self, "dtype")
-        # n, start and dtype are immutable objects: identity means unchanged.
-        if handle.key_a is not n_obj or handle.key_b is not start_obj or handle.key_c is not dtype:
+        if not params_cached(handle, n_obj, start_obj, dtype):
             if not _cache_discrete_params(handle, n_obj, start_obj, dtype):
                 # Reassigned with values of another type: numpy's own rules apply.
                 return start_obj + handle.generator.integers(n_obj, dtype=dtype.type)
-        descr = handle.descr
+        descr = handle.discrete_descr
         locked = handle.lock_draws(False)
         try:
-            value = bounded_draw(handle.bitgen, handle.value_a - 1, <int> descr.itemsize)
+            value = bounded_draw(handle.bitgen, handle.discrete_n_bits - 1, <int> descr.itemsize)
         finally:
             handle.unlock_draws(locked)
-        if handle.results is not None:
-            return handle.results[value]
-        return add_start(descr, handle.value_b, value)
+        if handle.discrete_results is not None:
+            return handle.discrete_results[value]
+        return add_start(descr, handle.discrete_start_bits, value)
     if mask is not None and probability is not None:
         raise mask_and_probability_error(mask, probability)
     if mask is not None:
         return _discrete_masked(self, mask)
     return _discrete_weighted(self, probability)
+
+
+cdef inline bint params_cached(RNGHandle handle, n_obj, start_obj, dtype) noexcept:
+    """Whether ``handle``'s Discrete cache was filled from these very objects.
+
+    ``n``, ``start`` and ``dtype`` are immutable, so the same objects mean the
+    same parameters; reassigning any of them misses the cache.
+    """
+    return (handle.discrete_n is n_obj and handle.discrete_start is start_obj
+            and handle.discrete_dtype is dtype)
 
 
 cdef bint _cache_discrete_params(RNGHandle handle, n_obj, start_obj, dtype) except -1:
@@ -167,21 +176,21 @@ cdef bint _cache_discrete_params(RNGHandle handle, n_obj, start_obj, dtype) exce
         raise ValueError("high <= 0")
     cdef uint64_t start = int_bits(start_obj)
     cdef uint64_t value
-    handle.value_a = n
-    handle.value_b = start
-    handle.descr = descr
+    handle.discrete_n_bits = n
+    handle.discrete_start_bits = start
+    handle.discrete_descr = descr
     # numpy scalars are immutable, so small spaces hand out prebuilt results
     # (unless some result would overflow: that path must warn on every call).
-    handle.results = None
+    handle.discrete_results = None
     if n <= SCALAR_TABLE_MAX:
         for value in range(n):
             if add_overflows(start, value, descr.kind == b'i', <int> descr.itemsize):
                 break
         else:
-            handle.results = tuple([make_scalar(descr, start + value) for value in range(n)])
-    handle.key_a = n_obj
-    handle.key_b = start_obj
-    handle.key_c = dtype
+            handle.discrete_results = tuple([make_scalar(descr, start + value) for value in range(n)])
+    handle.discrete_n = n_obj
+    handle.discrete_start = start_obj
+    handle.discrete_dtype = dtype
     return True
 
 
@@ -219,9 +228,9 @@ cdef object _discrete_masked(space, mask):
             return start_obj
         position = nth_one(<cnp.ndarray> mask, <npy_intp> draw_index(handle, ones))
     dtype = attr(namespace, space, "dtype")
-    if (handle.key_a is n_obj and handle.key_b is start_obj and handle.key_c is dtype
-            and handle.results is not None and position < len(handle.results)):
-        return handle.results[position]
+    if (params_cached(handle, n_obj, start_obj, dtype)
+            and handle.discrete_results is not None and position < len(handle.discrete_results)):
+        return handle.discrete_results[position]
     return add_start(native_integer_descr(dtype), int_bits(start_obj), <uint64_t> position)
 
 
@@ -288,13 +297,15 @@ def discrete_sample_batch(space, npy_intp n, mask=None, probability=None, out=No
     n_obj = attr(namespace, space, "n")
     start_obj = attr(namespace, space, "start")
     dtype = attr(namespace, space, "dtype")
-    if handle.key_a is not n_obj or handle.key_b is not start_obj or handle.key_c is not dtype:
+    if not params_cached(handle, n_obj, start_obj, dtype):
         if not _cache_discrete_params(handle, n_obj, start_obj, dtype):
             return None
-    cdef cnp.dtype descr = handle.descr
+    cdef cnp.dtype descr = handle.discrete_descr
     if descr is not dtype and descr != dtype:
         return None  # a non-native dtype
-    if add_overflows(handle.value_b, handle.value_a - 1, descr.kind == b'i', <int> descr.itemsize):
+    cdef uint64_t start = handle.discrete_start_bits
+    cdef uint64_t high = handle.discrete_n_bits - 1
+    if add_overflows(start, high, descr.kind == b'i', <int> descr.itemsize):
         return None  # numpy warns on each overflowing sample: one by one
     cdef npy_intp dims[1]
     dims[0] = n
@@ -307,8 +318,7 @@ def discrete_sample_batch(space, npy_intp n, mask=None, probability=None, out=No
         locked = handle.lock_draws(False)
         try:
             for r in range(n):
-                store_bits(data, itemsize, r,
-                           handle.value_b + bounded_draw(handle.bitgen, handle.value_a - 1, itemsize))
+                store_bits(data, itemsize, r, start + bounded_draw(handle.bitgen, high, itemsize))
         finally:
             handle.unlock_draws(locked)
         return result

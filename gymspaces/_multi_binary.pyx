@@ -11,8 +11,9 @@ cimport numpy as cnp
 from libc.stdint cimport int8_t, uint8_t
 from numpy cimport npy_intp
 
-from gymspaces._distributions cimport random_bounded_uint8_fill, random_standard_uniform
 from gymspaces._attrs cimport attr, instance_dict
+from gymspaces._categorical cimport is_native_float64
+from gymspaces._distributions cimport random_bounded_uint8_fill, random_standard_uniform
 from gymspaces._outputs cimport batch_array
 from gymspaces._rng cimport NOGIL_THRESHOLD, RNGHandle, rng_handle, rng_handle_from
 
@@ -48,11 +49,6 @@ cdef int fill_bits(RNGHandle handle, cnp.ndarray out) except -1:
     finally:
         handle.unlock_draws(locked)
     return 0
-
-
-cdef inline bint is_native_float64(object x):
-    return (cnp.PyArray_Check(x) and cnp.PyArray_TYPE(<cnp.ndarray> x) == cnp.NPY_DOUBLE
-            and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> x))
 
 
 def multi_binary_sample(self, mask=None, probability=None):

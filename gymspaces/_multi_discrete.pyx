@@ -24,6 +24,7 @@ from gymspaces._categorical cimport (
     all_in_unit_interval, count_ones, draw_index, is_1d_int8, is_native_float64, isclose_to_one, masked_choice,
     probability_choice, probability_sum,
 )
+from gymspaces._arrays cimport as_c_array
 from gymspaces._attrs cimport attr, instance_dict
 from gymspaces._outputs cimport batch_array
 from gymspaces._rng cimport (
@@ -114,14 +115,6 @@ cdef void multi_discrete_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, cnp.ndarray ou
     else:
         numpy_source.bitgen = bitgen
         _typed_fill(&numpy_source, out, nvec, start, size, reps, kind, itemsize)
-
-
-cdef inline cnp.ndarray as_c_array(object values, cnp.dtype descr):
-    if (cnp.PyArray_Check(values) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> values)
-            and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> values)
-            and cnp.PyArray_TYPE(<cnp.ndarray> values) == descr.type_num):
-        return <cnp.ndarray> values
-    return np.ascontiguousarray(values, dtype=descr)
 
 
 cdef inline bint same_integer_type(object values, object dtype):
@@ -312,8 +305,8 @@ cdef object plain_multi_discrete_sample(space):
         return (space.np_random.random(nvec_obj.shape) * nvec_obj).astype(dtype) + start_obj
     cdef RNGHandle handle = rng_handle_from(namespace, space)
     cdef cnp.dtype descr = native_integer_descr(dtype)
-    cdef cnp.ndarray nvec = as_c_array(nvec_obj, descr)
-    cdef cnp.ndarray start = as_c_array(start_obj, descr)
+    cdef cnp.ndarray nvec = as_c_array(nvec_obj, descr.type_num)
+    cdef cnp.ndarray start = as_c_array(start_obj, descr.type_num)
     cdef npy_intp size = cnp.PyArray_SIZE(nvec)
     cdef char kind = descr.kind
     cdef int itemsize = descr.itemsize
@@ -354,8 +347,8 @@ def multi_discrete_sample_batch(space, npy_intp n, out=None):
     cdef cnp.dtype descr = <cnp.dtype> dtype
     if not cnp.PyArray_ISNBO(descr.byteorder):
         return None
-    cdef cnp.ndarray nvec = as_c_array(nvec_obj, descr)
-    cdef cnp.ndarray start = as_c_array(start_obj, descr)
+    cdef cnp.ndarray nvec = as_c_array(nvec_obj, descr.type_num)
+    cdef cnp.ndarray start = as_c_array(start_obj, descr.type_num)
     cdef npy_intp size = cnp.PyArray_SIZE(nvec)
     if cnp.PyArray_SIZE(start) != size:
         return None

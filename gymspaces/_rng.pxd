@@ -1,3 +1,7 @@
+# The C view of a space's generator that every kernel draws through: the
+# RNGHandle (bit generator, lock, the lock idiom) and numpy's PCG64 step written
+# out for inline bulk fills.
+
 cimport numpy as cnp
 from libc.stdint cimport uint32_t, uint64_t
 from numpy.random cimport bitgen_t
@@ -169,9 +173,8 @@ cdef inline bint only_python_thread() noexcept:
 cdef class RNGHandle:
     """C view of a space's ``numpy.random.Generator``: its ``bitgen_t*`` and lock.
 
-    One handle is cached per space. Besides the generator view it keeps a few
-    slots in which a kernel may cache parameters it derived from the space's
-    attributes, keyed by the identity of the (immutable) attribute objects.
+    One handle is cached per space. Besides the generator view it holds
+    Discrete's parameter cache (the ``discrete_*`` slots).
     """
     cdef readonly object generator
     cdef object bit_generator  # keeps the bitgen_t's memory alive
@@ -182,14 +185,19 @@ cdef class RNGHandle:
     # The PCG64 LCG state when draws may be made inline (see gs_pcg64_next64),
     # else NULL.
     cdef gs_pcg128_t *pcg
-    # Parameter cache for kernels (see discrete_sample).
-    cdef object key_a
-    cdef object key_b
-    cdef object key_c
-    cdef uint64_t value_a
-    cdef uint64_t value_b
-    cdef cnp.dtype descr
-    cdef tuple results
+    # Discrete's parameter cache (filled by _discrete._cache_discrete_params).
+    # It lives here because discrete_sample fetches the space's handle on every
+    # call anyway: one handle per space, so the cache costs no lookup of its
+    # own, and a new generator (seeding, assignment, unpickling) brings a new,
+    # empty handle. It is keyed by the identity of the space's immutable n,
+    # start and dtype objects, so reassigning one of them misses it.
+    cdef object discrete_n        # the space's n, start and dtype objects
+    cdef object discrete_start
+    cdef object discrete_dtype
+    cdef uint64_t discrete_n_bits      # n and start as C integers (int_bits)
+    cdef uint64_t discrete_start_bits
+    cdef cnp.dtype discrete_descr      # the dtype in native byte order
+    cdef tuple discrete_results        # every result as a numpy scalar (small n), or None
 
     # The one lock idiom of every kernel (numpy's is ``with lock, nogil:``):
     #

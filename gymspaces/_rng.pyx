@@ -100,7 +100,6 @@ def generator_handle(generator):
 # Fast state copy between PCG64 bit generators
 # ----------------------------------------------------------------------------
 
-from libc.stdint cimport uint32_t
 from libc.string cimport memcpy
 
 # numpy's pcg64_state (numpy/random/src/pcg64/pcg64.h, unchanged since numpy
@@ -171,7 +170,6 @@ def _verify_pcg64():
     """
     global PCG64_INLINE_VERIFIED
     cdef gs_pcg128_t *rng
-    cdef int i
     if not GS_HAVE_UINT128 or not PCG64_LAYOUT_VERIFIED:
         return
     for seed in (0, 42, 2**63 + 12345, 2**127 + 99):
@@ -180,11 +178,11 @@ def _verify_pcg64():
         np.random.Generator(twin).integers(10)
         expected = reference.random_raw(257).tolist()
         rng = (<gs_pcg64_state_t *> bitgen_of(twin).state).pcg_state
-        drawn = [gs_pcg64_next64(rng) for i in range(257)]
+        drawn = [gs_pcg64_next64(rng) for _ in range(257)]
         if drawn != expected or reference.state != twin.state:
             return
         if np.random.Generator(reference).random(5).tolist() != [
-                gs_pcg64_next_double(rng) for i in range(5)]:
+                gs_pcg64_next_double(rng) for _ in range(5)]:
             return
         if reference.state != twin.state:
             return

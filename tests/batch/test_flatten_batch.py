@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from support.composite_helpers import COMPOSITE_CORPUS, build
+from support.spaces_corpus import COMPOSITE_CORPUS
 
 import gymspaces
 import gymspaces.utils as utils
@@ -53,9 +53,9 @@ def test_flatten_batch_rows_are_flatten_of_items(name, n):
 
 
 @pytest.mark.parametrize("name", [k for k, v in COMPOSITE_CORPUS.items()
-                                  if build(gymspaces, v).is_np_flattenable and k not in ("Tuple()", "Dict()")])
+                                  if v.build(gymspaces).is_np_flattenable and k not in ("Tuple()", "Dict()")])
 def test_flatten_batch_over_the_composite_corpus(name):
-    space = build(gymspaces, COMPOSITE_CORPUS[name])
+    space = COMPOSITE_CORPUS[name].build(gymspaces)
     space.seed(2)
     batch = space.sample_batch(4)
     np.testing.assert_array_equal(utils.flatten_batch(space, batch), np.stack(reference_rows(space, batch, 4)))

@@ -15,8 +15,8 @@ import warnings
 
 import numpy as np
 import pytest
-from support.composite_helpers import COMPOSITE_CORPUS, build
-from support.spaces_corpus import ALL_RECIPES, recipe_params
+from support.recipes import recipe_params
+from support.spaces_corpus import ALL_RECIPES, COMPOSITE_CORPUS
 
 import gymspaces
 import gymspaces.vector as vector
@@ -103,7 +103,7 @@ def test_fundamental_batches_are_successive_samples(recipe):
 @pytest.mark.parametrize("name", list(COMPOSITE_CORPUS))
 def test_composite_batches_are_successive_samples(name):
     for seed in range(3):
-        space = build(gymspaces, COMPOSITE_CORPUS[name])
+        space = COMPOSITE_CORPUS[name].build(gymspaces)
         space.seed(seed)
         assert_batch_matches_loop(space, 5)
 

@@ -13,8 +13,7 @@ import os
 
 import numpy as np
 import pytest
-from support.differential import assert_same_value
-from support.composite_helpers import GS, GYM
+from support.differential import GS, GYM, assert_same_value
 
 if os.environ.get("GYMSPACES_REQUIRE_RAY", "0") not in ("", "0"):
     import ray

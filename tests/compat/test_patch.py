@@ -21,7 +21,8 @@ import gymnasium.vector.utils as gym_vector
 import numpy as np
 import pytest
 from support.differential import Outcome, assert_same_outcome, assert_same_value, outcome
-from support.spaces_corpus import ALL_RECIPES, Recipe, recipe_params
+from support.recipes import Recipe, recipe_params
+from support.spaces_corpus import ALL_RECIPES
 
 import gymspaces
 from gymspaces import _dispatch, _kernel_wiring

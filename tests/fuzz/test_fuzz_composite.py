@@ -1,7 +1,7 @@
 """Fuzz the composite spaces (Tuple, Dict, Sequence, Graph, OneOf) against Gymnasium 1.4.0.
 
 Hypothesis generates trees up to three composite levels deep over the
-fundamental spaces of :mod:`fuzz_support` (every Box dtype, Discrete with
+fundamental spaces of :mod:`support.recipe_strategies` (every Box dtype, Discrete with
 start/dtype, MultiBinary, nested MultiDiscrete, Text charsets), builds each in
 both libraries, seeds both identically and then makes the same calls:
 ``sample`` with valid and corrupted mask/probability structures (and Graph's
@@ -22,10 +22,11 @@ from hypothesis import strategies as st
 
 import gymspaces.utils as gs_utils
 import gymspaces.vector as gs_vector
-from support.differential import assert_same_outcome
-from support.composite_helpers import assert_same_tree_states, children
-from support.differential import GS, GYM, outcome
-from support.fuzz_support import BOUNDED_OPS, composite_recipes, corrupt, examples, leaf, make, valid_mask
+from support.composite_helpers import assert_same_tree_states, children, valid_mask
+from support.differential import GS, GYM, assert_same_outcome, outcome
+from support.fuzz_support import BOUNDED_OPS, corrupt, examples
+from support.recipe_strategies import composite_recipes
+from support.recipes import spec
 
 # Example counts per test (scaled by GYMSPACES_FUZZ_SCALE).
 EXAMPLES = {
@@ -55,7 +56,7 @@ def _both(call, context, *, returns_space=False):
 
 
 def _seeded_pair(recipe, seed):
-    gs_out, gym_out = _both(lambda lib: make(lib, recipe), f"constructor {recipe!r}", returns_space=True)
+    gs_out, gym_out = _both(recipe.build, f"constructor {recipe!r}", returns_space=True)
     if gym_out.raised:
         return None
     gs_space, gym_space = gs_out.value, gym_out.value
@@ -248,16 +249,16 @@ def test_jsonable_round_trip(recipe, seed, ops_seed):
 # --------------------------------------------------------------------------- huge sequence lengths
 
 FEATURES = [
-    leaf("Discrete", 3),
-    leaf("Box", 0, 1, (2,), "float32"),
-    leaf("MultiBinary", 3),
-    leaf("MultiDiscrete", [2, 3]),
-    leaf("Text", 3, charset="ab"),
-    ("Tuple", (leaf("Discrete", 2),)),
-    ("Dict", (("a", leaf("Discrete", 2)),), True),
-    ("Sequence", leaf("Discrete", 2), False),
-    ("OneOf", (leaf("Discrete", 2), leaf("MultiBinary", 2))),
-    ("Graph", leaf("Discrete", 2), None),
+    spec.Discrete(3),
+    spec.Box(0, 1, (2,), "float32"),
+    spec.MultiBinary(3),
+    spec.MultiDiscrete([2, 3]),
+    spec.Text(3, charset="ab"),
+    spec.Tuple([spec.Discrete(2)]),
+    spec.Dict({"a": spec.Discrete(2)}, sort_keys=True),
+    spec.Sequence(spec.Discrete(2), stack=False),
+    spec.OneOf([spec.Discrete(2), spec.MultiBinary(2)]),
+    spec.Graph(spec.Discrete(2), None),
 ]
 HUGE_LENGTHS = [10**12, 2**62, 2**63 - 1, np.int64(2**62), np.uint64(2**64 - 1)]
 
@@ -273,7 +274,7 @@ HUGE_LENGTHS = [10**12, 2**62, 2**63 - 1, np.int64(2**62), np.uint64(2**64 - 1)]
 )
 def test_sequence_huge_length_with_bad_feature_mask_raises(feature, stack, length, as_array, kind, seed):
     """A huge requested length must not be allocated: the first feature sample raises."""
-    pair = _seeded_pair(("Sequence", feature, stack), seed)
+    pair = _seeded_pair(spec.Sequence(feature, stack=stack), seed)
     if pair is None:
         return
     gs_space, gym_space = pair

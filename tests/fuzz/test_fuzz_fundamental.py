@@ -8,7 +8,8 @@ masks/probabilities, ``contains``, the ``utils`` flatten family, the
 value (type, dtype, bytes) or the same exception type, and the same
 generator state after every call. Corruptions (wrong dtype/shape/values,
 strided, read-only, big-endian, Fortran-ordered, lists, scalars, ...) come
-from :mod:`fuzz_support`.
+from :mod:`support.fuzz_support`; the constructor arguments from
+:mod:`support.recipe_strategies`.
 """
 
 from __future__ import annotations
@@ -22,16 +23,10 @@ from hypothesis import strategies as st
 import gymspaces.utils as gs_utils
 import gymspaces.vector as gs_vector
 from support.differential import GS, GYM, assert_same_outcome, assert_same_state, outcome
-from support.fuzz_support import (
-    ARRAY_OPS,
-    corrupt,
-    corrupt_leaf_value,
-    examples,
-    leaf,
-    leaf_mask,
-    leaf_recipes,
-    make,
-)
+from support.composite_helpers import leaf_mask
+from support.fuzz_support import ARRAY_OPS, corrupt, corrupt_leaf_value, examples
+from support.recipe_strategies import leaf_recipes
+from support.recipes import spec
 
 # Example counts per test (scaled by GYMSPACES_FUZZ_SCALE).
 EXAMPLES = {
@@ -52,7 +47,7 @@ VECTOR = {GS: gs_vector, GYM: gym_vector}
 
 def _construct(recipe):
     """Build ``recipe`` in both libraries; both must succeed, or raise the same exception type."""
-    gs_out, gym_out = outcome(lambda: make(GS, recipe)), outcome(lambda: make(GYM, recipe))
+    gs_out, gym_out = outcome(lambda: recipe.build(GS)), outcome(lambda: recipe.build(GYM))
     if gs_out.raised or gym_out.raised:
         assert_same_outcome(gs_out, gym_out, f"constructor {recipe!r}", same_warnings=False)
     return gs_out, gym_out
@@ -122,7 +117,7 @@ def test_constructor_attributes_and_repr(recipe):
         if hasattr(gym_space, attr):
             _call_both(lambda lib, s: getattr(s, attr), (gs_space,), (gym_space,), attr)
     # Equality agrees with Gymnasium's for a second build of the same recipe.
-    again = outcome(lambda: (gs_space == make(GS, recipe), gym_space == make(GYM, recipe)))
+    again = outcome(lambda: (gs_space == recipe.build(GS), gym_space == recipe.build(GYM)))
     assert again.value[0] == again.value[1]
 
 
@@ -297,20 +292,20 @@ def test_jsonable_round_trip(recipe, seed, ops_seed):
 
 
 HUGE = [
-    leaf("Text", 2**70),
-    leaf("Text", 2**70, min_length=2**69),
-    leaf("Text", 2**63 - 1, min_length=2**63 - 1),
-    leaf("Text", 2**63, min_length=2**63 - 1),
-    leaf("Text", 10**12),
-    leaf("Text", 10**12, min_length=10**12),
-    leaf("Text", 10**12, min_length=0, charset="ab"),
-    leaf("MultiBinary", 10**12),
-    leaf("MultiBinary", (10**6, 10**6)),
-    leaf("Discrete", 10**12),
-    leaf("Discrete", 2**63 - 1),
-    leaf("MultiDiscrete", [10**12, 2**62]),
-    leaf("Box", 0, 1, (10**6, 10**6)),
-    leaf("Box", 0, 1, (2**62,)),
+    spec.Text(2**70),
+    spec.Text(2**70, min_length=2**69),
+    spec.Text(2**63 - 1, min_length=2**63 - 1),
+    spec.Text(2**63, min_length=2**63 - 1),
+    spec.Text(10**12),
+    spec.Text(10**12, min_length=10**12),
+    spec.Text(10**12, min_length=0, charset="ab"),
+    spec.MultiBinary(10**12),
+    spec.MultiBinary((10**6, 10**6)),
+    spec.Discrete(10**12),
+    spec.Discrete(2**63 - 1),
+    spec.MultiDiscrete([10**12, 2**62]),
+    spec.Box(0, 1, (10**6, 10**6)),
+    spec.Box(0, 1, (2**62,)),
 ]
 HUGE_LENGTHS = [10**12, 2**62, 2**63 - 1, 2**63, 2**64, np.int64(2**62)]
 

@@ -26,23 +26,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gymspaces.vector as gs_vector
-from support.differential import assert_same_outcome, assert_same_value
 from support.composite_helpers import (
-    COMPOSITE_CORPUS,
-    GS,
-    GYM,
     assert_same_tree_states,
-    build,
-    build_pair,
-    composite_descriptions,
     generators,
-    make_mask,
     same_sharing,
     seed_shape,
     seed_structure,
-    space_descriptions,
+    valid_mask,
 )
-from support.differential import outcome
+from support.differential import GS, GYM, assert_same_outcome, assert_same_value, outcome
+from support.recipe_strategies import composite_space_recipes, space_recipes
+from support.recipes import build_pair
+from support.spaces_corpus import COMPOSITE_CORPUS
 
 seeds = st.integers(0, 2**32 - 1)
 EXAMPLES = 300
@@ -59,45 +54,45 @@ def _stream(gs_space, gym_space, draws, context, **kwargs):
 
 
 @settings(max_examples=EXAMPLES)
-@given(desc=space_descriptions, seed=seeds)
-def test_int_seed_sample_stream(desc, seed):
-    gs_space, gym_space = build_pair(desc)
+@given(recipe=space_recipes, seed=seeds)
+def test_int_seed_sample_stream(recipe, seed):
+    gs_space, gym_space = build_pair(recipe)
     assert_same_value(gs_space.seed(seed), gym_space.seed(seed), "seed()")
     assert_same_tree_states(gs_space, gym_space, "after seed")
-    _stream(gs_space, gym_space, 4, repr(desc))
+    _stream(gs_space, gym_space, 4, repr(recipe))
     assert_same_tree_states(gs_space, gym_space, "after samples")
 
 
 @settings(max_examples=EXAMPLES)
-@given(desc=space_descriptions, seed=seeds, kind=st.sampled_from(["mask", "probability"]))
-def test_masked_sample_stream(desc, seed, kind):
-    gs_space, gym_space = build_pair(desc)
+@given(recipe=space_recipes, seed=seeds, kind=st.sampled_from(["mask", "probability"]))
+def test_masked_sample_stream(recipe, seed, kind):
+    gs_space, gym_space = build_pair(recipe)
     gs_space.seed(seed), gym_space.seed(seed)
     rng = np.random.default_rng(seed)
     for i in range(3):
-        structure = make_mask(desc, rng, kind)
-        _stream(gs_space, gym_space, 1, f"{desc} {kind}={structure!r} #{i}", **{kind: structure})
+        structure = valid_mask(gym_space, rng, kind)
+        _stream(gs_space, gym_space, 1, f"{recipe} {kind}={structure!r} #{i}", **{kind: structure})
     assert_same_tree_states(gs_space, gym_space, kind)
 
 
 @settings(max_examples=EXAMPLES)
-@given(desc=composite_descriptions, seed=seeds)
-def test_nested_seed_structures(desc, seed):
-    structure = seed_structure(desc, np.random.default_rng(seed))
-    gs_space, gym_space = build_pair(desc)
+@given(recipe=composite_space_recipes, seed=seeds)
+def test_nested_seed_structures(recipe, seed):
+    gs_space, gym_space = build_pair(recipe)
+    structure = seed_structure(gym_space, np.random.default_rng(seed))
     assert_same_outcome(
         outcome(lambda: gs_space.seed(structure)), outcome(lambda: gym_space.seed(structure)),
         f"seed({structure!r})",
         same_warnings=False,
     )
     assert_same_tree_states(gs_space, gym_space, "after nested seed")
-    _stream(gs_space, gym_space, 3, repr(desc))
+    _stream(gs_space, gym_space, 3, repr(recipe))
     assert_same_tree_states(gs_space, gym_space, "after samples")
 
 
 @settings(max_examples=EXAMPLES)
-@given(desc=space_descriptions, seed=seeds, shared=st.booleans())
-def test_generator_seeds(desc, seed, shared):
+@given(recipe=space_recipes, seed=seeds, shared=st.booleans())
+def test_generator_seeds(recipe, seed, shared):
     """``seed=Generator`` at every level, one generator per space or one shared by all."""
 
     def generators():
@@ -105,17 +100,17 @@ def test_generator_seeds(desc, seed, shared):
             return itertools.repeat(np.random.default_rng(seed))
         return (np.random.default_rng([seed, i]) for i in itertools.count())
 
-    gs_space, gym_space = build(GS, desc, generators()), build(GYM, desc, generators())
+    gs_space, gym_space = recipe.build(GS, seeds=generators()), recipe.build(GYM, seeds=generators())
     assert same_sharing(gs_space, gym_space)
-    _stream(gs_space, gym_space, 3, repr(desc))
+    _stream(gs_space, gym_space, 3, repr(recipe))
     assert_same_tree_states(gs_space, gym_space, "generator seeds")
     assert same_sharing(gs_space, gym_space)
 
 
 @settings(max_examples=60)
-@given(desc=space_descriptions)
-def test_seed_none_returns_same_structure(desc):
-    gs_space, gym_space = build_pair(desc)
+@given(recipe=space_recipes)
+def test_seed_none_returns_same_structure(recipe):
+    gs_space, gym_space = build_pair(recipe)
     gs_seeds, gym_seeds = gs_space.seed(None), gym_space.seed(None)
     assert seed_shape(gs_seeds) == seed_shape(gym_seeds)
     # The same generators are (un)set: Tuple/Dict keep their own unset (quirk Q2).
@@ -128,9 +123,9 @@ def _unset(space):
 
 
 @settings(max_examples=EXAMPLES)
-@given(desc=space_descriptions, seed=seeds)
-def test_repr_contains_and_jsonable(desc, seed):
-    gs_space, gym_space = build_pair(desc)
+@given(recipe=space_recipes, seed=seeds)
+def test_repr_contains_and_jsonable(recipe, seed):
+    gs_space, gym_space = build_pair(recipe)
     assert repr(gs_space) == repr(gym_space)
     gs_space.seed(seed), gym_space.seed(seed)
     samples = [(gs_space.sample(), gym_space.sample()) for _ in range(2)]
@@ -139,7 +134,7 @@ def test_repr_contains_and_jsonable(desc, seed):
         expected = outcome(lambda: gym_space.contains(gym_sample))
         # Both libraries raise for e.g. a stacked Sequence of an empty Dict.
         assert_same_outcome(verdict, expected, "contains", same_warnings=False)
-        assert verdict.raised or verdict.value, f"a sample of {desc} is not contained in it"
+        assert verdict.raised or verdict.value, f"a sample of {recipe} is not contained in it"
     gs_json = outcome(lambda: gs_space.to_jsonable([s for s, _ in samples]))
     gym_json = outcome(lambda: gym_space.to_jsonable([s for _, s in samples]))
     assert_same_outcome(gs_json, gym_json, "to_jsonable", same_warnings=False)  # e.g. OneOf(Tuple()) raises
@@ -154,9 +149,9 @@ def test_repr_contains_and_jsonable(desc, seed):
 
 
 @settings(max_examples=200)
-@given(desc=space_descriptions)
-def test_equality_and_unhashability(desc):
-    first, second = build(GS, desc), build(GS, desc)
+@given(recipe=space_recipes)
+def test_equality_and_unhashability(recipe):
+    first, second = recipe.build(GS), recipe.build(GS)
     assert first == second
     assert not (first != second)
     with pytest.raises(TypeError):
@@ -164,39 +159,39 @@ def test_equality_and_unhashability(desc):
 
 
 @settings(max_examples=200)
-@given(desc=space_descriptions, seed=seeds)
-def test_pickle_and_deepcopy_keep_the_stream(desc, seed):
-    gs_space, gym_space = build_pair(desc)
+@given(recipe=space_recipes, seed=seeds)
+def test_pickle_and_deepcopy_keep_the_stream(recipe, seed):
+    gs_space, gym_space = build_pair(recipe)
     gs_space.seed(seed), gym_space.seed(seed)
     assert_same_value(gs_space.sample(), gym_space.sample())
     for clone in (copy.deepcopy(gs_space), pickle.loads(pickle.dumps(gs_space))):
         assert clone == gs_space
         assert_same_tree_states(clone, gym_space, "clone")
-        _stream(clone, copy.deepcopy(gym_space), 2, f"clone of {desc}")
+        _stream(clone, copy.deepcopy(gym_space), 2, f"clone of {recipe}")
     # The original is unaffected by its clones' draws.
-    _stream(gs_space, gym_space, 2, f"original {desc}")
+    _stream(gs_space, gym_space, 2, f"original {recipe}")
     assert_same_tree_states(gs_space, gym_space, "original")
 
 
 @settings(max_examples=EXAMPLES)
-@given(desc=space_descriptions, seed=seeds, n=st.integers(1, 3))
-def test_batch_space_sample_stream(desc, seed, n):
-    gs_space, gym_space = build_pair(desc)
+@given(recipe=space_recipes, seed=seeds, n=st.integers(1, 3))
+def test_batch_space_sample_stream(recipe, seed, n):
+    gs_space, gym_space = build_pair(recipe)
     gs_space.seed(seed), gym_space.seed(seed)
     gs_batch, gym_batch = gs_vector.batch_space(gs_space, n), gym_vector.batch_space(gym_space, n)
     assert repr(gs_batch) == repr(gym_batch)
     assert_same_tree_states(gs_batch, gym_batch, "batched")
-    _stream(gs_batch, gym_batch, 2, f"batch_space({desc}, {n})")
+    _stream(gs_batch, gym_batch, 2, f"batch_space({recipe}, {n})")
     assert_same_tree_states(gs_batch, gym_batch, "batched after samples")
     # The original's generators were only copied, never advanced.
     assert_same_tree_states(gs_space, gym_space, "original after batching")
-    _stream(gs_space, gym_space, 1, f"original {desc}")
+    _stream(gs_space, gym_space, 1, f"original {recipe}")
 
 
 @settings(max_examples=200)
-@given(desc=space_descriptions, seed=seeds, n=st.integers(0, 3))
-def test_create_empty_array_concatenate_iterate(desc, seed, n):
-    gs_space, gym_space = build_pair(desc)
+@given(recipe=space_recipes, seed=seeds, n=st.integers(0, 3))
+def test_create_empty_array_concatenate_iterate(recipe, seed, n):
+    gs_space, gym_space = build_pair(recipe)
     gs_space.seed(seed), gym_space.seed(seed)
     items = [(gs_space.sample(), gym_space.sample()) for _ in range(n)]
     gs_out = outcome(lambda: gs_vector.create_empty_array(gs_space, n))
@@ -217,10 +212,10 @@ def test_create_empty_array_concatenate_iterate(desc, seed, n):
 
 
 @settings(max_examples=200)
-@given(desc=space_descriptions, seed=seeds)
-def test_first_touch_of_unseeded_spaces(desc, seed):
+@given(recipe=space_recipes, seed=seeds)
+def test_first_touch_of_unseeded_spaces(recipe, seed):
     """Lazy seeding: which generators a first sample or np_random access sets (quirk Q1)."""
-    gs_space, gym_space = build_pair(desc)
+    gs_space, gym_space = build_pair(recipe)
     gs_out, gym_out = outcome(gs_space.sample), outcome(gym_space.sample)
     assert gs_out.raised == gym_out.raised
     assert _unset(gs_space) == _unset(gym_space)
@@ -232,14 +227,14 @@ def test_first_touch_of_unseeded_spaces(desc, seed):
 
 CORPUS_SEEDS = range(25)
 corpus = pytest.mark.parametrize(
-    "desc", list(COMPOSITE_CORPUS.values()), ids=list(COMPOSITE_CORPUS)
+    "recipe", list(COMPOSITE_CORPUS.values()), ids=list(COMPOSITE_CORPUS)
 )
 
 
 @corpus
-def test_corpus_int_seed_streams(desc):
+def test_corpus_int_seed_streams(recipe):
     for seed in CORPUS_SEEDS:
-        gs_space, gym_space = build_pair(desc)
+        gs_space, gym_space = build_pair(recipe)
         assert_same_value(gs_space.seed(seed), gym_space.seed(seed), f"seed({seed})")
         _stream(gs_space, gym_space, 5, f"seed {seed}")
         assert_same_tree_states(gs_space, gym_space, f"seed {seed}")
@@ -247,21 +242,21 @@ def test_corpus_int_seed_streams(desc):
 
 @corpus
 @pytest.mark.parametrize("kind", ["mask", "probability"])
-def test_corpus_masked_streams(desc, kind):
+def test_corpus_masked_streams(recipe, kind):
     for seed in range(10):
-        gs_space, gym_space = build_pair(desc)
+        gs_space, gym_space = build_pair(recipe)
         gs_space.seed(seed), gym_space.seed(seed)
         rng = np.random.default_rng(seed)
         for i in range(3):
-            structure = make_mask(desc, rng, kind)
+            structure = valid_mask(gym_space, rng, kind)
             _stream(gs_space, gym_space, 1, f"seed {seed} #{i}", **{kind: structure})
         assert_same_tree_states(gs_space, gym_space, f"seed {seed}")
 
 
 @corpus
-def test_corpus_batch_space_streams(desc):
+def test_corpus_batch_space_streams(recipe):
     for seed in range(10):
-        gs_space, gym_space = build_pair(desc)
+        gs_space, gym_space = build_pair(recipe)
         gs_space.seed(seed), gym_space.seed(seed)
         gs_batch, gym_batch = gs_vector.batch_space(gs_space, 3), gym_vector.batch_space(gym_space, 3)
         _stream(gs_batch, gym_batch, 2, f"batched, seed {seed}")

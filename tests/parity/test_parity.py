@@ -29,7 +29,8 @@ from support.differential import (
     outcome,
     seeded_pair,
 )
-from support.spaces_corpus import ALL_RECIPES, INT_DTYPES, RECIPES_BY_KIND, recipe_params
+from support.recipes import recipe_params
+from support.spaces_corpus import ALL_RECIPES, INT_DTYPES, RECIPES_BY_KIND
 
 SEEDS = range(50)
 DRAWS = 4

@@ -25,54 +25,55 @@ from typing import Any
 import numpy as np
 import pytest
 
-from support.composite_helpers import COMPOSITE_CORPUS, build, generators
+from support.composite_helpers import generators
 from support.differential import GS, GYM, Outcome, assert_same_generator_state, assert_same_value, error_kind, outcome
+from support.recipes import Recipe, spec
+from support.spaces_corpus import COMPOSITE_CORPUS
 
 PROTOCOLS = list(range(pickle.HIGHEST_PROTOCOL + 1))
 PRIOR = 3  # samples drawn before the round trip
 AFTER = 3  # samples compared after it
 
 LEAVES = {
-    "Box-float32": ("Box", 0.0, 1.0, (2,), "float32"),
-    "Box-unbounded": ("Box", float("-inf"), float("inf"), (2,), "float32"),
-    "Box-int64": ("Box", 0, 9, (2,), "int64"),
-    "Box-uint8-image": ("Box", 0, 255, (8, 8, 3), "uint8"),
-    "Discrete": ("Discrete", 5, -2),
-    "MultiDiscrete": ("MultiDiscrete", (3, 4, 2)),
-    "MultiBinary": ("MultiBinary", 5),
-    "Text": ("Text", 5, 1, "abcxyz"),
+    "Box-float32": spec.Box(0.0, 1.0, (2,), "float32"),
+    "Box-unbounded": spec.Box(float("-inf"), float("inf"), (2,), "float32"),
+    "Box-int64": spec.Box(0, 9, (2,), "int64"),
+    "Box-uint8-image": spec.Box(0, 255, (8, 8, 3), "uint8"),
+    "Discrete": spec.Discrete(5, start=-2),
+    "MultiDiscrete": spec.MultiDiscrete([3, 4, 2]),
+    "MultiBinary": spec.MultiBinary(5),
+    "Text": spec.Text(5, min_length=1, charset="abcxyz"),
 }
 NESTED = {
-    "Dict(everything)": (
-        "Dict",
-        (
-            ("box", LEAVES["Box-float32"]),
-            ("text", LEAVES["Text"]),
-            ("seq", ("Sequence", ("Tuple", (LEAVES["Discrete"], LEAVES["MultiBinary"])), False)),
-            ("graph", ("Graph", LEAVES["Discrete"], LEAVES["Box-float32"])),
-            ("oneof", ("OneOf", (LEAVES["MultiDiscrete"], ("Dict", (("t", LEAVES["Text"]),), True)))),
-        ),
-        False,
+    "Dict(everything)": spec.Dict(
+        {
+            "box": LEAVES["Box-float32"],
+            "text": LEAVES["Text"],
+            "seq": spec.Sequence(spec.Tuple([LEAVES["Discrete"], LEAVES["MultiBinary"]]), stack=False),
+            "graph": spec.Graph(LEAVES["Discrete"], LEAVES["Box-float32"]),
+            "oneof": spec.OneOf([LEAVES["MultiDiscrete"], spec.Dict({"t": LEAVES["Text"]}, sort_keys=True)]),
+        },
+        sort_keys=False,
     ),
 }
-DESCRIPTIONS = {**LEAVES, **COMPOSITE_CORPUS, **NESTED}
-IDS = list(DESCRIPTIONS)
+RECIPES = {**LEAVES, **COMPOSITE_CORPUS, **NESTED}
+IDS = list(RECIPES)
 
 # How a case is seeded: an int on the root, or one Generator shared by the whole tree.
 SEEDINGS = ["int", "generator"]
 
 
-def make(desc: tuple, seeding: str, seed: int = 11, lib: Any = GS) -> Any:
-    """Build ``desc`` seeded as ``seeding`` says (same arguments -> same stream)."""
+def make(recipe: Recipe, seeding: str, seed: int = 11, lib: Any = GS) -> Any:
+    """Build ``recipe`` seeded as ``seeding`` says (same arguments -> same stream)."""
     if seeding == "generator":
-        return build(lib, desc, itertools.repeat(np.random.default_rng(seed)))
-    space = build(lib, desc)
+        return recipe.build(lib, seeds=itertools.repeat(np.random.default_rng(seed)))
+    space = recipe.build(lib)
     space.seed(seed)
     return space
 
 
-def advanced(desc: tuple, seeding: str, draws: int = PRIOR) -> Any:
-    space = make(desc, seeding)
+def advanced(recipe: Recipe, seeding: str, draws: int = PRIOR) -> Any:
+    space = make(recipe, seeding)
     for _ in range(draws):
         outcome(space.sample)
     return space
@@ -97,7 +98,7 @@ def sharing(space: Any) -> list[int | None]:
     return [None if gen is None else ids.setdefault(id(gen), len(ids)) for _, gen in generators(space)]
 
 
-def assert_restored(restored: Any, original: Any, desc: tuple, seeding: str, context: str) -> None:
+def assert_restored(restored: Any, original: Any, recipe: Recipe, seeding: str, context: str) -> None:
     """``restored`` is an independent equal copy continuing ``original``'s stream."""
     assert type(restored) is type(original)
     assert restored == original
@@ -111,28 +112,28 @@ def assert_restored(restored: Any, original: Any, desc: tuple, seeding: str, con
         assert (a is None) == (b is None)
         if a is not None:
             assert_same_generator_state(a, b, f"{context} {path}")
-    twin = advanced(desc, seeding)
+    twin = advanced(recipe, seeding)
     assert_same_stream(restored, twin, AFTER, f"{context} restored")
     # The original is untouched by its copy's draws.
-    assert_same_stream(original, advanced(desc, seeding), AFTER, f"{context} original")
+    assert_same_stream(original, advanced(recipe, seeding), AFTER, f"{context} original")
 
 
 @pytest.mark.parametrize("seeding", SEEDINGS)
 @pytest.mark.parametrize("name", IDS)
 def test_pickle_every_protocol_continues_the_stream(name, seeding):
-    desc = DESCRIPTIONS[name]
+    recipe = RECIPES[name]
     for protocol in PROTOCOLS:
-        original = advanced(desc, seeding)
+        original = advanced(recipe, seeding)
         restored = pickle.loads(pickle.dumps(original, protocol=protocol))
-        assert_restored(restored, original, desc, seeding, f"{name} protocol {protocol}")
+        assert_restored(restored, original, recipe, seeding, f"{name} protocol {protocol}")
 
 
 @pytest.mark.parametrize("seeding", SEEDINGS)
 @pytest.mark.parametrize("name", IDS)
 def test_deepcopy_continues_the_stream(name, seeding):
-    desc = DESCRIPTIONS[name]
-    original = advanced(desc, seeding)
-    assert_restored(copy.deepcopy(original), original, desc, seeding, f"{name} deepcopy")
+    recipe = RECIPES[name]
+    original = advanced(recipe, seeding)
+    assert_restored(copy.deepcopy(original), original, recipe, seeding, f"{name} deepcopy")
 
 
 def _attribute_identity(space: Any, clone: Any) -> dict[str, bool]:
@@ -144,8 +145,8 @@ def _attribute_identity(space: Any, clone: Any) -> dict[str, bool]:
 def test_shallow_copy_shares_like_gymnasium(name):
     """``copy.copy`` keeps every attribute object, generators included, as Gymnasium's
     does: the copy and the original then draw from one stream."""
-    desc = DESCRIPTIONS[name]
-    gs_space, gym_space = make(desc, "int"), make(desc, "int", lib=GYM)
+    recipe = RECIPES[name]
+    gs_space, gym_space = make(recipe, "int"), make(recipe, "int", lib=GYM)
     outcome(gs_space.sample), outcome(gym_space.sample)
     gs_copy, gym_copy = copy.copy(gs_space), copy.copy(gym_space)
     gym_identity = _attribute_identity(gym_space, gym_copy)
@@ -154,7 +155,7 @@ def test_shallow_copy_shares_like_gymnasium(name):
     assert all(gs_identity.values())
     assert gs_copy._np_random is gs_space._np_random
     assert gs_copy == gs_space
-    twin = advanced(desc, "int", 1)
+    twin = advanced(recipe, "int", 1)
     for i in range(AFTER):
         assert_same_outcome(outcome(gs_copy.sample), outcome(twin.sample), f"{name} copy {i}")
         assert_same_outcome(outcome(gs_space.sample), outcome(twin.sample), f"{name} original {i}")
@@ -164,8 +165,8 @@ def test_shallow_copy_shares_like_gymnasium(name):
 def test_unused_space_round_trips_lazily_like_gymnasium(name):
     """A space never sampled keeps ``np_random`` unset through pickle and deepcopy
     exactly where Gymnasium's does, and seeds itself on first use."""
-    desc = DESCRIPTIONS[name]
-    gs_space, gym_space = build(GS, desc), build(GYM, desc)
+    recipe = RECIPES[name]
+    gs_space, gym_space = recipe.build(GS), recipe.build(GYM)
     gym_restored = pickle.loads(pickle.dumps(gym_space))
     gym_pattern = sharing(gym_restored)
     assert sharing(gs_space) == sharing(gym_space)
@@ -182,13 +183,13 @@ def test_unused_space_round_trips_lazily_like_gymnasium(name):
     assert sharing(restored) == sharing(gym_restored), f"{name}: lazily seeded generators differ"
     # Seeding the restored space then gives the stream of a fresh space seeded alike.
     restored.seed(5)
-    assert_same_stream(restored, make(desc, "int", seed=5), 2, f"{name} seeded after restore")
+    assert_same_stream(restored, make(recipe, "int", seed=5), 2, f"{name} seeded after restore")
 
 
 def test_shared_generator_across_separate_spaces_stays_shared():
     """Several top-level spaces on one Generator, pickled together: one new generator."""
     generator = np.random.default_rng(4)
-    spaces = [build(GS, DESCRIPTIONS[name], itertools.repeat(generator)) for name in ("Discrete", "Text")]
+    spaces = [RECIPES[name].build(GS, seeds=itertools.repeat(generator)) for name in ("Discrete", "Text")]
     spaces.append(GS.Graph(GS.Box(0, 1, (2,), seed=generator), None, seed=generator))
     for protocol in PROTOCOLS:
         restored = pickle.loads(pickle.dumps(spaces, protocol=protocol))
@@ -222,7 +223,7 @@ def test_spawned_workers_continue_the_stream():
     cases = [(name, seeding) for name in IDS for seeding in SEEDINGS]
     payloads, parents = [], []
     for index, (name, seeding) in enumerate(cases):
-        space = advanced(DESCRIPTIONS[name], seeding)
+        space = advanced(RECIPES[name], seeding)
         payloads.append(pickle.dumps(space, protocol=PROTOCOLS[index % len(PROTOCOLS)]))
         parents.append(space)
     context = multiprocessing.get_context("spawn")

@@ -19,7 +19,8 @@ from support.differential import (
     outcome,
     seeded_pair,
 )
-from support.spaces_corpus import BOX_RECIPES, recipe_params
+from support.recipes import recipe_params
+from support.spaces_corpus import BOX_RECIPES
 
 inf, nan = np.inf, np.nan
 i64 = np.iinfo(np.int64)

@@ -10,9 +10,7 @@ import pytest
 
 import gymnasium.vector.utils as gym_vector
 import gymspaces.vector as gs_vector
-from support.differential import assert_same_outcome
-from support.composite_helpers import GS, GYM
-from support.differential import assert_same_generator_state, outcome
+from support.differential import GS, GYM, assert_same_generator_state, assert_same_outcome, outcome
 from gymspaces import Box, Dict, Discrete, MultiBinary, Sequence, Tuple
 from gymspaces.error import Error
 

@@ -9,7 +9,8 @@ import pytest
 
 from support import common_checks
 from support.differential import GS, GYM, assert_same_outcome, assert_same_stream, assert_same_value, both, seeded_pair
-from support.spaces_corpus import DISCRETE_RECIPES, INT_DTYPES, recipe_params
+from support.recipes import recipe_params
+from support.spaces_corpus import DISCRETE_RECIPES, INT_DTYPES
 
 CONSTRUCTOR_ERRORS = {
     "n-float": lambda lib: lib.Discrete(3.0),

@@ -8,9 +8,8 @@ import numpy as np
 import pytest
 
 import gymspaces.vector as gs_vector
-from support.differential import assert_same_outcome, assert_same_value
-from support.composite_helpers import GS, GYM, assert_same_tree_states
-from support.differential import assert_same_generator_state, outcome
+from support.differential import GS, GYM, assert_same_generator_state, assert_same_outcome, assert_same_value, outcome
+from support.composite_helpers import assert_same_tree_states
 from gymspaces import Box, Dict, Discrete, Graph, GraphInstance, MultiBinary, MultiDiscrete, Text, Tuple
 from gymspaces import _graph
 from gymspaces.error import Error

@@ -7,7 +7,8 @@ import pytest
 
 from support import common_checks
 from support.differential import GS, GYM, assert_same_outcome, assert_same_value, both
-from support.spaces_corpus import MULTI_BINARY_RECIPES, recipe_params
+from support.recipes import recipe_params
+from support.spaces_corpus import MULTI_BINARY_RECIPES
 
 CONSTRUCTOR_ERRORS = {
     "np-int64": lambda lib: lib.MultiBinary(np.int64(5)),  # Q17

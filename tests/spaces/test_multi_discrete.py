@@ -20,7 +20,8 @@ from support.differential import (
     outcome,
     seeded_pair,
 )
-from support.spaces_corpus import INT_DTYPES, MULTI_DISCRETE_RECIPES, recipe_params
+from support.recipes import recipe_params
+from support.spaces_corpus import INT_DTYPES, MULTI_DISCRETE_RECIPES
 
 CONSTRUCTOR_ERRORS = {
     "dtype-None": lambda lib: lib.MultiDiscrete([2, 3], dtype=None),

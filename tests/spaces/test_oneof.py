@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from support.differential import assert_same_outcome, assert_same_value
-from support.composite_helpers import GS, GYM, assert_same_tree_states
-from support.differential import assert_same_generator_state, outcome
+from support.differential import GS, GYM, assert_same_generator_state, assert_same_outcome, assert_same_value, outcome
+from support.composite_helpers import assert_same_tree_states
 from gymspaces import Box, Discrete, OneOf, Sequence, Text
 from gymspaces.error import Error
 

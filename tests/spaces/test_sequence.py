@@ -5,9 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from support.differential import assert_same_outcome, assert_same_value
-from support.composite_helpers import GS, GYM
-from support.differential import assert_same_generator_state, outcome
+from support.differential import GS, GYM, assert_same_generator_state, assert_same_outcome, assert_same_value, outcome
 from gymspaces import Box, Dict, Discrete, MultiDiscrete, Sequence, Text, Tuple
 from gymspaces.error import Error
 

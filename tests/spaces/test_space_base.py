@@ -10,7 +10,8 @@ import pytest
 
 import gymspaces
 from support.differential import GS, GYM, assert_same_outcome, assert_same_value, both, states_equal
-from support.spaces_corpus import ALL_RECIPES, recipe_params
+from support.recipes import recipe_params
+from support.spaces_corpus import ALL_RECIPES
 
 
 @pytest.mark.parametrize(

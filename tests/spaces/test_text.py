@@ -9,7 +9,8 @@ from support import common_checks
 import gymnasium.spaces.text
 import gymspaces.text
 from support.differential import GS, GYM, assert_same_outcome, assert_same_stream, both, seeded_pair
-from support.spaces_corpus import TEXT_RECIPES, recipe_params
+from support.recipes import recipe_params
+from support.spaces_corpus import TEXT_RECIPES
 
 CONSTRUCTOR_ERRORS = {
     "max-float": lambda lib: lib.Text(5.0),

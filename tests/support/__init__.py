@@ -1,1 +1,12 @@
-"""What the test modules share: comparators, space recipes, fuzz generators, client environments."""
+"""What the test modules share.
+
+* ``recipes``: the one way to describe a space (tree) -- a :class:`~support.recipes.Recipe`,
+  built with either library and a seed; ``spaces_corpus`` holds the fixed
+  recipes, ``recipe_strategies`` the Hypothesis strategies that generate them.
+* ``differential``: run a call on both libraries and compare results exactly.
+* ``composite_helpers``: generators, valid masks and nested seeds of a space tree.
+* ``fuzz_support``: corrupted masks, probabilities and values for the fuzz tests.
+* ``common_checks``: checks the per-space modules run on their recipes.
+* ``clients``: import an RL framework for the client tests (a skip without it);
+  ``clients_envs``, ``gymnasium_envs``: environments for the client and compat tests.
+"""

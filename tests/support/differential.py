@@ -1,7 +1,7 @@
 """Helpers for differential tests: run the same call against gymspaces and Gymnasium.
 
 ``GS`` and ``GYM`` are the two libraries' spaces modules; both expose the same
-class names, so a recipe ``lambda lib: lib.Box(...)`` builds either one.
+class names, so one :class:`~support.recipes.Recipe` builds either one.
 Comparisons here are exact: same Python type, same dtype (byte order
 included), same shape and the same bytes.
 """
