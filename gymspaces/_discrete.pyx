@@ -25,7 +25,7 @@ from libc.math cimport NAN
 cimport numpy as cnp
 from cpython.bool cimport PyBool_Check
 from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_CheckExact
-from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from numpy cimport npy_intp
 from numpy.random cimport bitgen_t
 
@@ -324,6 +324,8 @@ def discrete_sample_batch(space, npy_intp n, mask=None, probability=None, out=No
         return result
     rows = batched_rows(mask if mask is not None else probability, n,
                         "mask" if mask is not None else "probability")
+    if mask is not None and ASSERTS and masked_rows_in_c(handle, rows, n, start, data, itemsize):
+        return result
     for r in range(n):
         row = rows if cnp.PyArray_NDIM(<cnp.ndarray> rows) == 1 else rows[r]
         if mask is not None:
@@ -332,6 +334,61 @@ def discrete_sample_batch(space, npy_intp n, mask=None, probability=None, out=No
             value = _discrete_weighted(space, row)
         store_bits(data, itemsize, r, int_bits(value))
     return result
+
+
+cdef bint masked_rows_in_c(RNGHandle handle, cnp.ndarray rows, npy_intp n, uint64_t start,
+                           char *data, int itemsize) except -1:
+    """Every masked draw of a batch in one loop over the int8 rows, as row-by-row sampling does them.
+
+    Returns ``False`` without drawing when the rows are not int8 rows of the
+    space's ``n`` entries (the row-by-row path then raises as ``sample``
+    would). A row holding a value other than 0 or 1 raises ``sample``'s
+    AssertionError at that row, after the draws of the rows before it.
+    """
+    cdef int ndim = cnp.PyArray_NDIM(rows)
+    cdef npy_intp k = cnp.PyArray_DIM(rows, ndim - 1)
+    if cnp.PyArray_TYPE(rows) != cnp.NPY_INT8 or <uint64_t> k != handle.discrete_n_bits:
+        return False
+    cdef char *base = <char *> cnp.PyArray_DATA(rows)
+    cdef npy_intp row_stride = 0 if ndim == 1 else cnp.PyArray_STRIDE(rows, 0)
+    cdef npy_intp stride = cnp.PyArray_STRIDE(rows, ndim - 1)
+    cdef npy_intp r, i, ones
+    cdef npy_intp bad_row = -1
+    cdef uint64_t rank
+    cdef char *row
+    cdef int8_t v
+    # One lock for the batch. Nothing under it calls Python: a bad row stops
+    # the loop, and its error is raised once the lock is released.
+    cdef bint locked = handle.lock_draws(False)
+    try:
+        for r in range(n):
+            row = base + r * row_stride
+            ones = 0
+            for i in range(k):
+                v = (<int8_t *> (row + i * stride))[0]
+                if v == 1:
+                    ones += 1
+                elif v != 0:
+                    bad_row = r
+            if bad_row >= 0:
+                break
+            if ones == 0:
+                store_bits(data, itemsize, r, start)  # nothing allowed: start, without a draw
+                continue
+            # ``choice`` over the allowed indices: one bounded int64 draw (draw_index's).
+            random_bounded_uint64_fill(handle.bitgen, 0, <uint64_t> (ones - 1), 1, False, &rank)
+            for i in range(k):
+                if (<int8_t *> (row + i * stride))[0] == 1:
+                    if rank == 0:
+                        break
+                    rank -= 1
+            store_bits(data, itemsize, r, start + <uint64_t> i)
+    finally:
+        handle.unlock_draws(locked)
+    if bad_row >= 0:  # sample's AssertionError, after the draws of the rows before it
+        row_values = rows if ndim == 1 else rows[bad_row]
+        raise AssertionError(f"All values of the sample mask should be 0 or 1, actual values: {row_values}")
+    return True
 
 
 cdef cnp.ndarray batched_rows(object values, npy_intp n, str name):

@@ -191,6 +191,38 @@ def test_bad_rows_raise_what_sample_raises_after_the_same_draws():
     assert states(space) == states(twin)
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.int8, np.uint16])
+@pytest.mark.parametrize("layout", ["c", "fortran", "strided"])
+def test_discrete_row_masks_in_any_layout_and_dtype(dtype, layout):
+    """The one-loop masked batch reads rows through their strides, and stores in the space's dtype."""
+    rng = np.random.default_rng(3)
+    wide = (rng.random((48, 14)) < 0.5).astype(np.int8)
+    masks = {"c": wide[:, :7].copy(), "fortran": np.asfortranarray(wide[:, :7]), "strided": wide[:, ::2]}[layout]
+    masks[5] = 0
+    space = Discrete(7, start=3, dtype=dtype, seed=8)
+    twin = copy.deepcopy(space)
+    batch = space.sample_batch(48, mask=masks)
+    assert_identical(batch, np.array([twin.sample(mask=np.ascontiguousarray(row)) for row in masks], dtype=dtype))
+    assert states(space) == states(twin)
+
+
+@pytest.mark.parametrize("shared", [False, True])
+def test_bad_mask_row_message_is_samples(shared):
+    masks = np.ones((6, 4), dtype=np.int8)
+    masks[3, 2] = -1
+    mask = masks[3] if shared else masks
+    space = Discrete(4, seed=9)
+    twin = copy.deepcopy(space)
+    with pytest.raises(AssertionError) as batch_error:
+        space.sample_batch(6, mask=mask)
+    for row in range(0 if shared else 3):
+        twin.sample(mask=masks[row])
+    with pytest.raises(AssertionError) as sample_error:
+        twin.sample(mask=masks[3])
+    assert str(batch_error.value) == str(sample_error.value)
+    assert states(space) == states(twin)
+
+
 @pytest.mark.parametrize("call, error", [
     (lambda s: s.sample_batch(3, mask=np.ones((2, 5), np.int8)), ValueError),
     (lambda s: s.sample_batch(3, mask=np.ones((3, 5, 1), np.int8)), ValueError),
