@@ -9,6 +9,8 @@ Discrete children in the ``_jsonable`` kernel, which is told those classes here.
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -19,8 +21,10 @@ from gymspaces._arguments import check_mask_or_probability
 from gymspaces._sample_batch import batch_count, batching_rules, detach_from_out, fills_out
 from gymspaces.box import Box
 from gymspaces.discrete import Discrete
+from gymspaces.multi_binary import MultiBinary
 from gymspaces.multi_discrete import MultiDiscrete
 from gymspaces.space import is_space
+from gymspaces.text import Text
 
 __all__ = [
     "SUBSEED_BOUND",
@@ -58,26 +62,54 @@ def require_space(candidate: Any) -> None:
         )
 
 
+_CHILD_ATTRIBUTES = ("spaces", "feature_space", "node_space", "edge_space")
+
+
+@functools.lru_cache(maxsize=None)
+def _class_child_attributes(cls: type) -> frozenset[str]:
+    """Which of the child attributes a class itself defines (properties, class attributes)."""
+    return frozenset(name for name in _CHILD_ATTRIBUTES if hasattr(cls, name))
+
+
 def _generators(space: Any, found: list[Any]) -> None:
     """Every generator object set in ``space``'s tree (children included)."""
     own = getattr(space, "_np_random", None)
     if own is not None:
         found.append(own)
-    children: Any = getattr(space, "spaces", None)
-    if isinstance(children, Mapping):
-        children = list(children.values())
-    for child in list(children or ()) + [
-        getattr(space, name, None) for name in ("feature_space", "node_space", "edge_space")
-    ]:
-        if child is not None and child is not space and hasattr(child, "sample"):
+    # Looked up in the instance dict first: a failed getattr raises and
+    # catches an AttributeError, and fundamental spaces have none of these.
+    namespace = getattr(space, "__dict__", None) or {}
+    defined = _class_child_attributes(type(space))
+    for name in _CHILD_ATTRIBUTES:
+        if name in namespace:
+            child = namespace[name]
+        elif name in defined:
+            child = getattr(space, name, None)
+        else:
+            continue
+        if name == "spaces":
+            for item in list(child.values()) if isinstance(child, Mapping) else list(child or ()):
+                if item is not None and item is not space and hasattr(item, "sample"):
+                    _generators(item, found)
+        elif child is not None and child is not space and hasattr(child, "sample"):
             _generators(child, found)
+
+
+# Exact classes whose instances hold no sub-space (subclasses may add some).
+_LEAF_CLASSES = frozenset({Box, Discrete, MultiDiscrete, MultiBinary, Text})
 
 
 def independent_children(space: Any) -> bool:
     """No generator is shared inside the tree: then children may be batched one after another
     (each one's draws do not depend on the others'), which is what ``n`` samples draw."""
     found: list[Any] = []
-    _generators(space, found)
+    children = getattr(space, "spaces", None)
+    members = list(children.values()) if isinstance(children, Mapping) else children
+    if type(members) in (list, tuple) and all(type(child) in _LEAF_CLASSES for child in members):
+        # A Tuple or Dict of fundamental spaces, the usual case: no walk needed.
+        found = [generator for generator in (space._np_random, *(child._np_random for child in members)) if generator is not None]
+    else:
+        _generators(space, found)
     return len({id(generator) for generator in found}) == len(found)
 
 
