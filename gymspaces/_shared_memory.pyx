@@ -157,6 +157,7 @@ cdef class Plan:
     cdef Py_ssize_t itemsize
     cdef Py_ssize_t rowbytes
     cdef Py_ssize_t rows      # whole rows in the buffer; 0 makes every call fall back
+    cdef bint aligned         # data on the dtype's alignment (a SharedSlice may start anywhere)
     cdef int ndim             # of a read view: 1 + the leaf's
     cdef npy_intp dims[MAX_LEAF_DIMS + 1]
 
@@ -263,6 +264,7 @@ cdef object leaf_plan(object space, object memory):
         if offset < 0 or nbytes < 0 or offset > plan.view.len - nbytes:
             return None
     plan.data = <char *> plan.view.buf + offset
+    plan.aligned = (<size_t> plan.data) % (<size_t> (<cnp.dtype> dtype).alignment) == 0
     plan.nbytes = nbytes
     plan.size = size
     plan.rowbytes = size * plan.itemsize
@@ -381,6 +383,8 @@ cdef bint still_valid(Plan plan, object space) except -1:
     if type(children) is not dict or len(<dict> children) != len(plan.keys):
         return False
     while PyDict_Next(children, &position, &key, &value):
+        if i >= len(plan.keys):
+            return False  # the dict grew while its children were checked
         child = <Plan> plan.children[i]
         if <object> key is not plan.keys[i] or <object> value is not child.space:
             return False
@@ -428,6 +432,16 @@ cdef object plan_for(object space, object memory):
     return plan
 
 
+cdef Py_ssize_t c_count(object number) except? -2:
+    """An index or row count (an exact int) in C; -1, which no leaf accepts (the
+    Python implementation then decides, as for any other out-of-range number),
+    when it does not fit."""
+    try:
+        return PyLong_AsSsize_t(number)
+    except OverflowError:
+        return -1
+
+
 def has_plan(space, shared_memory):
     """Whether ``space`` keeps a plan built for ``shared_memory`` that still matches both."""
     return cached_plan(instance_dict(space), space, shared_memory) is not None
@@ -464,6 +478,8 @@ cdef bint copy_value(Plan plan, char *destination, object value) except -1:
     if type(value) is plan.scalar_type:
         cnp.PyArray_ScalarAsCtype(value, destination)
         return True
+    if not plan.aligned:
+        return False  # the typed stores below need an aligned element
     if type(value) is int and plan.integer:
         integer = PyLong_AsLongLongAndOverflow(value, &overflow)
         if overflow or integer < plan.lowest or integer > plan.highest:
@@ -515,17 +531,12 @@ def write_tree(space, index, value, shared_memory):
     Python implementation, in the tree's order, so results and exceptions are
     the Python implementation's.
     """
-    cdef Py_ssize_t row
     if not ENABLED or type(index) is not int:
         return False
     plan = plan_for(space, shared_memory)
     if plan is None:
         return False
-    try:
-        row = PyLong_AsSsize_t(index)
-    except OverflowError:
-        row = -1  # out of range of every leaf: the Python implementation decides
-    write_node(<Plan> plan, space, index, row, value)
+    write_node(<Plan> plan, space, index, c_count(index), value)
     return True
 
 
@@ -540,6 +551,7 @@ cdef object read_node(Plan plan, object space, object n_object, Py_ssize_t n):
     cdef npy_intp dims[MAX_LEAF_DIMS + 1]
     cdef tuple parts
     cdef dict result
+    cdef int flags
     if plan.kind == LEAF:
         # np.frombuffer(...).reshape((n,) + shape): exactly n whole rows, else
         # the Python implementation raises numpy's error.
@@ -547,10 +559,15 @@ cdef object read_node(Plan plan, object space, object n_object, Py_ssize_t n):
             return READ_LEAF(space, plan.memory, n_object)
         memcpy(dims, plan.dims, plan.ndim * sizeof(npy_intp))
         dims[0] = n
+        # numpy takes these flags as given (it derives only the contiguity
+        # from the strides it computes): claim alignment only where it holds.
+        flags = cnp.NPY_ARRAY_C_CONTIGUOUS | cnp.NPY_ARRAY_WRITEABLE
+        if plan.aligned:
+            flags |= cnp.NPY_ARRAY_ALIGNED
         Py_INCREF(plan.dtype)
         view = PyArray_NewFromDescr(
             <PyTypeObject *> cnp.ndarray, <cnp.PyArray_Descr *> plan.dtype, plan.ndim, dims, NULL,
-            plan.data, cnp.NPY_ARRAY_CARRAY, NULL)
+            plan.data, flags, NULL)
         # The view keeps the shared buffer alive, as np.frombuffer's does.
         cnp.set_array_base(view, plan.owner)
         return view
@@ -573,14 +590,9 @@ cdef object read_node(Plan plan, object space, object n_object, Py_ssize_t n):
 def read_tree(space, shared_memory, n):
     """``read_from_shared_memory(space, shared_memory, n)`` when the kernel covers
     ``space`` and ``shared_memory``; ``None`` otherwise."""
-    cdef Py_ssize_t rows
     if not ENABLED or type(n) is not int:
         return None
     plan = plan_for(space, shared_memory)
     if plan is None:
         return None
-    try:
-        rows = PyLong_AsSsize_t(n)
-    except OverflowError:
-        rows = -1  # no leaf has that many rows: the Python implementation raises
-    return read_node(<Plan> plan, space, n, rows)
+    return read_node(<Plan> plan, space, n, c_count(n))

@@ -462,6 +462,30 @@ def test_single_buffer_slices_reassigned_are_followed() -> None:
     assert np.array_equal(views["a"], views["b"])
 
 
+def test_unaligned_single_buffer_slices() -> None:
+    # A SharedSlice may start anywhere: compare with the Python rules (kernel off).
+    space = GS.Dict({"f": GS.Box(0, 1, (), np.float64), "d": GS.Discrete(9), "v": GS.Box(0, 1, (3,), np.float32)})
+    values = [{"f": 0.25, "d": 7, "v": np.arange(3, dtype=np.float32)},
+              {"f": np.float64(0.5), "d": np.int64(3), "v": [1.0, 2.0, 3.0]}]
+    results = []
+    for enabled in (True, False):
+        buffer = multiprocessing.Array("B", 200)
+        memory = {"f": gs_shm.SharedSlice(buffer, 1, 8 * N), "d": gs_shm.SharedSlice(buffer, 3 + 8 * N, 8 * N),
+                  "v": gs_shm.SharedSlice(buffer, 5 + 16 * N, 12 * N)}
+        _shared_memory.set_enabled(enabled)
+        try:
+            for index in range(N):
+                gs_vector.write_to_shared_memory(space, index, values[index % 2], memory)
+            views = gs_vector.read_from_shared_memory(space, memory, N)
+            assert _shared_memory.has_plan(space, memory) == enabled
+        finally:
+            _shared_memory.set_enabled(True)
+        results.append((bytes(buffer.get_obj()), views))
+    assert results[0][0] == results[1][0]
+    assert_same_views(results[0][1], results[1][1])
+    assert not results[0][1]["f"].flags.aligned
+
+
 def test_plans_are_kept_out_of_copies_and_pickles() -> None:
     space = tree(GS, np.float32)
     memory = create(space, "per-leaf")
