@@ -1,7 +1,8 @@
 """How the compiled kernels are wired to the rule registries: one mechanism for all.
 
-A kernel that implements built-in rules of the flatten family or the batching
-rules (``_flatten.pyx``, ``_batch.pyx``) is told the space classes it
+A kernel that implements built-in rules of the flatten family, the batching
+rules or the shared-memory helpers (``_flatten.pyx``, ``_batch.pyx``,
+``_shared_memory.pyx``) is told the space classes it
 recognises by the layer that registers those rules, and is then wired with
 two calls:
 

@@ -23,7 +23,7 @@ MaskNDArray = np.ndarray[Any, np.dtype[np.int8]]
 # Instance attributes where kernels cache derived data: the C view (``bitgen_t*``)
 # of ``_np_random`` and per-space tables. They are rebuilt on demand (keyed by the
 # identity of what they were derived from) and never pickled or copied.
-KERNEL_CACHE_ATTRS = ("_rng_handle", "_kernel_cache")
+KERNEL_CACHE_ATTRS = ("_rng_handle", "_kernel_cache", "_shared_memory_plan")
 
 # Compact pickles: an array attribute whose elements are all the same (a Box of
 # 0..255 pixels, say) is pickled as this marker, its dtype, shape and one

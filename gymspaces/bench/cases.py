@@ -268,6 +268,38 @@ def _shared_memory_dict(lib: Any) -> Callable[[], Any]:
     return lambda: len(lib.create_shared_memory(space, 8))
 
 
+def _shm_dict_write_read(lib: Any) -> Callable[[], Any]:
+    """One AsyncVectorEnv step's shared-memory traffic: a worker's write, the parent's read.
+
+    Gymnasium's per-leaf layout for both libraries, each with its own helpers.
+    """
+    space = _dict4(lib)
+    x = space.sample()
+    memory = lib.create_shared_memory(space, 8)
+    write, read = lib.write_to_shared_memory, lib.read_from_shared_memory
+
+    def step() -> Any:
+        write(space, 3, x, memory)
+        return read(space, memory, 8)
+
+    return step
+
+
+def _compat_shm_dict_write_read(lib: Any) -> Callable[[], Any]:
+    """:func:`_shm_dict_write_read` through Gymnasium's own helpers, on a Dict of either library."""
+    from gymnasium.vector.utils import create_shared_memory, read_from_shared_memory, write_to_shared_memory
+
+    space = _dict4(_compatible(lib))
+    x = space.sample()
+    memory = create_shared_memory(space, 8)
+
+    def step() -> Any:
+        write_to_shared_memory(space, 3, x, memory)
+        return read_from_shared_memory(space, memory, 8)
+
+    return step
+
+
 IMPORTED_MODULES = {"gymspaces": "gymspaces", "gymnasium": "gymnasium.spaces", "numpy": "numpy"}
 """What the ``import`` case imports for each implementation (``numpy`` is the baseline)."""
 
@@ -376,6 +408,14 @@ CASES: list[Case] = [
     Case("dict_flatten_batch", "flatten_batch 64 Dict samples", _dict_flatten_batch, beyond=True),
     Case("box_image_pickle", "pickle round trip of Box(0,255,(84,84,3),uint8)", _box_image_pickle, beyond=True),
     Case("shared_memory_dict", "create_shared_memory(Dict(4 keys), 8)", _shared_memory_dict, beyond=True),
+    # The same calls on both sides (Gymnasium's layout): in the geometric mean.
+    Case("shm_dict_write_read", "write+read shared memory, Dict(4 keys), 8 envs", _shm_dict_write_read),
+    Case(
+        "compat_shm_dict_write_read",
+        "gymnasium write+read shared memory, compatible Dict(4 keys), 8 envs",
+        _compat_shm_dict_write_read,
+        beyond=True,
+    ),
     # The one-line switch: Gymnasium's own helpers on gymspaces.gymnasium spaces
     # vs on Gymnasium's spaces (Gymnasium code calling Gymnasium functions).
     Case("compat_flatten_dict", "gymnasium flatten of a compatible Dict(4 keys)", _compat_flatten_dict, beyond=True),

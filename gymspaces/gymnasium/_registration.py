@@ -14,7 +14,7 @@ import numpy as np
 from gymnasium.error import CustomSpaceError as GymnasiumCustomSpaceError
 
 import gymspaces as _gs
-from gymspaces import _kernel_wiring
+from gymspaces import _kernel_wiring, _shared_memory
 from gymspaces import utils as gs_utils
 from gymspaces import vector as gs_vector
 from gymspaces.error import CustomSpaceError
@@ -55,8 +55,8 @@ def register_with_gymnasium() -> None:
 
     iterate = _gymnasium_errors(gs_vector.iterate)
     create_shared_memory = _gymnasium_errors(gs_vector.create_shared_memory)
-    read_from_shared_memory = _gymnasium_errors(gs_vector.read_from_shared_memory)
-    write_to_shared_memory = _gymnasium_errors(gs_vector.write_to_shared_memory)
+    read_from_shared_memory = _compiled_first_read(_gymnasium_errors(gs_vector.read_from_shared_memory))
+    write_to_shared_memory = _compiled_first_write(_gymnasium_errors(gs_vector.write_to_shared_memory))
 
     # (Gymnasium's helper, gymspaces' helper, what Gymnasium runs on compatible spaces)
     helpers: list[tuple[Any, Any, Any]] = [
@@ -113,6 +113,40 @@ def _gymnasium_errors(helper: Any) -> Any:
     call.__doc__ = helper.__doc__
     call.__wrapped__ = helper  # type: ignore[attr-defined]
     return call
+
+
+# What a vector env calls every step: Gymnasium's dispatch goes straight to the
+# compiled pass, which raises only what Gymnasium's own rules raise (the
+# Python rules it defers to for a value or index are given no other space).
+# Whatever it does not cover takes the general route, with Gymnasium's errors.
+
+
+def _compiled_first_write(general: Any) -> Any:
+    """``write_to_shared_memory`` for Gymnasium's dispatcher: the compiled pass, else ``general``."""
+    write_tree = _shared_memory.write_tree
+
+    def write_to_shared_memory(space: Any, index: int, value: Any, shared_memory: Any) -> None:
+        if not write_tree(space, index, value, shared_memory):
+            general(space, index, value, shared_memory)
+
+    write_to_shared_memory.__doc__ = general.__doc__
+    write_to_shared_memory.__wrapped__ = general.__wrapped__  # type: ignore[attr-defined]
+    return write_to_shared_memory
+
+
+def _compiled_first_read(general: Any) -> Any:
+    """``read_from_shared_memory`` for Gymnasium's dispatcher: the compiled pass, else ``general``."""
+    read_tree = _shared_memory.read_tree
+
+    def read_from_shared_memory(space: Any, shared_memory: Any, n: int = 1) -> Any:
+        views = read_tree(space, shared_memory, n)
+        if views is None:
+            return general(space, shared_memory, n)
+        return views
+
+    read_from_shared_memory.__doc__ = general.__doc__
+    read_from_shared_memory.__wrapped__ = general.__wrapped__  # type: ignore[attr-defined]
+    return read_from_shared_memory
 
 
 def _defer_to_gymnasium(gymnasium_helper: Any, gymspaces_helper: Any, ours: Any) -> Any:

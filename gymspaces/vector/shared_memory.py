@@ -4,6 +4,16 @@ and ``write_to_shared_memory``.
 Each fixed-shape leaf owns one ``multiprocessing`` array holding ``n`` elements
 back to back; readers get zero-copy numpy views of it. Layouts, typecodes and
 errors are Gymnasium 1.4.0's, so buffers are interchangeable with its helpers.
+
+Reading and writing a Box, Discrete, MultiDiscrete or MultiBinary, or a
+Tuple/Dict tree of them, runs in one compiled pass (``gymspaces._shared_memory``)
+over either layout: each leaf's value is copied straight into its row when it
+is an ndarray of exactly the leaf's dtype and size (or a scalar of a
+one-element leaf), and the leaf addresses are looked up once per (space,
+memory) pair and checked against the live objects on every call. Everything
+else -- other values, an index outside the rows, other spaces anywhere in the
+tree, user-registered rules -- runs the Python rules below, whose results and
+exceptions are Gymnasium's.
 """
 
 from __future__ import annotations
@@ -13,11 +23,13 @@ import multiprocessing as mp
 from array import typecodes
 from collections.abc import Mapping
 from ctypes import c_bool, c_uint8
+from multiprocessing.sharedctypes import SynchronizedArray
 from types import ModuleType
 from typing import Any, cast
 
 import numpy as np
 
+from gymspaces import _kernel_wiring, _shared_memory
 from gymspaces._dispatch import space_dispatch
 from gymspaces.box import Box
 from gymspaces.dict import Dict
@@ -144,17 +156,31 @@ def read_from_shared_memory(space: Space[Any], shared_memory: Any, n: int = 1) -
     raise _unsupported("read_from_shared_memory", space)
 
 
+# Each rule of a fixed-shape space or of Tuple/Dict tries the compiled pass
+# first (``None``/``False``: not covered, nothing done).
+
+
 @read_from_shared_memory.register(Box)
 @read_from_shared_memory.register(Discrete)
 @read_from_shared_memory.register(MultiDiscrete)
 @read_from_shared_memory.register(MultiBinary)
-def _(space: Space[Any], shared_memory: Any, n: int = 1) -> np.ndarray:
+def _read_array(space: Space[Any], shared_memory: Any, n: int = 1) -> np.ndarray:
+    views = _shared_memory.read_tree(space, shared_memory, n)
+    if views is not None:
+        return cast(np.ndarray, views)
+    return _read_array_python(space, shared_memory, n)
+
+
+def _read_array_python(space: Space[Any], shared_memory: Any, n: int = 1) -> np.ndarray:
     assert space.shape is not None
     return np.frombuffer(shared_memory.get_obj(), dtype=space.dtype).reshape((n,) + space.shape)
 
 
 @read_from_shared_memory.register(Tuple)
-def _(space: Tuple, shared_memory: tuple[Any, ...], n: int = 1) -> tuple[Any, ...]:
+def _read_tuple(space: Tuple, shared_memory: tuple[Any, ...], n: int = 1) -> tuple[Any, ...]:
+    views = _shared_memory.read_tree(space, shared_memory, n)
+    if views is not None:
+        return cast("tuple[Any, ...]", views)
     return tuple(
         read_from_shared_memory(child, memory, n=n)
         for memory, child in zip(shared_memory, space.spaces, strict=True)
@@ -162,7 +188,10 @@ def _(space: Tuple, shared_memory: tuple[Any, ...], n: int = 1) -> tuple[Any, ..
 
 
 @read_from_shared_memory.register(Dict)
-def _(space: Dict, shared_memory: Mapping[str, Any], n: int = 1) -> dict[str, Any]:
+def _read_dict(space: Dict, shared_memory: Mapping[str, Any], n: int = 1) -> dict[str, Any]:
+    views = _shared_memory.read_tree(space, shared_memory, n)
+    if views is not None:
+        return cast("dict[str, Any]", views)
     return {
         key: read_from_shared_memory(child, shared_memory[key], n=n)
         for key, child in space.spaces.items()
@@ -220,7 +249,12 @@ def write_to_shared_memory(space: Space[Any], index: int, value: Any, shared_mem
 @write_to_shared_memory.register(Discrete)
 @write_to_shared_memory.register(MultiDiscrete)
 @write_to_shared_memory.register(MultiBinary)
-def _(space: Space[Any], index: int, value: Any, shared_memory: Any) -> None:
+def _write_array(space: Space[Any], index: int, value: Any, shared_memory: Any) -> None:
+    if not _shared_memory.write_tree(space, index, value, shared_memory):
+        _write_array_python(space, index, value, shared_memory)
+
+
+def _write_array_python(space: Space[Any], index: int, value: Any, shared_memory: Any) -> None:
     size = _leaf_size(space)
     destination = np.frombuffer(shared_memory.get_obj(), dtype=space.dtype)
     np.copyto(
@@ -230,13 +264,20 @@ def _(space: Space[Any], index: int, value: Any, shared_memory: Any) -> None:
 
 
 @write_to_shared_memory.register(Tuple)
-def _(space: Tuple, index: int, value: tuple[Any, ...], shared_memory: tuple[Any, ...]) -> None:
+def _write_tuple(space: Tuple, index: int, value: tuple[Any, ...], shared_memory: tuple[Any, ...]) -> None:
+    if not _shared_memory.write_tree(space, index, value, shared_memory):
+        _write_tuple_python(space, index, value, shared_memory)
+
+
+def _write_tuple_python(space: Tuple, index: int, value: tuple[Any, ...], shared_memory: tuple[Any, ...]) -> None:
     for part, memory, child in zip(value, shared_memory, space.spaces, strict=True):
         write_to_shared_memory(child, index, part, memory)
 
 
 @write_to_shared_memory.register(Dict)
-def _(space: Dict, index: int, value: Mapping[str, Any], shared_memory: Mapping[str, Any]) -> None:
+def _write_dict(space: Dict, index: int, value: Mapping[str, Any], shared_memory: Mapping[str, Any]) -> None:
+    if _shared_memory.write_tree(space, index, value, shared_memory):
+        return
     for key, child in space.spaces.items():
         write_to_shared_memory(child, index, value[key], shared_memory[key])
 
@@ -445,3 +486,22 @@ for _attribute in ("register", "dispatch", "registry", "on_register", "handles")
 del _attribute
 
 __all__ += ["SharedSlice"]
+
+# The compiled pass applies the built-in rules of these classes; it stays on
+# only while no user registration replaces one of them.
+_BUILT_IN_RULES = {
+    write_to_shared_memory: {
+        Box: _write_array, Discrete: _write_array, MultiDiscrete: _write_array, MultiBinary: _write_array,
+        Tuple: _write_tuple, Dict: _write_dict,
+    },
+    read_from_shared_memory: {
+        Box: _read_array, Discrete: _read_array, MultiDiscrete: _read_array, MultiBinary: _read_array,
+        Tuple: _read_tuple, Dict: _read_dict,
+    },
+}
+_shared_memory.configure(
+    Tuple, Dict, (Box, Discrete, MultiDiscrete, MultiBinary), SynchronizedArray, SharedSlice,
+    _write_array_python, _write_tuple_python, _read_array_python,
+)
+_kernel_wiring.compiled_while_built_in(_shared_memory.set_enabled, _BUILT_IN_RULES)
+_kernel_wiring.share_aliases(_shared_memory.set_aliases, tuple(_BUILT_IN_RULES))

@@ -47,6 +47,8 @@ DEFAULT_TESTS = [
     # interpreter, which valgrind does not follow: about +4 s under memcheck.
     "tests/batch/test_shared_memory.py",
     "tests/batch/test_kernel_fast_paths.py",
+    # The compiled shared-memory pass: plans, raw copies, views of shared buffers.
+    "tests/batch/test_shared_memory_compiled.py",
     # The benchmark floors' kernel (raw writes into arrays and strings): ~35 s.
     "tests/project/test_bench_floors.py",
 ]
