@@ -79,7 +79,7 @@ def _generators(space: Any, found: list[Any]) -> None:
     # Looked up in the instance dict first: a failed getattr raises and
     # catches an AttributeError, and fundamental spaces have none of these.
     namespace = getattr(space, "__dict__", None) or {}
-    defined = _class_child_attributes(type(space))
+    defined = _class_child_attributes(type(space))  # type: ignore[arg-type]  # classes hash
     for name in _CHILD_ATTRIBUTES:
         if name in namespace:
             child = namespace[name]
@@ -104,7 +104,7 @@ def independent_children(space: Any) -> bool:
     (each one's draws do not depend on the others'), which is what ``n`` samples draw."""
     found: list[Any] = []
     children = getattr(space, "spaces", None)
-    members = list(children.values()) if isinstance(children, Mapping) else children
+    members: Any = list(children.values()) if isinstance(children, Mapping) else children
     if type(members) in (list, tuple) and all(type(child) in _LEAF_CLASSES for child in members):
         # A Tuple or Dict of fundamental spaces, the usual case: no walk needed.
         found = [generator for generator in (space._np_random, *(child._np_random for child in members)) if generator is not None]

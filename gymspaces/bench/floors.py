@@ -252,6 +252,16 @@ def _shared_memory(lib: Any) -> Callable[[], Any]:
     return lambda: mp.RawArray("B", nbytes)
 
 
+def _shm_write_read(lib: Any) -> Callable[[], Any]:
+    """Floor of writing one element into shared memory and reading the batch back:
+    read the element, write its bytes in place into row 3 of every leaf, build the views."""
+    space = c._dict4(lib)
+    memory = lib.create_shared_memory(space, 8)
+    views = lib.read_from_shared_memory(space, memory, 8)
+    rows = {key: view[3:4] for key, view in views.items()}
+    return _floor(0, space.sample(), rows, views)
+
+
 FLOORS: dict[str, Callable[[Any], Callable[[], Any]]] = {
     "discrete_flatten": _transform(_discrete_flatten),
     "dict_contains": _transform(_dict_element),
@@ -269,6 +279,8 @@ FLOORS: dict[str, Callable[[Any], Callable[[], Any]]] = {
     "dict_flatten_batch": _transform(_flatten_batch),
     "box_image_pickle": _box_image_pickle,
     "shared_memory_dict": _shared_memory,
+    "shm_dict_write_read": _shm_write_read,
+    "compat_shm_dict_write_read": _shm_write_read,
     # Gymnasium's helpers on compatible spaces do the work of gymspaces' own.
     "compat_flatten_dict": _transform(_dict_flatten),
     "compat_vector_sample": _batched_sample,
