@@ -15,6 +15,7 @@ cimport numpy as cnp
 from cpython.dict cimport PyDict_Next
 from cpython.object cimport PyObject
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, INT32_MAX
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 from numpy cimport npy_intp
 
@@ -450,8 +451,10 @@ cdef inline bint same_shape(cnp.ndarray a, cnp.ndarray b) noexcept:
     return True
 
 
-cdef int64_t multi_discrete_positions(space, dict namespace, object x, cnp.ndarray positions) except -2:
-    """Fill ``positions`` (int64, size of nvec) with the one-hot positions of ``x``.
+cdef int64_t multi_discrete_positions(space, dict namespace, object x, int64_t *out,
+                                      npy_intp capacity) except -2:
+    """Fill ``out`` (room for ``capacity`` values) with the one-hot positions of ``x``,
+    one per entry of ``nvec``.
 
     Returns the one-hot length, or -1 when the case is left to numpy.
     """
@@ -460,7 +463,6 @@ cdef int64_t multi_discrete_positions(space, dict namespace, object x, cnp.ndarr
     cdef int64_t total, offset = 0, diff, index
     cdef npy_intp i, size
     cdef int type_num = descr.type_num
-    cdef int64_t *out = <int64_t *> cnp.PyArray_DATA(positions)
     if descr.kind == b'u' and descr.itemsize == 8:
         return -1  # int32 offsets + uint64 promote to float64 indices: numpy raises
     nvec = as_c_array(attr(namespace, space, "nvec"), descr)
@@ -471,8 +473,7 @@ cdef int64_t multi_discrete_positions(space, dict namespace, object x, cnp.ndarr
         return -1
     values = <cnp.ndarray> x
     size = cnp.PyArray_SIZE(nvec)
-    if (not same_shape(values, nvec) or cnp.PyArray_SIZE(start) != size
-            or cnp.PyArray_SIZE(positions) < size):
+    if not same_shape(values, nvec) or cnp.PyArray_SIZE(start) != size or capacity < size:
         return -1
     if not multi_discrete_offsets(nvec, descr, &total):
         return -1
@@ -501,7 +502,8 @@ def multi_discrete_one_hot(space, x):
     cdef npy_intp size = cnp.PyArray_SIZE(<cnp.ndarray> attr(namespace, space, "nvec")) \
         if cnp.PyArray_Check(attr(namespace, space, "nvec")) else 0
     cdef cnp.ndarray positions = cnp.PyArray_EMPTY(1, &size, cnp.NPY_INT64, 0)
-    cdef int64_t total = multi_discrete_positions(space, namespace, x, positions)
+    cdef int64_t total = multi_discrete_positions(space, namespace, x,
+                                                  <int64_t *> cnp.PyArray_DATA(positions), size)
     if total < 0:
         return None
     descr = native_integer_descr(attr(namespace, space, "dtype"))
@@ -588,33 +590,152 @@ cdef enum:
     PART_ARRAY = 0
     PART_ONE_HOT = 1
     PART_MULTI_ONE_HOT = 2
+    # Parts and one-hot positions of a small tree are kept inline, without allocating.
+    INLINE_PARTS = 16
+    INLINE_POSITIONS = 32
 
+
+cdef struct Part:
+    int kind
+    npy_intp size         # elements of the flat output this leaf fills
+    npy_intp index        # PART_ONE_HOT: the position of the 1
+    npy_intp first        # PART_MULTI_ONE_HOT: its first position in ``positions``
+    npy_intp count        # PART_MULTI_ONE_HOT: how many positions
+    Py_ssize_t array      # PART_ARRAY: index in ``Gathered.arrays`` of a C-contiguous native array...
+    int type_num          # ...of this type
+    int itemsize
+    bint is_float
+
+
+cdef class Gathered:
+    """The leaves of one ``flatten_tree`` call, as C records.
+
+    Array parts refer to arrays held by ``arrays`` (the caller's samples or
+    their converted copies), so the data stays alive while it is read; their
+    data pointers are read only when copying (see ``array_data``).
+    """
+    cdef Part inline_parts[INLINE_PARTS]
+    cdef Part *parts
+    cdef Py_ssize_t count, capacity
+    cdef int64_t inline_positions[INLINE_POSITIONS]
+    cdef int64_t *positions
+    cdef npy_intp position_count, position_capacity
+    cdef list arrays
+
+    def __cinit__(self):
+        self.parts = self.inline_parts
+        self.capacity = INLINE_PARTS
+        self.positions = self.inline_positions
+        self.position_capacity = INLINE_POSITIONS
+        self.arrays = []
+
+    def __dealloc__(self):
+        if self.parts != self.inline_parts:
+            free(self.parts)
+        if self.positions != self.inline_positions:
+            free(self.positions)
+
+    cdef Part *add(self, int kind, npy_intp size) except NULL:
+        cdef Part *grown
+        if self.count == self.capacity:
+            grown = <Part *> malloc(2 * self.capacity * sizeof(Part))
+            if grown == NULL:
+                raise MemoryError()
+            memcpy(grown, self.parts, self.count * sizeof(Part))
+            if self.parts != self.inline_parts:
+                free(self.parts)
+            self.parts = grown
+            self.capacity *= 2
+        cdef Part *part = &self.parts[self.count]
+        self.count += 1
+        memset(part, 0, sizeof(Part))
+        part.kind = kind
+        part.size = size
+        return part
+
+    cdef int64_t *reserve_positions(self, npy_intp count) except NULL:
+        """Room for ``count`` more one-hot positions (at ``position_count``)."""
+        cdef npy_intp needed = self.position_count + count
+        cdef npy_intp capacity = self.position_capacity
+        cdef int64_t *grown
+        if needed > capacity:
+            while capacity < needed:
+                capacity *= 2
+            grown = <int64_t *> malloc(capacity * sizeof(int64_t))
+            if grown == NULL:
+                raise MemoryError()
+            memcpy(grown, self.positions, self.position_count * sizeof(int64_t))
+            if self.positions != self.inline_positions:
+                free(self.positions)
+            self.positions = grown
+            self.position_capacity = capacity
+        return self.positions + self.position_count
+
+    cdef int add_array(self, cnp.ndarray arr) except -1:
+        cdef Part *part = self.add(PART_ARRAY, cnp.PyArray_SIZE(arr))
+        part.array = len(self.arrays)
+        self.arrays.append(arr)
+        part.type_num = cnp.PyArray_TYPE(arr)
+        part.itemsize = <int> cnp.PyArray_ITEMSIZE(arr)
+        part.is_float = cnp.PyArray_ISFLOAT(arr)
+        return 0
+
+    cdef const char *array_data(self, Part *part) except NULL:
+        """The data of an array part, checked to still hold what was gathered."""
+        cdef cnp.ndarray arr = <cnp.ndarray> self.arrays[part.array]
+        # Python code may run between gathering and copying (an allocation can
+        # start the garbage collector): never trust a stale pointer or size.
+        if (cnp.PyArray_SIZE(arr) != part.size or cnp.PyArray_TYPE(arr) != part.type_num
+                or not cnp.PyArray_IS_C_CONTIGUOUS(arr)):
+            raise RuntimeError("a sample changed while it was being flattened")
+        return <const char *> cnp.PyArray_DATA(arr)
+
+
+# Memo of ``np.result_type``, keyed by the identities of the dtypes: hashing
+# a dtype walks its fields and costs more than the flatten of a small space.
+# Each entry holds its dtypes, so the identities in a key stay theirs.
 cdef dict PROMOTIONS = {}
 
 
 cdef cnp.dtype promote(list dtypes):
     """``np.result_type`` of a node's children, memoised (it is pure and costly)."""
-    key = tuple(dtypes)
-    found = PROMOTIONS.get(key)
-    if found is None:
-        found = np.result_type(*dtypes)
-        if len(PROMOTIONS) < 4096:
-            PROMOTIONS[key] = found
-    return <cnp.dtype> found
+    cdef Py_ssize_t i, n = len(dtypes)
+    cdef uint64_t h = <uint64_t> n
+    cdef tuple entry
+    cdef tuple known
+    for i in range(n):
+        h = (h ^ <uint64_t> <size_t> <PyObject *> dtypes[i]) * <uint64_t> 0x100000001B3ULL
+    found = PROMOTIONS.get(h)
+    if found is not None:
+        entry = <tuple> found
+        known = <tuple> entry[0]
+        if len(known) == n:
+            for i in range(n):
+                if known[i] is not dtypes[i]:
+                    break
+            else:
+                return <cnp.dtype> entry[1]
+    result = np.result_type(*dtypes)
+    if len(PROMOTIONS) >= 4096:
+        PROMOTIONS.clear()
+    PROMOTIONS[h] = (tuple(dtypes), result)
+    return <cnp.dtype> result
 
 
-cdef object gather(space, object x, list parts):
-    """Append ``(kind, size, data, dtype)`` for every leaf under ``space``; return the
-    node's flat dtype, or ``None`` if the tree holds anything this kernel leaves to numpy."""
+cdef object gather(space, object x, Gathered parts):
+    """Record every leaf under ``space`` in ``parts``; return the node's flat dtype,
+    or ``None`` if the tree holds anything this kernel leaves to numpy."""
     cdef type cls = space_class(space)
     cdef dict namespace
     cdef Py_ssize_t pos = 0
     cdef PyObject *key_ptr
     cdef PyObject *child_ptr
-    cdef npy_intp size = 0, index
+    cdef npy_intp size = 0, index, count
     cdef int64_t total
-    cdef cnp.ndarray arr, positions
+    cdef int64_t *positions
+    cdef cnp.ndarray arr
     cdef list child_dtypes
+    cdef Part *part
     if cls is DictSpace:
         children = space.spaces
         if type(children) is not dict:
@@ -631,43 +752,46 @@ cdef object gather(space, object x, list parts):
         if type(children) is not tuple or type(x) not in (tuple, list) or len(x) != len(children):
             return None
         child_dtypes = []
-        for child, part in zip(children, x):
-            dtype = gather(child, part, parts)
+        for child, part_value in zip(children, x):
+            dtype = gather(child, part_value, parts)
             if dtype is None:
                 return None
             child_dtypes.append(dtype)
         return promote(child_dtypes) if child_dtypes else None
+    namespace = instance_dict(space)
     if cls is BoxSpace or cls is MultiBinarySpace:
-        descr = space.dtype
+        descr = attr(namespace, space, "dtype")
         if not (cnp.PyArray_Check(x)
-                and cnp.PyArray_EquivTypes(<cnp.dtype> (<object> x).dtype, <cnp.dtype> descr)):
+                and cnp.PyArray_EquivTypes(<cnp.dtype> cnp.PyArray_DESCR(<cnp.ndarray> x), <cnp.dtype> descr)):
             x = np.asarray(x, dtype=descr)
         arr = <cnp.ndarray> x
         if not cnp.PyArray_ISNOTSWAPPED(arr) or not cnp.PyArray_IS_C_CONTIGUOUS(arr):
             arr = np.ascontiguousarray(arr, dtype=(<cnp.dtype> descr).newbyteorder("="))
         if not supported_type(cnp.PyArray_TYPE(arr)):
             return None
-        parts.append((PART_ARRAY, cnp.PyArray_SIZE(arr), arr, None))
+        parts.add_array(arr)
         return descr
     if cls is DiscreteSpace:
-        namespace = instance_dict(space)
         index = discrete_index(space, namespace, x, &size)
         if index < 0:
             return None
-        parts.append((PART_ONE_HOT, size, index, None))
-        return space.dtype
+        part = parts.add(PART_ONE_HOT, size)
+        part.index = index
+        return attr(namespace, space, "dtype")
     if cls is MultiDiscreteSpace:
-        namespace = instance_dict(space)
         nvec = attr(namespace, space, "nvec")
         if not cnp.PyArray_Check(nvec):
             return None
-        size = cnp.PyArray_SIZE(<cnp.ndarray> nvec)
-        positions = cnp.PyArray_EMPTY(1, &size, cnp.NPY_INT64, 0)
-        total = multi_discrete_positions(space, namespace, x, positions)
+        count = cnp.PyArray_SIZE(<cnp.ndarray> nvec)
+        positions = parts.reserve_positions(count)
+        total = multi_discrete_positions(space, namespace, x, positions, count)
         if total < 0:
             return None
-        parts.append((PART_MULTI_ONE_HOT, <npy_intp> total, positions, None))
-        return space.dtype
+        part = parts.add(PART_MULTI_ONE_HOT, <npy_intp> total)
+        part.first = parts.position_count
+        part.count = count
+        parts.position_count += count
+        return attr(namespace, space, "dtype")
     return None
 
 
@@ -685,7 +809,7 @@ cdef cnp.ndarray checked_target(object target, npy_intp size, cnp.dtype descr):
     return array
 
 
-cdef int detach_parts(list parts, cnp.ndarray target) except -1:
+cdef int detach_parts(Gathered parts, cnp.ndarray target) except -1:
     """Copy every array part whose memory overlaps ``target``.
 
     ``target`` is zeroed and then filled part by part: a part that is a view
@@ -693,16 +817,18 @@ cdef int detach_parts(list parts, cnp.ndarray target) except -1:
     """
     cdef char *begin = <char *> cnp.PyArray_DATA(target)
     cdef char *end = begin + cnp.PyArray_NBYTES(target)
-    cdef char *data
+    cdef Part *part
+    cdef const char *data
     cdef Py_ssize_t i
-    for i in range(len(parts)):
-        kind, size, payload, extra = parts[i]
-        if kind != PART_ARRAY:
+    for i in range(parts.count):
+        part = &parts.parts[i]
+        if part.kind != PART_ARRAY:
             continue
-        data = <char *> cnp.PyArray_DATA(<cnp.ndarray> payload)
+        data = parts.array_data(part)
         # Parts are C-contiguous (see ``gather``): one byte range each.
-        if data < end and data + cnp.PyArray_NBYTES(<cnp.ndarray> payload) > begin:
-            parts[i] = (kind, size, cnp.PyArray_NewCopy(<cnp.ndarray> payload, cnp.NPY_CORDER), extra)
+        if data < end and data + part.size * part.itemsize > begin:
+            parts.arrays[part.array] = cnp.PyArray_NewCopy(<cnp.ndarray> parts.arrays[part.array],
+                                                           cnp.NPY_CORDER)
     return 0
 
 
@@ -715,13 +841,13 @@ cpdef object flatten_tree(space, x, target=None):
     """
     if not ENABLED:
         return None
-    cdef list parts = []
+    cdef Gathered parts = Gathered.__new__(Gathered)
     out_dtype = gather(space, x, parts)
     if out_dtype is None or not supported_type((<cnp.dtype> out_dtype).type_num):
         return None
-    cdef npy_intp total = 0, offset = 0, i, size
-    for part in parts:
-        total += <npy_intp> part[1]
+    cdef npy_intp total = 0, offset = 0, i, j
+    for i in range(parts.count):
+        total += parts.parts[i].size
     cdef cnp.dtype out_descr = <cnp.dtype> out_dtype
     if not cnp.PyArray_ISNBO(out_descr.byteorder):
         return None
@@ -735,24 +861,18 @@ cpdef object flatten_tree(space, x, target=None):
     cdef char *data = <char *> cnp.PyArray_DATA(out)
     cdef int out_type = out_descr.type_num
     cdef int out_size = <int> out_descr.itemsize
-    cdef cnp.ndarray arr, positions
-    cdef int64_t *p
-    for kind, size_obj, payload, _ in parts:
-        size = size_obj
-        if kind == PART_ARRAY:
-            arr = <cnp.ndarray> payload
-            copy_cast(data + offset * out_size, out_type, out_size,
-                      <const char *> cnp.PyArray_DATA(arr), cnp.PyArray_TYPE(arr),
-                      <int> cnp.PyArray_ITEMSIZE(arr),
-                      cnp.PyArray_ISFLOAT(arr), size)
-        elif kind == PART_ONE_HOT:
-            store_one(data, out_type, offset + <npy_intp> payload)
+    cdef Part *part
+    for i in range(parts.count):
+        part = &parts.parts[i]
+        if part.kind == PART_ARRAY:
+            copy_cast(data + offset * out_size, out_type, out_size, parts.array_data(part),
+                      part.type_num, part.itemsize, part.is_float, part.size)
+        elif part.kind == PART_ONE_HOT:
+            store_one(data, out_type, offset + part.index)
         else:
-            positions = <cnp.ndarray> payload
-            p = <int64_t *> cnp.PyArray_DATA(positions)
-            for i in range(cnp.PyArray_SIZE(positions)):
-                store_one(data, out_type, offset + <npy_intp> p[i])
-        offset += size
+            for j in range(part.first, part.first + part.count):
+                store_one(data, out_type, offset + <npy_intp> parts.positions[j])
+        offset += part.size
     return out
 
 
