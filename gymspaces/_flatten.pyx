@@ -13,8 +13,10 @@ temporary arrays and no concatenation.
 
 cimport numpy as cnp
 from cpython.dict cimport PyDict_Next
-from cpython.object cimport PyObject
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, INT32_MAX
+from libc.math cimport isinf
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 from numpy cimport npy_intp
@@ -40,6 +42,12 @@ cdef extern from "numpy/halffloat.h" nogil:
 
 cdef extern from "numpy/ndarraytypes.h":
     enum: NPY_HALF
+
+cdef extern from "numpy/arrayobject.h":
+    # Steals the reference to ``descr``.
+    object PyArray_NewFromDescr(PyTypeObject *subtype, cnp.PyArray_Descr *descr, int nd,
+                                npy_intp *dims, npy_intp *strides, void *data, int flags,
+                                PyObject *obj)
 
 # Space classes, set by gymspaces._flattening (importing them here would be circular).
 cdef object TupleSpace = None
@@ -312,10 +320,14 @@ cdef object int64_one_hot(space, x):
 
 
 def flatten(space, x, out=None):
-    cdef object result
-    cdef type cls = space_class(space)
     if out is not None:
         return flatten_into(space, x, out)
+    return flatten_value(space, x)
+
+
+cdef object flatten_value(space, x):
+    cdef object result
+    cdef type cls = space_class(space)
     if ENABLED:
         if cls is DiscreteSpace:
             result = int64_one_hot(space, x)
@@ -947,6 +959,65 @@ cdef object segment_view(cnp.ndarray x, npy_intp begin, npy_intp end):
     return x[begin:end]
 
 
+cdef object segment_as_vector(cnp.ndarray x, npy_intp begin, npy_intp end):
+    """``x[begin:end].reshape((end - begin,))`` of an exact 1-D ndarray in one step.
+
+    numpy's slice and same-shape reshape give a view with ``x``'s dtype and
+    stride whose base is the first owner of the data (numpy collapses chains
+    of views): exactly what this builds, without the two intermediate objects.
+    """
+    cdef npy_intp length = end - begin
+    cdef npy_intp stride = cnp.PyArray_STRIDE(x, 0)
+    cdef cnp.PyArray_Descr *descr = cnp.PyArray_DESCR(x)
+    Py_INCREF(<object> descr)
+    view = PyArray_NewFromDescr(<PyTypeObject *> cnp.ndarray, descr, 1, &length, &stride,
+                                cnp.PyArray_BYTES(x) + begin * stride,
+                                cnp.PyArray_FLAGS(x) & cnp.NPY_ARRAY_WRITEABLE, NULL)
+    cnp.set_array_base(view, x)
+    return view
+
+
+cdef object float_segment_as_vector(cnp.ndarray x, npy_intp begin, npy_intp end, cnp.dtype descr):
+    """``np.asarray(x[begin:end], dtype=descr).reshape((end - begin,))`` between
+    float32 and float64, or ``None`` for any other case.
+
+    numpy's result is a view of the cast copy (the same-shape reshape makes
+    one). A value that would make numpy warn -- a finite double overflowing
+    float32, any NaN (a signalling one raises "invalid") -- leaves the segment
+    to numpy, warnings included.
+    """
+    cdef int src_type = cnp.PyArray_TYPE(x)
+    cdef int dst_type = descr.type_num
+    cdef npy_intp length = end - begin, i
+    cdef npy_intp stride = cnp.PyArray_STRIDE(x, 0)
+    cdef const char *src
+    cdef double value
+    cdef float narrowed
+    if ((src_type != cnp.NPY_DOUBLE and src_type != cnp.NPY_FLOAT)
+            or (dst_type != cnp.NPY_DOUBLE and dst_type != cnp.NPY_FLOAT)
+            or not cnp.PyArray_ISNBO(descr.byteorder) or not cnp.PyArray_ISNOTSWAPPED(x)
+            or not cnp.PyArray_ISALIGNED(x)):
+        return None
+    cdef cnp.ndarray owner = cnp.PyArray_EMPTY(1, &length, dst_type, 0)
+    cdef char *dst = <char *> cnp.PyArray_DATA(owner)
+    src = <const char *> cnp.PyArray_BYTES(x) + begin * stride
+    for i in range(length):
+        if src_type == cnp.NPY_DOUBLE:
+            value = (<const double *> (src + i * stride))[0]
+        else:
+            value = (<const float *> (src + i * stride))[0]
+        if value != value:
+            return None
+        if dst_type == cnp.NPY_DOUBLE:
+            (<double *> dst)[i] = value
+        else:
+            narrowed = <float> value
+            if isinf(narrowed) and not isinf(value):
+                return None
+            (<float *> dst)[i] = narrowed
+    return segment_as_vector(owner, 0, length)
+
+
 cdef object unflatten_leaf(object space, cnp.ndarray x, npy_intp begin, npy_intp end, object fallback):
     cdef type cls = space_class(space)
     cdef npy_intp length = cnp.PyArray_DIM(x, 0)
@@ -968,6 +1039,14 @@ cdef object unflatten_leaf(object space, cnp.ndarray x, npy_intp begin, npy_intp
     elif cls is BoxSpace or cls is MultiBinarySpace:
         namespace = instance_dict(space)
         descr = attr(namespace, space, "dtype")
+        shape = attr(namespace, space, "_shape")
+        if (type(x) is cnp.ndarray and type(shape) is tuple and len(<tuple> shape) == 1
+                and type((<tuple> shape)[0]) is int and (<tuple> shape)[0] == end - begin):
+            if cnp.PyArray_EquivTypes(<cnp.dtype> cnp.PyArray_DESCR(x), <cnp.dtype> descr):
+                return segment_as_vector(x, begin, end)
+            cast = float_segment_as_vector(x, begin, end, <cnp.dtype> descr)
+            if cast is not None:
+                return cast
         part = segment_view(x, begin, end)
         if not cnp.PyArray_EquivTypes(<cnp.dtype> cnp.PyArray_DESCR(x), <cnp.dtype> descr):
             if cnp.PyArray_ISNBO((<cnp.dtype> descr).byteorder) and supported_type((<cnp.dtype> descr).type_num):
@@ -1022,6 +1101,39 @@ def unflatten(space, x):
         if out is not None:
             return out
     return GENERIC_UNFLATTEN(space, x)
+
+
+# Gymnasium's ``flatten``/``unflatten`` run these on the compatible spaces of
+# ``gymspaces.gymnasium``: gymspaces' result, passed through ``COMPATIBLE_FINISH``
+# (which makes graph samples compatible) unless it cannot hold a graph -- an
+# array, or the unflattened tree of fundamental spaces -- which saves a Python
+# layer and a walk of the result on Gymnasium's most frequent calls.
+cdef object COMPATIBLE_FINISH = None
+
+
+def set_compatible_finish(finish):
+    """The function ``flatten_compatible``/``unflatten_compatible`` apply to results that may hold graphs."""
+    global COMPATIBLE_FINISH
+    COMPATIBLE_FINISH = finish
+
+
+def flatten_compatible(space, x):
+    """``COMPATIBLE_FINISH(flatten(space, x))``, without the call for an array result."""
+    result = flatten_value(space, x)
+    if type(result) is cnp.ndarray:
+        return result
+    return COMPATIBLE_FINISH(result)
+
+
+def unflatten_compatible(space, x):
+    """``COMPATIBLE_FINISH(unflatten(space, x))``, without the call for a tree of fundamental spaces."""
+    cdef object out
+    cdef type cls = space_class(space)
+    if ENABLED and (cls is DictSpace or cls is TupleSpace):
+        out = unflatten_tree(space, x, GENERIC_UNFLATTEN)
+        if out is not None:  # fundamental leaves only: no graph in it
+            return out
+    return COMPATIBLE_FINISH(GENERIC_UNFLATTEN(space, x))
 
 
 cpdef object unflatten_tree(space, x, fallback):
