@@ -13,6 +13,7 @@ temporary arrays and no concatenation.
 
 cimport numpy as cnp
 from cpython.dict cimport PyDict_Next
+from cpython.list cimport PyList_GET_ITEM
 from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, INT32_MAX
@@ -619,122 +620,123 @@ cdef struct Part:
     bint is_float
 
 
-cdef class Gathered:
-    """The leaves of one ``flatten_tree`` call, as C records.
+cdef struct Gathered:
+    # The leaves of one ``flatten_tree`` call, as C records, in storage on the
+    # caller's stack (grown on the heap for large trees; see ``release``).
+    Part *parts
+    Py_ssize_t count, capacity
+    Part *inline_parts
+    int64_t *positions
+    npy_intp position_count, position_capacity
+    int64_t *inline_positions
+    # A list holding the arrays of the array parts (the caller's samples or
+    # their converted copies), so their data stays alive while it is read;
+    # data pointers are read only when copying (see ``array_data``).
+    PyObject *arrays
 
-    Array parts refer to arrays held by ``arrays`` (the caller's samples or
-    their converted copies), so the data stays alive while it is read; their
-    data pointers are read only when copying (see ``array_data``).
-    """
-    cdef Part inline_parts[INLINE_PARTS]
-    cdef Part *parts
-    cdef Py_ssize_t count, capacity
-    cdef int64_t inline_positions[INLINE_POSITIONS]
-    cdef int64_t *positions
-    cdef npy_intp position_count, position_capacity
-    cdef list arrays
 
-    def __cinit__(self):
-        self.parts = self.inline_parts
-        self.capacity = INLINE_PARTS
-        self.positions = self.inline_positions
-        self.position_capacity = INLINE_POSITIONS
-        self.arrays = []
+cdef void release(Gathered *g) noexcept:
+    if g.parts != g.inline_parts:
+        free(g.parts)
+    if g.positions != g.inline_positions:
+        free(g.positions)
 
-    def __dealloc__(self):
-        if self.parts != self.inline_parts:
-            free(self.parts)
-        if self.positions != self.inline_positions:
-            free(self.positions)
 
-    cdef Part *add(self, int kind, npy_intp size) except NULL:
-        cdef Part *grown
-        if self.count == self.capacity:
-            grown = <Part *> malloc(2 * self.capacity * sizeof(Part))
-            if grown == NULL:
-                raise MemoryError()
-            memcpy(grown, self.parts, self.count * sizeof(Part))
-            if self.parts != self.inline_parts:
-                free(self.parts)
-            self.parts = grown
-            self.capacity *= 2
-        cdef Part *part = &self.parts[self.count]
-        self.count += 1
-        memset(part, 0, sizeof(Part))
-        part.kind = kind
-        part.size = size
-        return part
+cdef Part *add_part(Gathered *g, int kind, npy_intp size) except NULL:
+    cdef Part *grown
+    if g.count == g.capacity:
+        grown = <Part *> malloc(2 * g.capacity * sizeof(Part))
+        if grown == NULL:
+            raise MemoryError()
+        memcpy(grown, g.parts, g.count * sizeof(Part))
+        if g.parts != g.inline_parts:
+            free(g.parts)
+        g.parts = grown
+        g.capacity *= 2
+    cdef Part *part = &g.parts[g.count]
+    g.count += 1
+    memset(part, 0, sizeof(Part))
+    part.kind = kind
+    part.size = size
+    return part
 
-    cdef int64_t *reserve_positions(self, npy_intp count) except NULL:
-        """Room for ``count`` more one-hot positions (at ``position_count``)."""
-        cdef npy_intp needed = self.position_count + count
-        cdef npy_intp capacity = self.position_capacity
-        cdef int64_t *grown
-        if needed > capacity:
-            while capacity < needed:
-                capacity *= 2
-            grown = <int64_t *> malloc(capacity * sizeof(int64_t))
-            if grown == NULL:
-                raise MemoryError()
-            memcpy(grown, self.positions, self.position_count * sizeof(int64_t))
-            if self.positions != self.inline_positions:
-                free(self.positions)
-            self.positions = grown
-            self.position_capacity = capacity
-        return self.positions + self.position_count
 
-    cdef int add_array(self, cnp.ndarray arr) except -1:
-        cdef Part *part = self.add(PART_ARRAY, cnp.PyArray_SIZE(arr))
-        part.array = len(self.arrays)
-        self.arrays.append(arr)
-        part.type_num = cnp.PyArray_TYPE(arr)
-        part.itemsize = <int> cnp.PyArray_ITEMSIZE(arr)
-        part.is_float = cnp.PyArray_ISFLOAT(arr)
-        return 0
+cdef int64_t *reserve_positions(Gathered *g, npy_intp count) except NULL:
+    """Room for ``count`` more one-hot positions (at ``position_count``)."""
+    cdef npy_intp needed = g.position_count + count
+    cdef npy_intp capacity = g.position_capacity
+    cdef int64_t *grown
+    if needed > capacity:
+        while capacity < needed:
+            capacity *= 2
+        grown = <int64_t *> malloc(capacity * sizeof(int64_t))
+        if grown == NULL:
+            raise MemoryError()
+        memcpy(grown, g.positions, g.position_count * sizeof(int64_t))
+        if g.positions != g.inline_positions:
+            free(g.positions)
+        g.positions = grown
+        g.position_capacity = capacity
+    return g.positions + g.position_count
 
-    cdef const char *array_data(self, Part *part) except NULL:
-        """The data of an array part, checked to still hold what was gathered."""
-        cdef cnp.ndarray arr = <cnp.ndarray> self.arrays[part.array]
-        # Python code may run between gathering and copying (an allocation can
-        # start the garbage collector): never trust a stale pointer or size.
-        if (cnp.PyArray_SIZE(arr) != part.size or cnp.PyArray_TYPE(arr) != part.type_num
-                or not cnp.PyArray_IS_C_CONTIGUOUS(arr)):
-            raise RuntimeError("a sample changed while it was being flattened")
-        return <const char *> cnp.PyArray_DATA(arr)
+
+cdef int add_array(Gathered *g, cnp.ndarray arr) except -1:
+    cdef list arrays = <list> g.arrays
+    cdef Part *part = add_part(g, PART_ARRAY, cnp.PyArray_SIZE(arr))
+    part.array = len(arrays)
+    arrays.append(arr)
+    part.type_num = cnp.PyArray_TYPE(arr)
+    part.itemsize = <int> cnp.PyArray_ITEMSIZE(arr)
+    part.is_float = cnp.PyArray_ISFLOAT(arr)
+    return 0
+
+
+cdef const char *array_data(Gathered *g, Part *part) except NULL:
+    """The data of an array part, checked to still hold what was gathered."""
+    cdef cnp.ndarray arr = <cnp.ndarray> (<list> g.arrays)[part.array]
+    # Python code may run between gathering and copying (an allocation can
+    # start the garbage collector): never trust a stale pointer or size.
+    if (cnp.PyArray_SIZE(arr) != part.size or cnp.PyArray_TYPE(arr) != part.type_num
+            or not cnp.PyArray_IS_C_CONTIGUOUS(arr)):
+        raise RuntimeError("a sample changed while it was being flattened")
+    return <const char *> cnp.PyArray_DATA(arr)
 
 
 # Memo of ``np.result_type``, keyed by the identities of the dtypes: hashing
 # a dtype walks its fields and costs more than the flatten of a small space.
-# Each entry holds its dtypes, so the identities in a key stay theirs.
-cdef dict PROMOTIONS = {}
+# A direct-mapped table: slot ``hash(identities) % PROMOTION_SLOTS`` holds the
+# last ``(dtypes, result)`` seen there; the entry holds its dtypes, so the
+# identities it is compared by stay theirs.
+cdef enum:
+    PROMOTION_SLOTS = 256
+
+cdef list PROMOTIONS = [None] * PROMOTION_SLOTS
 
 
 cdef cnp.dtype promote(list dtypes):
     """``np.result_type`` of a node's children, memoised (it is pure and costly)."""
     cdef Py_ssize_t i, n = len(dtypes)
     cdef uint64_t h = <uint64_t> n
-    cdef tuple entry
+    cdef object entry
     cdef tuple known
     for i in range(n):
         h = (h ^ <uint64_t> <size_t> <PyObject *> dtypes[i]) * <uint64_t> 0x100000001B3ULL
-    found = PROMOTIONS.get(h)
-    if found is not None:
-        entry = <tuple> found
-        known = <tuple> entry[0]
+    cdef Py_ssize_t slot = <Py_ssize_t> ((h ^ (h >> 29)) % PROMOTION_SLOTS)
+    entry = <object> PyList_GET_ITEM(PROMOTIONS, slot)  # a strong reference from here on
+    if entry is not None:
+        known = <tuple> (<tuple> entry)[0]
         if len(known) == n:
             for i in range(n):
                 if known[i] is not dtypes[i]:
                     break
             else:
-                return <cnp.dtype> entry[1]
+                return <cnp.dtype> (<tuple> entry)[1]
     result = np.result_type(*dtypes)
-    if len(PROMOTIONS) >= 4096:
-        PROMOTIONS.clear()
-    PROMOTIONS[h] = (tuple(dtypes), result)
+    PROMOTIONS[slot] = (tuple(dtypes), result)
     return <cnp.dtype> result
 
 
-cdef object gather(space, object x, Gathered parts):
+cdef object gather(space, object x, Gathered *parts):
     """Record every leaf under ``space`` in ``parts``; return the node's flat dtype,
     or ``None`` if the tree holds anything this kernel leaves to numpy."""
     cdef type cls = space_class(space)
@@ -781,13 +783,13 @@ cdef object gather(space, object x, Gathered parts):
             arr = np.ascontiguousarray(arr, dtype=(<cnp.dtype> descr).newbyteorder("="))
         if not supported_type(cnp.PyArray_TYPE(arr)):
             return None
-        parts.add_array(arr)
+        add_array(parts, arr)
         return descr
     if cls is DiscreteSpace:
         index = discrete_index(space, namespace, x, &size)
         if index < 0:
             return None
-        part = parts.add(PART_ONE_HOT, size)
+        part = add_part(parts, PART_ONE_HOT, size)
         part.index = index
         return attr(namespace, space, "dtype")
     if cls is MultiDiscreteSpace:
@@ -795,11 +797,11 @@ cdef object gather(space, object x, Gathered parts):
         if not cnp.PyArray_Check(nvec):
             return None
         count = cnp.PyArray_SIZE(<cnp.ndarray> nvec)
-        positions = parts.reserve_positions(count)
+        positions = reserve_positions(parts, count)
         total = multi_discrete_positions(space, namespace, x, positions, count)
         if total < 0:
             return None
-        part = parts.add(PART_MULTI_ONE_HOT, <npy_intp> total)
+        part = add_part(parts, PART_MULTI_ONE_HOT, <npy_intp> total)
         part.first = parts.position_count
         part.count = count
         parts.position_count += count
@@ -821,7 +823,7 @@ cdef cnp.ndarray checked_target(object target, npy_intp size, cnp.dtype descr):
     return array
 
 
-cdef int detach_parts(Gathered parts, cnp.ndarray target) except -1:
+cdef int detach_parts(Gathered *parts, cnp.ndarray target) except -1:
     """Copy every array part whose memory overlaps ``target``.
 
     ``target`` is zeroed and then filled part by part: a part that is a view
@@ -836,11 +838,11 @@ cdef int detach_parts(Gathered parts, cnp.ndarray target) except -1:
         part = &parts.parts[i]
         if part.kind != PART_ARRAY:
             continue
-        data = parts.array_data(part)
+        data = array_data(parts, part)
         # Parts are C-contiguous (see ``gather``): one byte range each.
         if data < end and data + part.size * part.itemsize > begin:
-            parts.arrays[part.array] = cnp.PyArray_NewCopy(<cnp.ndarray> parts.arrays[part.array],
-                                                           cnp.NPY_CORDER)
+            (<list> parts.arrays)[part.array] = cnp.PyArray_NewCopy(
+                <cnp.ndarray> (<list> parts.arrays)[part.array], cnp.NPY_CORDER)
     return 0
 
 
@@ -853,7 +855,25 @@ cpdef object flatten_tree(space, x, target=None):
     """
     if not ENABLED:
         return None
-    cdef Gathered parts = Gathered.__new__(Gathered)
+    cdef Part inline_parts[INLINE_PARTS]
+    cdef int64_t inline_positions[INLINE_POSITIONS]
+    cdef list arrays = []
+    cdef Gathered parts
+    parts.parts = parts.inline_parts = inline_parts
+    parts.count = 0
+    parts.capacity = INLINE_PARTS
+    parts.positions = parts.inline_positions = inline_positions
+    parts.position_count = 0
+    parts.position_capacity = INLINE_POSITIONS
+    parts.arrays = <PyObject *> arrays
+    try:
+        return write_parts(space, x, target, &parts)
+    finally:
+        release(&parts)
+
+
+cdef object write_parts(space, x, target, Gathered *parts):
+    """``flatten_tree``'s work, with the gathering storage set up by it."""
     out_dtype = gather(space, x, parts)
     if out_dtype is None or not supported_type((<cnp.dtype> out_dtype).type_num):
         return None
@@ -877,7 +897,7 @@ cpdef object flatten_tree(space, x, target=None):
     for i in range(parts.count):
         part = &parts.parts[i]
         if part.kind == PART_ARRAY:
-            copy_cast(data + offset * out_size, out_type, out_size, parts.array_data(part),
+            copy_cast(data + offset * out_size, out_type, out_size, array_data(parts, part),
                       part.type_num, part.itemsize, part.is_float, part.size)
         elif part.kind == PART_ONE_HOT:
             store_one(data, out_type, offset + part.index)

@@ -611,3 +611,52 @@ def test_unflatten_box_view_keeps_reference_counts():
     assert value["b"].base is flat64 and value["a"].base is not flat64
     del value
     assert [sys.getrefcount(flat32), sys.getrefcount(flat64)] == before
+
+
+# --------------------------------------------------------------------------- flatten of trees
+
+
+def _flatten_both(build: Any, seed: int = 0) -> None:
+    """flatten/unflatten of one sample through both libraries, compared exactly."""
+    results = []
+    for name in ("gs", "gym"):
+        lib, _, utils = LIBS[name]
+        space = build(lib)
+        space.seed(seed)
+        x = space.sample()
+        results.append(outcome(lambda: (utils.flatten(space, x), utils.unflatten(space, utils.flatten(space, x)))))
+    assert_same_outcome(*results)
+    if not results[0].raised:
+        for ours, theirs in zip(results[0].value, results[1].value):
+            assert_same_value(ours, theirs)
+
+
+def test_flatten_promotions_follow_each_dtype_combination():
+    """The promotion memo is keyed by dtype identity: many combinations, reused
+    and evicted, equal-but-distinct dtypes (metadata), all promote as numpy does."""
+    dtypes = [np.float16, np.float32, np.float64, np.int8, np.uint8, np.int16, np.int32, np.uint32, np.int64]
+    with_metadata = np.dtype(np.float32, metadata={"unit": "m"})
+    combos = [(a, b) for a in dtypes for b in dtypes] + [(with_metadata, np.int8), (np.float32, np.int8)]
+    for _ in range(2):  # the second pass hits the memo (or its evicted slots)
+        for a, b in combos:
+            _flatten_both(lambda L, a=a, b=b: L.Dict(x=L.Box(0, 1, (2,), a), y=L.Box(0, 1, (1,), b)))
+            _flatten_both(lambda L, a=a, b=b: L.Tuple((L.Box(0, 1, (1,), a), L.Discrete(3, dtype=b)
+                                                       if np.dtype(b).kind in "iu" else L.Box(0, 1, (2,), b))))
+
+
+def test_flatten_of_large_trees_matches_gymnasium():
+    """More leaves and one-hot positions than the kernel keeps inline."""
+    _flatten_both(lambda L: L.Dict({f"k{i:02d}": L.Box(-1, 1, (2,)) if i % 3 else L.Discrete(4) for i in range(40)}))
+    _flatten_both(lambda L: L.Tuple(tuple(L.MultiDiscrete([2, 3, 4, 5, 6] * 3) for _ in range(5))))
+    _flatten_both(lambda L: L.Dict(a=L.MultiDiscrete(np.full((7, 9), 3)), b=L.Tuple((L.Discrete(2),) * 20)))
+
+
+def test_flatten_tree_keeps_reference_counts():
+    space = dict4(gs)
+    x = space.sample()
+    values = list(x.values())
+    before = [sys.getrefcount(value) for value in values]
+    for _ in range(1000):
+        flat = gs_utils.flatten(space, x)
+        gs_utils.flatten(space, x, out=flat)
+    assert [sys.getrefcount(value) for value in values] == before
