@@ -15,7 +15,8 @@ cimport numpy as cnp
 from cpython.dict cimport PyDict_Next
 from cpython.list cimport PyList_GET_ITEM
 from cpython.object cimport PyObject, PyTypeObject
-from cpython.ref cimport Py_INCREF
+from cpython.ref cimport Py_INCREF, Py_XDECREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, INT32_MAX
 from libc.math cimport isinf
 from libc.stdlib cimport free, malloc
@@ -603,9 +604,12 @@ cdef enum:
     PART_ARRAY = 0
     PART_ONE_HOT = 1
     PART_MULTI_ONE_HOT = 2
-    # Parts and one-hot positions of a small tree are kept inline, without allocating.
+    # Parts, one-hot positions and dtypes of a small tree are kept inline, without allocating.
     INLINE_PARTS = 16
     INLINE_POSITIONS = 32
+    INLINE_DTYPES = 16
+    # The promotion memo's size (see ``promote``).
+    PROMOTION_SLOTS = 256
 
 
 cdef struct Part:
@@ -614,44 +618,60 @@ cdef struct Part:
     npy_intp index        # PART_ONE_HOT: the position of the 1
     npy_intp first        # PART_MULTI_ONE_HOT: its first position in ``positions``
     npy_intp count        # PART_MULTI_ONE_HOT: how many positions
-    Py_ssize_t array      # PART_ARRAY: index in ``Gathered.arrays`` of a C-contiguous native array...
+    PyObject *array       # PART_ARRAY: an owned reference to a C-contiguous native array...
     int type_num          # ...of this type
     int itemsize
     bint is_float
 
 
 cdef struct Gathered:
-    # The leaves of one ``flatten_tree`` call, as C records, in storage on the
-    # caller's stack (grown on the heap for large trees; see ``release``).
+    # The leaves of one ``flatten_tree`` call as C records, and a stack of the
+    # dtypes of the nodes being gathered, in storage on the caller's stack
+    # (grown on the heap for large trees). ``release`` drops the references
+    # held: the arrays of the array parts (the caller's samples or their
+    # converted copies, so their data stays alive while it is read) and the
+    # dtypes. Building no Python containers keeps the garbage collector out.
     Part *parts
     Py_ssize_t count, capacity
     Part *inline_parts
     int64_t *positions
     npy_intp position_count, position_capacity
     int64_t *inline_positions
-    # A list holding the arrays of the array parts (the caller's samples or
-    # their converted copies), so their data stays alive while it is read;
-    # data pointers are read only when copying (see ``array_data``).
-    PyObject *arrays
+    PyObject **dtypes
+    Py_ssize_t dtype_count, dtype_capacity
+    PyObject **inline_dtypes
 
 
 cdef void release(Gathered *g) noexcept:
+    cdef Py_ssize_t i
+    for i in range(g.count):
+        Py_XDECREF(g.parts[i].array)
+    for i in range(g.dtype_count):
+        Py_XDECREF(g.dtypes[i])
     if g.parts != g.inline_parts:
         free(g.parts)
     if g.positions != g.inline_positions:
         free(g.positions)
+    if g.dtypes != g.inline_dtypes:
+        free(g.dtypes)
+
+
+cdef void *grown(void *current, void *inline_storage, Py_ssize_t used, Py_ssize_t capacity,
+                 size_t item) except NULL:
+    """A heap block of ``capacity`` items holding the first ``used`` of ``current``
+    (freed unless it is the inline storage)."""
+    cdef void *block = malloc(capacity * item)
+    if block == NULL:
+        raise MemoryError()
+    memcpy(block, current, used * item)
+    if current != inline_storage:
+        free(current)
+    return block
 
 
 cdef Part *add_part(Gathered *g, int kind, npy_intp size) except NULL:
-    cdef Part *grown
     if g.count == g.capacity:
-        grown = <Part *> malloc(2 * g.capacity * sizeof(Part))
-        if grown == NULL:
-            raise MemoryError()
-        memcpy(grown, g.parts, g.count * sizeof(Part))
-        if g.parts != g.inline_parts:
-            free(g.parts)
-        g.parts = grown
+        g.parts = <Part *> grown(g.parts, g.inline_parts, g.count, 2 * g.capacity, sizeof(Part))
         g.capacity *= 2
     cdef Part *part = &g.parts[g.count]
     g.count += 1
@@ -663,37 +683,46 @@ cdef Part *add_part(Gathered *g, int kind, npy_intp size) except NULL:
 
 cdef int64_t *reserve_positions(Gathered *g, npy_intp count) except NULL:
     """Room for ``count`` more one-hot positions (at ``position_count``)."""
-    cdef npy_intp needed = g.position_count + count
     cdef npy_intp capacity = g.position_capacity
-    cdef int64_t *grown
-    if needed > capacity:
-        while capacity < needed:
+    if g.position_count + count > capacity:
+        while capacity < g.position_count + count:
             capacity *= 2
-        grown = <int64_t *> malloc(capacity * sizeof(int64_t))
-        if grown == NULL:
-            raise MemoryError()
-        memcpy(grown, g.positions, g.position_count * sizeof(int64_t))
-        if g.positions != g.inline_positions:
-            free(g.positions)
-        g.positions = grown
+        g.positions = <int64_t *> grown(g.positions, g.inline_positions, g.position_count,
+                                        capacity, sizeof(int64_t))
         g.position_capacity = capacity
     return g.positions + g.position_count
 
 
+cdef int push_dtype(Gathered *g, object dtype) except -1:
+    if g.dtype_count == g.dtype_capacity:
+        g.dtypes = <PyObject **> grown(g.dtypes, g.inline_dtypes, g.dtype_count,
+                                       2 * g.dtype_capacity, sizeof(PyObject *))
+        g.dtype_capacity *= 2
+    Py_INCREF(dtype)
+    g.dtypes[g.dtype_count] = <PyObject *> dtype
+    g.dtype_count += 1
+    return 0
+
+
+cdef void pop_dtypes(Gathered *g, Py_ssize_t base) noexcept:
+    while g.dtype_count > base:
+        g.dtype_count -= 1
+        Py_XDECREF(g.dtypes[g.dtype_count])
+
+
 cdef int add_array(Gathered *g, cnp.ndarray arr) except -1:
-    cdef list arrays = <list> g.arrays
     cdef Part *part = add_part(g, PART_ARRAY, cnp.PyArray_SIZE(arr))
-    part.array = len(arrays)
-    arrays.append(arr)
+    Py_INCREF(arr)
+    part.array = <PyObject *> arr
     part.type_num = cnp.PyArray_TYPE(arr)
     part.itemsize = <int> cnp.PyArray_ITEMSIZE(arr)
     part.is_float = cnp.PyArray_ISFLOAT(arr)
     return 0
 
 
-cdef const char *array_data(Gathered *g, Part *part) except NULL:
+cdef const char *array_data(Part *part) except NULL:
     """The data of an array part, checked to still hold what was gathered."""
-    cdef cnp.ndarray arr = <cnp.ndarray> (<list> g.arrays)[part.array]
+    cdef cnp.ndarray arr = <cnp.ndarray> part.array
     # Python code may run between gathering and copying (an allocation can
     # start the garbage collector): never trust a stale pointer or size.
     if (cnp.PyArray_SIZE(arr) != part.size or cnp.PyArray_TYPE(arr) != part.type_num
@@ -707,33 +736,43 @@ cdef const char *array_data(Gathered *g, Part *part) except NULL:
 # A direct-mapped table: slot ``hash(identities) % PROMOTION_SLOTS`` holds the
 # last ``(dtypes, result)`` seen there; the entry holds its dtypes, so the
 # identities it is compared by stay theirs.
-cdef enum:
-    PROMOTION_SLOTS = 256
-
 cdef list PROMOTIONS = [None] * PROMOTION_SLOTS
 
 
-cdef cnp.dtype promote(list dtypes):
+cdef cnp.dtype promote(PyObject **dtypes, Py_ssize_t n):
     """``np.result_type`` of a node's children, memoised (it is pure and costly)."""
-    cdef Py_ssize_t i, n = len(dtypes)
+    cdef Py_ssize_t i
     cdef uint64_t h = <uint64_t> n
     cdef object entry
     cdef tuple known
     for i in range(n):
-        h = (h ^ <uint64_t> <size_t> <PyObject *> dtypes[i]) * <uint64_t> 0x100000001B3ULL
+        h = (h ^ <uint64_t> <size_t> dtypes[i]) * <uint64_t> 0x100000001B3ULL
     cdef Py_ssize_t slot = <Py_ssize_t> ((h ^ (h >> 29)) % PROMOTION_SLOTS)
     entry = <object> PyList_GET_ITEM(PROMOTIONS, slot)  # a strong reference from here on
     if entry is not None:
         known = <tuple> (<tuple> entry)[0]
         if len(known) == n:
             for i in range(n):
-                if known[i] is not dtypes[i]:
+                if <PyObject *> known[i] != dtypes[i]:
                     break
             else:
                 return <cnp.dtype> (<tuple> entry)[1]
-    result = np.result_type(*dtypes)
-    PROMOTIONS[slot] = (tuple(dtypes), result)
+    known = PyTuple_New(n)
+    for i in range(n):
+        Py_INCREF(<object> dtypes[i])
+        PyTuple_SET_ITEM(known, i, <object> dtypes[i])
+    result = np.result_type(*known)
+    PROMOTIONS[slot] = (known, result)
     return <cnp.dtype> result
+
+
+cdef object node_dtype(Gathered *parts, Py_ssize_t base):
+    """The promoted dtype of the children's dtypes pushed since ``base`` (popped)."""
+    if parts.dtype_count == base:
+        return None  # an empty Dict/Tuple: left to numpy
+    dtype = promote(parts.dtypes + base, parts.dtype_count - base)
+    pop_dtypes(parts, base)
+    return dtype
 
 
 cdef object gather(space, object x, Gathered *parts):
@@ -748,30 +787,30 @@ cdef object gather(space, object x, Gathered *parts):
     cdef int64_t total
     cdef int64_t *positions
     cdef cnp.ndarray arr
-    cdef list child_dtypes
+    cdef Py_ssize_t base
     cdef Part *part
     if cls is DictSpace:
         children = space.spaces
         if type(children) is not dict:
             return None
-        child_dtypes = []
+        base = parts.dtype_count
         while PyDict_Next(<dict> children, &pos, &key_ptr, &child_ptr):
             dtype = gather(<object> child_ptr, x[<object> key_ptr], parts)
             if dtype is None:
                 return None
-            child_dtypes.append(dtype)
-        return promote(child_dtypes) if child_dtypes else None
+            push_dtype(parts, dtype)
+        return node_dtype(parts, base)
     if cls is TupleSpace:
         children = space.spaces
         if type(children) is not tuple or type(x) not in (tuple, list) or len(x) != len(children):
             return None
-        child_dtypes = []
+        base = parts.dtype_count
         for child, part_value in zip(children, x):
             dtype = gather(child, part_value, parts)
             if dtype is None:
                 return None
-            child_dtypes.append(dtype)
-        return promote(child_dtypes) if child_dtypes else None
+            push_dtype(parts, dtype)
+        return node_dtype(parts, base)
     namespace = instance_dict(space)
     if cls is BoxSpace or cls is MultiBinarySpace:
         descr = attr(namespace, space, "dtype")
@@ -833,16 +872,19 @@ cdef int detach_parts(Gathered *parts, cnp.ndarray target) except -1:
     cdef char *end = begin + cnp.PyArray_NBYTES(target)
     cdef Part *part
     cdef const char *data
+    cdef object copy
     cdef Py_ssize_t i
     for i in range(parts.count):
         part = &parts.parts[i]
         if part.kind != PART_ARRAY:
             continue
-        data = array_data(parts, part)
+        data = array_data(part)
         # Parts are C-contiguous (see ``gather``): one byte range each.
         if data < end and data + part.size * part.itemsize > begin:
-            (<list> parts.arrays)[part.array] = cnp.PyArray_NewCopy(
-                <cnp.ndarray> (<list> parts.arrays)[part.array], cnp.NPY_CORDER)
+            copy = cnp.PyArray_NewCopy(<cnp.ndarray> part.array, cnp.NPY_CORDER)
+            Py_INCREF(copy)
+            Py_XDECREF(part.array)
+            part.array = <PyObject *> copy
     return 0
 
 
@@ -857,7 +899,7 @@ cpdef object flatten_tree(space, x, target=None):
         return None
     cdef Part inline_parts[INLINE_PARTS]
     cdef int64_t inline_positions[INLINE_POSITIONS]
-    cdef list arrays = []
+    cdef PyObject *inline_dtypes[INLINE_DTYPES]
     cdef Gathered parts
     parts.parts = parts.inline_parts = inline_parts
     parts.count = 0
@@ -865,7 +907,9 @@ cpdef object flatten_tree(space, x, target=None):
     parts.positions = parts.inline_positions = inline_positions
     parts.position_count = 0
     parts.position_capacity = INLINE_POSITIONS
-    parts.arrays = <PyObject *> arrays
+    parts.dtypes = parts.inline_dtypes = inline_dtypes
+    parts.dtype_count = 0
+    parts.dtype_capacity = INLINE_DTYPES
     try:
         return write_parts(space, x, target, &parts)
     finally:
@@ -897,7 +941,7 @@ cdef object write_parts(space, x, target, Gathered *parts):
     for i in range(parts.count):
         part = &parts.parts[i]
         if part.kind == PART_ARRAY:
-            copy_cast(data + offset * out_size, out_type, out_size, array_data(parts, part),
+            copy_cast(data + offset * out_size, out_type, out_size, array_data(part),
                       part.type_num, part.itemsize, part.is_float, part.size)
         elif part.kind == PART_ONE_HOT:
             store_one(data, out_type, offset + part.index)
