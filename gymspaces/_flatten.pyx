@@ -1127,33 +1127,63 @@ cdef object unflatten_leaf(object space, cnp.ndarray x, npy_intp begin, npy_intp
 
 cdef object unflatten_node(object space, cnp.ndarray x, npy_intp begin, npy_intp end, object fallback):
     cdef type cls = space_class(space)
-    cdef list sizes = []
-    cdef npy_intp offset = begin, stop, i = 0, count
-    if cls is DictSpace:
-        children = space.spaces
-        for child in (<dict> children).values():
-            sizes.append(flat_size(child))
-        count = len(sizes)
-        result = {}
-        for key, child in (<dict> children).items():
-            stop = end if i == count - 1 else offset + <npy_intp> sizes[i]
-            result[key] = unflatten_node(child, x, offset, stop, fallback)
-            offset = stop
-            i += 1
-        return result
-    if cls is TupleSpace:
-        children = space.spaces
-        for child in <tuple> children:
-            sizes.append(flat_size(child))
-        count = len(sizes)
-        values = []
-        for child in <tuple> children:
-            stop = end if i == count - 1 else offset + <npy_intp> sizes[i]
-            values.append(unflatten_node(child, x, offset, stop, fallback))
-            offset = stop
-            i += 1
-        return tuple(values)
+    if cls is DictSpace or cls is TupleSpace:
+        return unflatten_children(space, cls is DictSpace, x, begin, end, fallback)
     return unflatten_leaf(space, x, begin, end, fallback)
+
+
+cdef object unflatten_children(object space, bint is_dict, cnp.ndarray x, npy_intp begin, npy_intp end,
+                               object fallback):
+    """A Dict's dict or a Tuple's tuple of its children's segments: each child
+    takes ``flatdim`` values, the last one whatever is left (``np.split``)."""
+    cdef npy_intp inline_sizes[INLINE_PARTS]
+    cdef npy_intp *sizes = inline_sizes
+    cdef npy_intp offset = begin, stop
+    cdef Py_ssize_t i = 0, count, pos = 0
+    cdef PyObject *key_ptr
+    cdef PyObject *child_ptr
+    cdef dict result
+    cdef tuple values
+    children = space.spaces
+    if type(children) is not (dict if is_dict else tuple):  # changed since is_fast_node
+        return fallback(space, segment_view(x, begin, end))
+    count = len(children)
+    if count > INLINE_PARTS:
+        sizes = <npy_intp *> malloc(count * sizeof(npy_intp))
+        if sizes == NULL:
+            raise MemoryError()
+    try:
+        if is_dict:
+            while PyDict_Next(<dict> children, &pos, NULL, &child_ptr):
+                sizes[i] = flat_size(<object> child_ptr)
+                i += 1
+            result = {}
+            pos = i = 0
+            while PyDict_Next(<dict> children, &pos, &key_ptr, &child_ptr):
+                stop = end if i == count - 1 else offset + sizes[i]
+                # (a child's rule may run Python code: keep a reference and
+                # stop as dict iteration would if the space's dict changes size)
+                key = <object> key_ptr
+                child = <object> child_ptr
+                result[key] = unflatten_node(child, x, offset, stop, fallback)
+                if len(<dict> children) != count:
+                    raise RuntimeError("dictionary changed size during iteration")
+                offset = stop
+                i += 1
+            return result
+        for i in range(count):
+            sizes[i] = flat_size((<tuple> children)[i])
+        values = PyTuple_New(count)
+        for i in range(count):
+            stop = end if i == count - 1 else offset + sizes[i]
+            value = unflatten_node((<tuple> children)[i], x, offset, stop, fallback)
+            Py_INCREF(value)
+            PyTuple_SET_ITEM(values, i, value)
+            offset = stop
+        return values
+    finally:
+        if sizes != inline_sizes:
+            free(sizes)
 
 
 def unflatten(space, x):
