@@ -17,7 +17,7 @@ from libc.string cimport memcpy
 from numpy cimport npy_intp
 
 from gymspaces._aliases cimport rule_class
-from gymspaces._attrs cimport PyDict_GetItemWithError
+from gymspaces._attrs cimport PyDict_GetItemWithError, sample_entry
 
 import numpy as np
 
@@ -182,22 +182,13 @@ cdef bint gather_column(list items, object key, bint by_key, PyObject **column) 
     entry, is left to the general code, which raises as Gymnasium does.
     """
     cdef Py_ssize_t i, n = len(items), index = 0
-    cdef object item
     cdef PyObject *found
     if not by_key:
         index = key
     for i in range(n):
-        item = <object> PyList_GET_ITEM(items, i)
-        if by_key:
-            if type(item) is not dict:
-                return False
-            found = PyDict_GetItemWithError(item, key)
-            if found == NULL:
-                return False
-        else:
-            if type(item) is not tuple or index >= PyTuple_GET_SIZE(item):
-                return False
-            found = PyTuple_GET_ITEM(item, index)
+        found = sample_entry(<object> PyList_GET_ITEM(items, i), key, index, by_key)
+        if found == NULL:
+            return False
         column[i] = found
     return True
 

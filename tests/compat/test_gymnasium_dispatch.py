@@ -203,10 +203,6 @@ def test_compiled_compatible_flatten_matches_compat_utils(kind):
 def _graph_samples(value):
     """The graph samples (GraphInstance of either library) in a flat or unflattened value."""
     if type(value).__name__ == "GraphInstance":
-        yield value
-    elif isinstance(value, dict):
-        for part in value.values():
-            yield from _graph_samples(part)
-    elif isinstance(value, tuple):
-        for part in value:
-            yield from _graph_samples(part)
+        return [value]
+    parts = value.values() if isinstance(value, dict) else value if isinstance(value, tuple) else ()
+    return [graph for part in parts for graph in _graph_samples(part)]
