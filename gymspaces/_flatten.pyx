@@ -18,7 +18,8 @@ from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_INCREF, Py_XDECREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, INT32_MAX
-from libc.math cimport isinf
+from libc.float cimport FLT_MIN
+from libc.math cimport fabs, isinf
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 from numpy cimport npy_intp
@@ -1046,9 +1047,10 @@ cdef object float_segment_as_vector(cnp.ndarray x, npy_intp begin, npy_intp end,
     float32 and float64, or ``None`` for any other case.
 
     numpy's result is a view of the cast copy (the same-shape reshape makes
-    one). A value that would make numpy warn -- a finite double overflowing
-    float32, any NaN (a signalling one raises "invalid") -- leaves the segment
-    to numpy, warnings included.
+    one). A value that would make numpy report a floating-point error under
+    ``np.errstate`` -- a finite double overflowing float32 or underflowing it,
+    any NaN (a signalling one raises "invalid") -- leaves the segment to
+    numpy, warnings and errors included.
     """
     cdef int src_type = cnp.PyArray_TYPE(x)
     cdef int dst_type = descr.type_num
@@ -1076,7 +1078,9 @@ cdef object float_segment_as_vector(cnp.ndarray x, npy_intp begin, npy_intp end,
             (<double *> dst)[i] = value
         else:
             narrowed = <float> value
-            if isinf(narrowed) and not isinf(value):
+            # Overflow, or a result below float32's normal range (underflow):
+            # numpy reports either through np.errstate.
+            if (isinf(narrowed) and not isinf(value)) or (value != 0 and fabs(value) < FLT_MIN):
                 return None
             (<float *> dst)[i] = narrowed
     return segment_as_vector(owner, 0, length)

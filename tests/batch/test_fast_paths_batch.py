@@ -564,6 +564,7 @@ def _flat_inputs() -> dict[str, np.ndarray]:
         "float32-read-only": readonly,
         "float64-nan": np.where(np.arange(8) == 1, np.nan, values),
         "float64-overflows-float32": np.where(np.arange(8) == 4, 1e300, values),
+        "float64-underflows-float32": np.where(np.arange(8) == 2, 1e-40, values),
         "float64-big-endian": values.astype(">f8"),
         "float16": values.astype(np.float16),
         "int64": np.arange(8),
@@ -579,15 +580,18 @@ LEAF_SPACES = {
 }
 
 
+@pytest.mark.parametrize("errstate", ["default", "raise"])
 @pytest.mark.parametrize("flat_name", list(_flat_inputs()))
 @pytest.mark.parametrize("space_name", list(LEAF_SPACES))
-def test_unflatten_box_leaves_match_gymnasium(space_name, flat_name):
+def test_unflatten_box_leaves_match_gymnasium(space_name, flat_name, errstate):
     """Views of the flat array when the dtypes agree, views of a cast copy when
-    they do not; warnings (overflow) and values exactly Gymnasium's."""
+    they do not; warnings and floating-point errors of the cast (overflow,
+    underflow, under ``np.errstate``) and values exactly Gymnasium's."""
     results = {}
     for name, (lib, _, utils) in LIBS.items():
         flat = _flat_inputs()[flat_name]
-        results[name] = (outcome(lambda: utils.unflatten(LEAF_SPACES[space_name](lib), flat)), flat)
+        with np.errstate(**({"all": "raise"} if errstate == "raise" else {})):
+            results[name] = (outcome(lambda: utils.unflatten(LEAF_SPACES[space_name](lib), flat)), flat)
     (got, our_flat), (expected, their_flat) = results["gs"], results["gym"]
     assert_same_outcome(got, expected)
     assert got.warnings == expected.warnings
