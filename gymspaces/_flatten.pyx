@@ -13,7 +13,6 @@ temporary arrays and no concatenation.
 
 cimport numpy as cnp
 from cpython.dict cimport PyDict_Next
-from cpython.list cimport PyList_GET_ITEM
 from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_INCREF, Py_XDECREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
@@ -31,6 +30,7 @@ from gymspaces._scalars cimport (
     native_integer_descr, store_bits, truncate_signed,
 )
 
+import threading
 import warnings
 
 from gymspaces._warnings import scalar_overflow_message
@@ -735,9 +735,13 @@ cdef const char *array_data(Part *part) except NULL:
 # Memo of ``np.result_type``, keyed by the identities of the dtypes: hashing
 # a dtype walks its fields and costs more than the flatten of a small space.
 # A direct-mapped table: slot ``hash(identities) % PROMOTION_SLOTS`` holds the
-# last ``(dtypes, result)`` seen there; the entry holds its dtypes, so the
-# identities it is compared by stay theirs.
+# first ``(dtypes, result)`` seen there (a collision is computed, not stored);
+# the entry holds its dtypes, so the identities it is compared by stay theirs.
+# Entries are written once, under a lock, and never replaced: a slot read
+# without a lock (a borrowed read, even on a free-threaded build) never
+# meets an entry that is being freed.
 cdef list PROMOTIONS = [None] * PROMOTION_SLOTS
+cdef object PROMOTIONS_LOCK = threading.Lock()
 
 
 cdef cnp.dtype promote(PyObject **dtypes, Py_ssize_t n):
@@ -749,7 +753,7 @@ cdef cnp.dtype promote(PyObject **dtypes, Py_ssize_t n):
     for i in range(n):
         h = (h ^ <uint64_t> <size_t> dtypes[i]) * <uint64_t> 0x100000001B3ULL
     cdef Py_ssize_t slot = <Py_ssize_t> ((h ^ (h >> 29)) % PROMOTION_SLOTS)
-    entry = <object> PyList_GET_ITEM(PROMOTIONS, slot)  # a strong reference from here on
+    entry = PROMOTIONS[slot]
     if entry is not None:
         known = <tuple> (<tuple> entry)[0]
         if len(known) == n:
@@ -763,7 +767,10 @@ cdef cnp.dtype promote(PyObject **dtypes, Py_ssize_t n):
         Py_INCREF(<object> dtypes[i])
         PyTuple_SET_ITEM(known, i, <object> dtypes[i])
     result = np.result_type(*known)
-    PROMOTIONS[slot] = (known, result)
+    if entry is None:
+        with PROMOTIONS_LOCK:
+            if PROMOTIONS[slot] is None:
+                PROMOTIONS[slot] = (known, result)
     return <cnp.dtype> result
 
 
