@@ -7,6 +7,7 @@
 # getattr(), so semantics are those of plain attribute access.
 
 from cpython.object cimport PyObject
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 
 cdef extern from "Python.h":
     object PyObject_GenericGetDict(object obj, void *context)
@@ -38,3 +39,18 @@ cdef inline object attr_or_none(dict namespace, object obj, str name):
         if found != NULL:
             return <object> found
     return getattr(obj, name, None)
+
+
+# Entries of samples, for kernels that read one column of a batch of samples
+# (a Dict's key, a Tuple's position) without building it as a list first.
+cdef inline PyObject *sample_entry(object sample, object key, Py_ssize_t index, bint by_key) except? NULL:
+    """Borrowed ``sample[key]`` of an exact dict (``by_key``), else ``sample[index]``
+    of an exact tuple; ``NULL`` (no exception) when ``sample`` is neither or lacks
+    the entry, which callers leave to the generic ``sample[...]`` and its errors."""
+    if by_key:
+        if type(sample) is not dict:
+            return NULL
+        return PyDict_GetItemWithError(sample, key)
+    if type(sample) is not tuple or PyTuple_GET_SIZE(sample) <= index:
+        return NULL
+    return PyTuple_GET_ITEM(sample, index)

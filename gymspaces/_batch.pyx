@@ -8,14 +8,24 @@ anything else is handed back to the general implementation, leaf by leaf.
 """
 
 cimport numpy as cnp
+from cpython.dict cimport PyDict_Next
+from cpython.list cimport PyList_GET_ITEM
+from cpython.object cimport PyObject, PyTypeObject, Py_TYPE
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 from numpy cimport npy_intp
 
 from gymspaces._aliases cimport rule_class
+from gymspaces._attrs cimport PyDict_GetItemWithError, sample_entry
 
 import numpy as np
 
 cnp.import_array()
+
+# Columns of up to this many samples are gathered on the stack.
+cdef enum:
+    STACK_ROWS = 64
 
 cdef object TupleSpace = None
 cdef object DictSpace = None
@@ -74,17 +84,24 @@ cdef inline bint raw_copyable(int type_num) noexcept:
             or cnp.PyTypeNum_ISFLOAT(type_num) or cnp.PyTypeNum_ISCOMPLEX(type_num))
 
 
-cdef bint copy_rows(list column, cnp.ndarray out):
-    """Copy every sample into its row of ``out``; ``False`` (nothing written) unless
-    each sample already has ``out``'s dtype and row shape, and that dtype is a
-    plain numeric one (see ``raw_copyable``)."""
-    cdef npy_intp n = len(column)
+cdef bint copy_rows(PyObject **column, npy_intp n, cnp.ndarray out):
+    """Copy the ``n`` samples of ``column`` into their rows of ``out``; ``False``
+    (nothing written) unless each sample already has ``out``'s dtype and row
+    shape, and that dtype is a plain numeric one (see ``raw_copyable``).
+
+    ``column`` holds borrowed references: nothing here runs Python code, so the
+    containers that own them cannot change while they are read.
+    """
     cdef npy_intp row_bytes, i
+    cdef int j
     cdef int type_num = cnp.PyArray_TYPE(out)
     cdef int ndim = cnp.PyArray_NDIM(out)
     cdef npy_intp itemsize = cnp.PyArray_ITEMSIZE(out)
+    cdef cnp.dtype out_descr = <cnp.dtype> cnp.PyArray_DESCR(out)
+    cdef PyTypeObject *scalar_type = <PyTypeObject *> out_descr.typeobj
     cdef cnp.ndarray item_array
     cdef cnp.dtype item_descr
+    cdef object item
     cdef char *data
     cdef char *begin
     cdef char *end
@@ -95,7 +112,8 @@ cdef bint copy_rows(list column, cnp.ndarray out):
     row_bytes = cnp.PyArray_NBYTES(out) // n
     begin = <char *> cnp.PyArray_DATA(out)
     end = begin + cnp.PyArray_NBYTES(out)
-    for item in column:
+    for i in range(n):
+        item = <object> column[i]
         if cnp.PyArray_Check(item):
             item_array = <cnp.ndarray> item
             if (cnp.PyArray_TYPE(item_array) != type_num
@@ -105,13 +123,18 @@ cdef bint copy_rows(list column, cnp.ndarray out):
                     or cnp.PyArray_NDIM(item_array) != ndim - 1
                     or cnp.PyArray_NBYTES(item_array) != row_bytes):
                 return False
-            for i in range(ndim - 1):
-                if cnp.PyArray_DIM(item_array, i) != cnp.PyArray_DIM(out, i + 1):
+            for j in range(ndim - 1):
+                if cnp.PyArray_DIM(item_array, j) != cnp.PyArray_DIM(out, j + 1):
                     return False
             # A sample that is a view of ``out`` itself (overlapping memcpy is
             # undefined behaviour): np.stack handles the overlap.
             if (row_bytes > 0 and <char *> cnp.PyArray_DATA(item_array) < end
                     and <char *> cnp.PyArray_DATA(item_array) + row_bytes > begin):
+                return False
+        elif Py_TYPE(item) == scalar_type:
+            # Exactly ``out``'s scalar type (np.int64 for an int64 batch): same
+            # type number and size, without looking up a descriptor.
+            if ndim != 1:
                 return False
         elif isinstance(item, np.generic):
             if ndim != 1:
@@ -122,30 +145,119 @@ cdef bint copy_rows(list column, cnp.ndarray out):
         else:
             return False
     data = begin
-    i = 0
-    for item in column:
+    for i in range(n):
+        item = <object> column[i]
         if cnp.PyArray_Check(item):
             memcpy(data + i * row_bytes, cnp.PyArray_DATA(<cnp.ndarray> item), row_bytes)
         else:
             cnp.PyArray_ScalarAsCtype(item, data + i * row_bytes)
-        i += 1
     return True
 
 
-cdef object concatenate_node(object space, object items, object out, object fallback):
+cdef bint copy_list(list column, cnp.ndarray out):
+    """``copy_rows`` of a list of samples."""
+    cdef npy_intp n = len(column)
+    cdef npy_intp i
+    cdef PyObject *stack[STACK_ROWS]
+    cdef PyObject **pointers = stack
+    cdef bint copied
+    if n > STACK_ROWS:
+        pointers = <PyObject **> malloc(n * sizeof(PyObject *))
+        if pointers == NULL:
+            raise MemoryError()
+    for i in range(n):
+        pointers[i] = PyList_GET_ITEM(column, i)
+    copied = copy_rows(pointers, n, out)
+    if pointers != stack:
+        free(pointers)
+    return copied
+
+
+cdef bint gather_column(list items, object key, bint by_key, PyObject **column) except -1:
+    """Borrowed ``item[key]`` of every item into ``column``; ``False`` when an item
+    is not an exact dict (``by_key``) or tuple, or lacks the entry.
+
+    Only where looking up cannot run Python code: ``str`` keys of exact dicts,
+    indices of exact tuples. Anything else, including the error of a missing
+    entry, is left to the general code, which raises as Gymnasium does.
+    """
+    cdef Py_ssize_t i, n = len(items), index = 0
+    cdef PyObject *found
+    if not by_key:
+        index = key
+    for i in range(n):
+        found = sample_entry(<object> PyList_GET_ITEM(items, i), key, index, by_key)
+        if found == NULL:
+            return False
+        column[i] = found
+    return True
+
+
+cdef object concatenate_leaf_column(object child, list items, object key, bint by_key, object out_part):
+    """The leaf ``child``'s column copied straight from the items into
+    ``out_part`` (returned), or ``None`` when the kernel does not cover it."""
+    cdef npy_intp n = len(items)
+    cdef PyObject *stack[STACK_ROWS]
+    cdef PyObject **column = stack
+    cdef object copied = None
+    if n == 0 or not cnp.PyArray_Check(out_part) or space_class(child) not in LEAF_SPACES:
+        return None
+    if by_key and type(key) is not str:
+        return None
+    if n > STACK_ROWS:
+        column = <PyObject **> malloc(n * sizeof(PyObject *))
+        if column == NULL:
+            raise MemoryError()
+    try:
+        if gather_column(items, key, by_key, column) and copy_rows(column, n, <cnp.ndarray> out_part):
+            copied = out_part
+    finally:
+        if column != stack:
+            free(column)
+    return copied
+
+
+cdef object concatenate_node(object space, list items, object out, object fallback):
     cdef type cls = space_class(space)
+    cdef Py_ssize_t pos = 0
+    cdef PyObject *key_ptr
+    cdef PyObject *child_ptr
+    cdef PyObject *found
+    cdef dict result
     if cls is DictSpace:
+        children = space.spaces
         result = {}
+        if type(children) is dict and type(out) is dict:
+            # Gymnasium reads the column, then ``out[key]``: a leaf whose column
+            # and destination are found without running Python code is copied
+            # directly; anything else takes the general steps below.
+            while PyDict_Next(<dict> children, &pos, &key_ptr, &child_ptr):
+                key = <object> key_ptr
+                child = <object> child_ptr
+                found = PyDict_GetItemWithError(out, key) if type(key) is str else NULL
+                if found != NULL:
+                    copied = concatenate_leaf_column(child, items, key, True, <object> found)
+                    if copied is not None:
+                        result[key] = copied
+                        continue
+                result[key] = concatenate_node(child, [item[key] for item in items], out[key], fallback)
+            return result
         for key, child in space.items():
             result[key] = concatenate_node(child, [item[key] for item in items], out[key], fallback)
         return result
     if cls is TupleSpace:
         parts = []
         for index, child in enumerate(space.spaces):
+            if type(out) is tuple and index < PyTuple_GET_SIZE(out):
+                copied = concatenate_leaf_column(child, items, index, False,
+                                                 <object> PyTuple_GET_ITEM(out, index))
+                if copied is not None:
+                    parts.append(copied)
+                    continue
             parts.append(concatenate_node(child, [item[index] for item in items], out[index], fallback))
         return tuple(parts)
     if cls in LEAF_SPACES and cnp.PyArray_Check(out):
-        if copy_rows(<list> items, <cnp.ndarray> out):
+        if copy_list(items, <cnp.ndarray> out):
             return out
     # Any other child (or a leaf sample the copy does not cover): the general rule.
     return fallback(space, items, out)
@@ -182,10 +294,6 @@ from cpython.dict cimport PyDict_SetItem
 from cpython.sequence cimport PySequence_GetItem
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.ref cimport Py_INCREF
-from cpython.object cimport PyObject, PyTypeObject
-
-cdef extern from "Python.h":
-    PyObject *PyDict_GetItemWithError(object mapping, object key) except? NULL
 
 cdef extern from "numpy/arrayobject.h":
     # Steals the reference to ``descr``.

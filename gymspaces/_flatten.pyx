@@ -13,8 +13,13 @@ temporary arrays and no concatenation.
 
 cimport numpy as cnp
 from cpython.dict cimport PyDict_Next
-from cpython.object cimport PyObject
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.ref cimport Py_INCREF, Py_XDECREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, INT32_MAX
+from libc.float cimport FLT_MIN
+from libc.math cimport fabs, isinf
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 from numpy cimport npy_intp
 
@@ -25,6 +30,7 @@ from gymspaces._scalars cimport (
     native_integer_descr, store_bits, truncate_signed,
 )
 
+import threading
 import warnings
 
 from gymspaces._warnings import scalar_overflow_message
@@ -39,6 +45,12 @@ cdef extern from "numpy/halffloat.h" nogil:
 
 cdef extern from "numpy/ndarraytypes.h":
     enum: NPY_HALF
+
+cdef extern from "numpy/arrayobject.h":
+    # Steals the reference to ``descr``.
+    object PyArray_NewFromDescr(PyTypeObject *subtype, cnp.PyArray_Descr *descr, int nd,
+                                npy_intp *dims, npy_intp *strides, void *data, int flags,
+                                PyObject *obj)
 
 # Space classes, set by gymspaces._flattening (importing them here would be circular).
 cdef object TupleSpace = None
@@ -311,10 +323,14 @@ cdef object int64_one_hot(space, x):
 
 
 def flatten(space, x, out=None):
-    cdef object result
-    cdef type cls = space_class(space)
     if out is not None:
         return flatten_into(space, x, out)
+    return flatten_value(space, x)
+
+
+cdef object flatten_value(space, x):
+    cdef object result
+    cdef type cls = space_class(space)
     if ENABLED:
         if cls is DiscreteSpace:
             result = int64_one_hot(space, x)
@@ -450,8 +466,10 @@ cdef inline bint same_shape(cnp.ndarray a, cnp.ndarray b) noexcept:
     return True
 
 
-cdef int64_t multi_discrete_positions(space, dict namespace, object x, cnp.ndarray positions) except -2:
-    """Fill ``positions`` (int64, size of nvec) with the one-hot positions of ``x``.
+cdef int64_t multi_discrete_positions(space, dict namespace, object x, int64_t *out,
+                                      npy_intp capacity) except -2:
+    """Fill ``out`` (room for ``capacity`` values) with the one-hot positions of ``x``,
+    one per entry of ``nvec``.
 
     Returns the one-hot length, or -1 when the case is left to numpy.
     """
@@ -460,7 +478,6 @@ cdef int64_t multi_discrete_positions(space, dict namespace, object x, cnp.ndarr
     cdef int64_t total, offset = 0, diff, index
     cdef npy_intp i, size
     cdef int type_num = descr.type_num
-    cdef int64_t *out = <int64_t *> cnp.PyArray_DATA(positions)
     if descr.kind == b'u' and descr.itemsize == 8:
         return -1  # int32 offsets + uint64 promote to float64 indices: numpy raises
     nvec = as_c_array(attr(namespace, space, "nvec"), descr)
@@ -471,8 +488,7 @@ cdef int64_t multi_discrete_positions(space, dict namespace, object x, cnp.ndarr
         return -1
     values = <cnp.ndarray> x
     size = cnp.PyArray_SIZE(nvec)
-    if (not same_shape(values, nvec) or cnp.PyArray_SIZE(start) != size
-            or cnp.PyArray_SIZE(positions) < size):
+    if not same_shape(values, nvec) or cnp.PyArray_SIZE(start) != size or capacity < size:
         return -1
     if not multi_discrete_offsets(nvec, descr, &total):
         return -1
@@ -501,7 +517,8 @@ def multi_discrete_one_hot(space, x):
     cdef npy_intp size = cnp.PyArray_SIZE(<cnp.ndarray> attr(namespace, space, "nvec")) \
         if cnp.PyArray_Check(attr(namespace, space, "nvec")) else 0
     cdef cnp.ndarray positions = cnp.PyArray_EMPTY(1, &size, cnp.NPY_INT64, 0)
-    cdef int64_t total = multi_discrete_positions(space, namespace, x, positions)
+    cdef int64_t total = multi_discrete_positions(space, namespace, x,
+                                                  <int64_t *> cnp.PyArray_DATA(positions), size)
     if total < 0:
         return None
     descr = native_integer_descr(attr(namespace, space, "dtype"))
@@ -588,86 +605,254 @@ cdef enum:
     PART_ARRAY = 0
     PART_ONE_HOT = 1
     PART_MULTI_ONE_HOT = 2
+    # Parts, one-hot positions and dtypes of a small tree are kept inline, without allocating.
+    INLINE_PARTS = 16
+    INLINE_POSITIONS = 32
+    INLINE_DTYPES = 16
+    # The promotion memo's size (see ``promote``).
+    PROMOTION_SLOTS = 256
 
-cdef dict PROMOTIONS = {}
+
+cdef struct Part:
+    int kind
+    npy_intp size         # elements of the flat output this leaf fills
+    npy_intp index        # PART_ONE_HOT: the position of the 1
+    npy_intp first        # PART_MULTI_ONE_HOT: its first position in ``positions``
+    npy_intp count        # PART_MULTI_ONE_HOT: how many positions
+    PyObject *array       # PART_ARRAY: an owned reference to a C-contiguous native array...
+    int type_num          # ...of this type
+    int itemsize
+    bint is_float
 
 
-cdef cnp.dtype promote(list dtypes):
+cdef struct Gathered:
+    # The leaves of one ``flatten_tree`` call as C records, and a stack of the
+    # dtypes of the nodes being gathered, in storage on the caller's stack
+    # (grown on the heap for large trees). ``release`` drops the references
+    # held: the arrays of the array parts (the caller's samples or their
+    # converted copies, so their data stays alive while it is read) and the
+    # dtypes. Building no Python containers keeps the garbage collector out.
+    Part *parts
+    Py_ssize_t count, capacity
+    Part *inline_parts
+    int64_t *positions
+    npy_intp position_count, position_capacity
+    int64_t *inline_positions
+    PyObject **dtypes
+    Py_ssize_t dtype_count, dtype_capacity
+    PyObject **inline_dtypes
+
+
+cdef void release(Gathered *g) noexcept:
+    cdef Py_ssize_t i
+    for i in range(g.count):
+        Py_XDECREF(g.parts[i].array)
+    for i in range(g.dtype_count):
+        Py_XDECREF(g.dtypes[i])
+    if g.parts != g.inline_parts:
+        free(g.parts)
+    if g.positions != g.inline_positions:
+        free(g.positions)
+    if g.dtypes != g.inline_dtypes:
+        free(g.dtypes)
+
+
+cdef void *grown(void *current, void *inline_storage, Py_ssize_t used, Py_ssize_t capacity,
+                 size_t item) except NULL:
+    """A heap block of ``capacity`` items holding the first ``used`` of ``current``
+    (freed unless it is the inline storage)."""
+    cdef void *block = malloc(capacity * item)
+    if block == NULL:
+        raise MemoryError()
+    memcpy(block, current, used * item)
+    if current != inline_storage:
+        free(current)
+    return block
+
+
+cdef Part *add_part(Gathered *g, int kind, npy_intp size) except NULL:
+    if g.count == g.capacity:
+        g.parts = <Part *> grown(g.parts, g.inline_parts, g.count, 2 * g.capacity, sizeof(Part))
+        g.capacity *= 2
+    cdef Part *part = &g.parts[g.count]
+    g.count += 1
+    memset(part, 0, sizeof(Part))
+    part.kind = kind
+    part.size = size
+    return part
+
+
+cdef int64_t *reserve_positions(Gathered *g, npy_intp count) except NULL:
+    """Room for ``count`` more one-hot positions (at ``position_count``)."""
+    cdef npy_intp capacity = g.position_capacity
+    if g.position_count + count > capacity:
+        while capacity < g.position_count + count:
+            capacity *= 2
+        g.positions = <int64_t *> grown(g.positions, g.inline_positions, g.position_count,
+                                        capacity, sizeof(int64_t))
+        g.position_capacity = capacity
+    return g.positions + g.position_count
+
+
+cdef int push_dtype(Gathered *g, object dtype) except -1:
+    if g.dtype_count == g.dtype_capacity:
+        g.dtypes = <PyObject **> grown(g.dtypes, g.inline_dtypes, g.dtype_count,
+                                       2 * g.dtype_capacity, sizeof(PyObject *))
+        g.dtype_capacity *= 2
+    Py_INCREF(dtype)
+    g.dtypes[g.dtype_count] = <PyObject *> dtype
+    g.dtype_count += 1
+    return 0
+
+
+cdef void pop_dtypes(Gathered *g, Py_ssize_t base) noexcept:
+    while g.dtype_count > base:
+        g.dtype_count -= 1
+        Py_XDECREF(g.dtypes[g.dtype_count])
+
+
+cdef int add_array(Gathered *g, cnp.ndarray arr) except -1:
+    cdef Part *part = add_part(g, PART_ARRAY, cnp.PyArray_SIZE(arr))
+    Py_INCREF(arr)
+    part.array = <PyObject *> arr
+    part.type_num = cnp.PyArray_TYPE(arr)
+    part.itemsize = <int> cnp.PyArray_ITEMSIZE(arr)
+    part.is_float = cnp.PyArray_ISFLOAT(arr)
+    return 0
+
+
+cdef const char *array_data(Part *part) except NULL:
+    """The data of an array part, checked to still hold what was gathered."""
+    cdef cnp.ndarray arr = <cnp.ndarray> part.array
+    # Python code may run between gathering and copying (an allocation can
+    # start the garbage collector): never trust a stale pointer or size.
+    if (cnp.PyArray_SIZE(arr) != part.size or cnp.PyArray_TYPE(arr) != part.type_num
+            or not cnp.PyArray_IS_C_CONTIGUOUS(arr)):
+        raise RuntimeError("a sample changed while it was being flattened")
+    return <const char *> cnp.PyArray_DATA(arr)
+
+
+# Memo of ``np.result_type``, keyed by the identities of the dtypes: hashing
+# a dtype walks its fields and costs more than the flatten of a small space.
+# A direct-mapped table: slot ``hash(identities) % PROMOTION_SLOTS`` holds the
+# first ``(dtypes, result)`` seen there (a collision is computed, not stored);
+# the entry holds its dtypes, so the identities it is compared by stay theirs.
+# Entries are written once, under a lock, and never replaced: a slot read
+# without a lock (a borrowed read, even on a free-threaded build) never
+# meets an entry that is being freed.
+cdef list PROMOTIONS = [None] * PROMOTION_SLOTS
+cdef object PROMOTIONS_LOCK = threading.Lock()
+
+
+cdef cnp.dtype promote(PyObject **dtypes, Py_ssize_t n):
     """``np.result_type`` of a node's children, memoised (it is pure and costly)."""
-    key = tuple(dtypes)
-    found = PROMOTIONS.get(key)
-    if found is None:
-        found = np.result_type(*dtypes)
-        if len(PROMOTIONS) < 4096:
-            PROMOTIONS[key] = found
-    return <cnp.dtype> found
+    cdef Py_ssize_t i
+    cdef uint64_t h = <uint64_t> n
+    cdef object entry
+    cdef tuple known
+    for i in range(n):
+        h = (h ^ <uint64_t> <size_t> dtypes[i]) * <uint64_t> 0x100000001B3ULL
+    cdef Py_ssize_t slot = <Py_ssize_t> ((h ^ (h >> 29)) % PROMOTION_SLOTS)
+    entry = PROMOTIONS[slot]
+    if entry is not None:
+        known = <tuple> (<tuple> entry)[0]
+        if len(known) == n:
+            for i in range(n):
+                if <PyObject *> known[i] != dtypes[i]:
+                    break
+            else:
+                return <cnp.dtype> (<tuple> entry)[1]
+    known = PyTuple_New(n)
+    for i in range(n):
+        Py_INCREF(<object> dtypes[i])
+        PyTuple_SET_ITEM(known, i, <object> dtypes[i])
+    result = np.result_type(*known)
+    if entry is None:
+        with PROMOTIONS_LOCK:
+            if PROMOTIONS[slot] is None:
+                PROMOTIONS[slot] = (known, result)
+    return <cnp.dtype> result
 
 
-cdef object gather(space, object x, list parts):
-    """Append ``(kind, size, data, dtype)`` for every leaf under ``space``; return the
-    node's flat dtype, or ``None`` if the tree holds anything this kernel leaves to numpy."""
+cdef object node_dtype(Gathered *parts, Py_ssize_t base):
+    """The promoted dtype of the children's dtypes pushed since ``base`` (popped)."""
+    if parts.dtype_count == base:
+        return None  # an empty Dict/Tuple: left to numpy
+    dtype = promote(parts.dtypes + base, parts.dtype_count - base)
+    pop_dtypes(parts, base)
+    return dtype
+
+
+cdef object gather(space, object x, Gathered *parts):
+    """Record every leaf under ``space`` in ``parts``; return the node's flat dtype,
+    or ``None`` if the tree holds anything this kernel leaves to numpy."""
     cdef type cls = space_class(space)
     cdef dict namespace
     cdef Py_ssize_t pos = 0
     cdef PyObject *key_ptr
     cdef PyObject *child_ptr
-    cdef npy_intp size = 0, index
+    cdef npy_intp size = 0, index, count
     cdef int64_t total
-    cdef cnp.ndarray arr, positions
-    cdef list child_dtypes
+    cdef int64_t *positions
+    cdef cnp.ndarray arr
+    cdef Py_ssize_t base
+    cdef Part *part
     if cls is DictSpace:
         children = space.spaces
         if type(children) is not dict:
             return None
-        child_dtypes = []
+        base = parts.dtype_count
         while PyDict_Next(<dict> children, &pos, &key_ptr, &child_ptr):
             dtype = gather(<object> child_ptr, x[<object> key_ptr], parts)
             if dtype is None:
                 return None
-            child_dtypes.append(dtype)
-        return promote(child_dtypes) if child_dtypes else None
+            push_dtype(parts, dtype)
+        return node_dtype(parts, base)
     if cls is TupleSpace:
         children = space.spaces
         if type(children) is not tuple or type(x) not in (tuple, list) or len(x) != len(children):
             return None
-        child_dtypes = []
-        for child, part in zip(children, x):
-            dtype = gather(child, part, parts)
+        base = parts.dtype_count
+        for child, part_value in zip(children, x):
+            dtype = gather(child, part_value, parts)
             if dtype is None:
                 return None
-            child_dtypes.append(dtype)
-        return promote(child_dtypes) if child_dtypes else None
+            push_dtype(parts, dtype)
+        return node_dtype(parts, base)
+    namespace = instance_dict(space)
     if cls is BoxSpace or cls is MultiBinarySpace:
-        descr = space.dtype
+        descr = attr(namespace, space, "dtype")
         if not (cnp.PyArray_Check(x)
-                and cnp.PyArray_EquivTypes(<cnp.dtype> (<object> x).dtype, <cnp.dtype> descr)):
+                and cnp.PyArray_EquivTypes(<cnp.dtype> cnp.PyArray_DESCR(<cnp.ndarray> x), <cnp.dtype> descr)):
             x = np.asarray(x, dtype=descr)
         arr = <cnp.ndarray> x
         if not cnp.PyArray_ISNOTSWAPPED(arr) or not cnp.PyArray_IS_C_CONTIGUOUS(arr):
             arr = np.ascontiguousarray(arr, dtype=(<cnp.dtype> descr).newbyteorder("="))
         if not supported_type(cnp.PyArray_TYPE(arr)):
             return None
-        parts.append((PART_ARRAY, cnp.PyArray_SIZE(arr), arr, None))
+        add_array(parts, arr)
         return descr
     if cls is DiscreteSpace:
-        namespace = instance_dict(space)
         index = discrete_index(space, namespace, x, &size)
         if index < 0:
             return None
-        parts.append((PART_ONE_HOT, size, index, None))
-        return space.dtype
+        part = add_part(parts, PART_ONE_HOT, size)
+        part.index = index
+        return attr(namespace, space, "dtype")
     if cls is MultiDiscreteSpace:
-        namespace = instance_dict(space)
         nvec = attr(namespace, space, "nvec")
         if not cnp.PyArray_Check(nvec):
             return None
-        size = cnp.PyArray_SIZE(<cnp.ndarray> nvec)
-        positions = cnp.PyArray_EMPTY(1, &size, cnp.NPY_INT64, 0)
-        total = multi_discrete_positions(space, namespace, x, positions)
+        count = cnp.PyArray_SIZE(<cnp.ndarray> nvec)
+        positions = reserve_positions(parts, count)
+        total = multi_discrete_positions(space, namespace, x, positions, count)
         if total < 0:
             return None
-        parts.append((PART_MULTI_ONE_HOT, <npy_intp> total, positions, None))
-        return space.dtype
+        part = add_part(parts, PART_MULTI_ONE_HOT, <npy_intp> total)
+        part.first = parts.position_count
+        part.count = count
+        parts.position_count += count
+        return attr(namespace, space, "dtype")
     return None
 
 
@@ -685,7 +870,7 @@ cdef cnp.ndarray checked_target(object target, npy_intp size, cnp.dtype descr):
     return array
 
 
-cdef int detach_parts(list parts, cnp.ndarray target) except -1:
+cdef int detach_parts(Gathered *parts, cnp.ndarray target) except -1:
     """Copy every array part whose memory overlaps ``target``.
 
     ``target`` is zeroed and then filled part by part: a part that is a view
@@ -693,16 +878,21 @@ cdef int detach_parts(list parts, cnp.ndarray target) except -1:
     """
     cdef char *begin = <char *> cnp.PyArray_DATA(target)
     cdef char *end = begin + cnp.PyArray_NBYTES(target)
-    cdef char *data
+    cdef Part *part
+    cdef const char *data
+    cdef object copy
     cdef Py_ssize_t i
-    for i in range(len(parts)):
-        kind, size, payload, extra = parts[i]
-        if kind != PART_ARRAY:
+    for i in range(parts.count):
+        part = &parts.parts[i]
+        if part.kind != PART_ARRAY:
             continue
-        data = <char *> cnp.PyArray_DATA(<cnp.ndarray> payload)
+        data = array_data(part)
         # Parts are C-contiguous (see ``gather``): one byte range each.
-        if data < end and data + cnp.PyArray_NBYTES(<cnp.ndarray> payload) > begin:
-            parts[i] = (kind, size, cnp.PyArray_NewCopy(<cnp.ndarray> payload, cnp.NPY_CORDER), extra)
+        if data < end and data + part.size * part.itemsize > begin:
+            copy = cnp.PyArray_NewCopy(<cnp.ndarray> part.array, cnp.NPY_CORDER)
+            Py_INCREF(copy)
+            Py_XDECREF(part.array)
+            part.array = <PyObject *> copy
     return 0
 
 
@@ -715,13 +905,33 @@ cpdef object flatten_tree(space, x, target=None):
     """
     if not ENABLED:
         return None
-    cdef list parts = []
+    cdef Part inline_parts[INLINE_PARTS]
+    cdef int64_t inline_positions[INLINE_POSITIONS]
+    cdef PyObject *inline_dtypes[INLINE_DTYPES]
+    cdef Gathered parts
+    parts.parts = parts.inline_parts = inline_parts
+    parts.count = 0
+    parts.capacity = INLINE_PARTS
+    parts.positions = parts.inline_positions = inline_positions
+    parts.position_count = 0
+    parts.position_capacity = INLINE_POSITIONS
+    parts.dtypes = parts.inline_dtypes = inline_dtypes
+    parts.dtype_count = 0
+    parts.dtype_capacity = INLINE_DTYPES
+    try:
+        return write_parts(space, x, target, &parts)
+    finally:
+        release(&parts)
+
+
+cdef object write_parts(space, x, target, Gathered *parts):
+    """``flatten_tree``'s work, with the gathering storage set up by it."""
     out_dtype = gather(space, x, parts)
     if out_dtype is None or not supported_type((<cnp.dtype> out_dtype).type_num):
         return None
-    cdef npy_intp total = 0, offset = 0, i, size
-    for part in parts:
-        total += <npy_intp> part[1]
+    cdef npy_intp total = 0, offset = 0, i, j
+    for i in range(parts.count):
+        total += parts.parts[i].size
     cdef cnp.dtype out_descr = <cnp.dtype> out_dtype
     if not cnp.PyArray_ISNBO(out_descr.byteorder):
         return None
@@ -735,24 +945,18 @@ cpdef object flatten_tree(space, x, target=None):
     cdef char *data = <char *> cnp.PyArray_DATA(out)
     cdef int out_type = out_descr.type_num
     cdef int out_size = <int> out_descr.itemsize
-    cdef cnp.ndarray arr, positions
-    cdef int64_t *p
-    for kind, size_obj, payload, _ in parts:
-        size = size_obj
-        if kind == PART_ARRAY:
-            arr = <cnp.ndarray> payload
-            copy_cast(data + offset * out_size, out_type, out_size,
-                      <const char *> cnp.PyArray_DATA(arr), cnp.PyArray_TYPE(arr),
-                      <int> cnp.PyArray_ITEMSIZE(arr),
-                      cnp.PyArray_ISFLOAT(arr), size)
-        elif kind == PART_ONE_HOT:
-            store_one(data, out_type, offset + <npy_intp> payload)
+    cdef Part *part
+    for i in range(parts.count):
+        part = &parts.parts[i]
+        if part.kind == PART_ARRAY:
+            copy_cast(data + offset * out_size, out_type, out_size, array_data(part),
+                      part.type_num, part.itemsize, part.is_float, part.size)
+        elif part.kind == PART_ONE_HOT:
+            store_one(data, out_type, offset + part.index)
         else:
-            positions = <cnp.ndarray> payload
-            p = <int64_t *> cnp.PyArray_DATA(positions)
-            for i in range(cnp.PyArray_SIZE(positions)):
-                store_one(data, out_type, offset + <npy_intp> p[i])
-        offset += size
+            for j in range(part.first, part.first + part.count):
+                store_one(data, out_type, offset + <npy_intp> parts.positions[j])
+        offset += part.size
     return out
 
 
@@ -827,6 +1031,68 @@ cdef object segment_view(cnp.ndarray x, npy_intp begin, npy_intp end):
     return x[begin:end]
 
 
+cdef object segment_as_vector(cnp.ndarray x, npy_intp begin, npy_intp end):
+    """``x[begin:end].reshape((end - begin,))`` of an exact 1-D ndarray in one step.
+
+    numpy's slice and same-shape reshape give a view with ``x``'s dtype and
+    stride whose base is the first owner of the data (numpy collapses chains
+    of views): exactly what this builds, without the two intermediate objects.
+    """
+    cdef npy_intp length = end - begin
+    cdef npy_intp stride = cnp.PyArray_STRIDE(x, 0)
+    cdef cnp.PyArray_Descr *descr = cnp.PyArray_DESCR(x)
+    Py_INCREF(<object> descr)
+    view = PyArray_NewFromDescr(<PyTypeObject *> cnp.ndarray, descr, 1, &length, &stride,
+                                cnp.PyArray_BYTES(x) + begin * stride,
+                                cnp.PyArray_FLAGS(x) & cnp.NPY_ARRAY_WRITEABLE, NULL)
+    cnp.set_array_base(view, x)
+    return view
+
+
+cdef object float_segment_as_vector(cnp.ndarray x, npy_intp begin, npy_intp end, cnp.dtype descr):
+    """``np.asarray(x[begin:end], dtype=descr).reshape((end - begin,))`` between
+    float32 and float64, or ``None`` for any other case.
+
+    numpy's result is a view of the cast copy (the same-shape reshape makes
+    one). A value that would make numpy report a floating-point error under
+    ``np.errstate`` -- a finite double overflowing float32 or underflowing it,
+    any NaN (a signalling one raises "invalid") -- leaves the segment to
+    numpy, warnings and errors included.
+    """
+    cdef int src_type = cnp.PyArray_TYPE(x)
+    cdef int dst_type = descr.type_num
+    cdef npy_intp length = end - begin, i
+    cdef npy_intp stride = cnp.PyArray_STRIDE(x, 0)
+    cdef const char *src
+    cdef double value
+    cdef float narrowed
+    if ((src_type != cnp.NPY_DOUBLE and src_type != cnp.NPY_FLOAT)
+            or (dst_type != cnp.NPY_DOUBLE and dst_type != cnp.NPY_FLOAT)
+            or not cnp.PyArray_ISNBO(descr.byteorder) or not cnp.PyArray_ISNOTSWAPPED(x)
+            or not cnp.PyArray_ISALIGNED(x)):
+        return None
+    cdef cnp.ndarray owner = cnp.PyArray_EMPTY(1, &length, dst_type, 0)
+    cdef char *dst = <char *> cnp.PyArray_DATA(owner)
+    src = <const char *> cnp.PyArray_BYTES(x) + begin * stride
+    for i in range(length):
+        if src_type == cnp.NPY_DOUBLE:
+            value = (<const double *> (src + i * stride))[0]
+        else:
+            value = (<const float *> (src + i * stride))[0]
+        if value != value:
+            return None
+        if dst_type == cnp.NPY_DOUBLE:
+            (<double *> dst)[i] = value
+        else:
+            narrowed = <float> value
+            # Overflow, or a result below float32's normal range (underflow):
+            # numpy reports either through np.errstate.
+            if (isinf(narrowed) and not isinf(value)) or (value != 0 and fabs(value) < FLT_MIN):
+                return None
+            (<float *> dst)[i] = narrowed
+    return segment_as_vector(owner, 0, length)
+
+
 cdef object unflatten_leaf(object space, cnp.ndarray x, npy_intp begin, npy_intp end, object fallback):
     cdef type cls = space_class(space)
     cdef npy_intp length = cnp.PyArray_DIM(x, 0)
@@ -848,6 +1114,14 @@ cdef object unflatten_leaf(object space, cnp.ndarray x, npy_intp begin, npy_intp
     elif cls is BoxSpace or cls is MultiBinarySpace:
         namespace = instance_dict(space)
         descr = attr(namespace, space, "dtype")
+        shape = attr(namespace, space, "_shape")
+        if (type(x) is cnp.ndarray and type(shape) is tuple and len(<tuple> shape) == 1
+                and type((<tuple> shape)[0]) is int and (<tuple> shape)[0] == end - begin):
+            if cnp.PyArray_EquivTypes(<cnp.dtype> cnp.PyArray_DESCR(x), <cnp.dtype> descr):
+                return segment_as_vector(x, begin, end)
+            cast = float_segment_as_vector(x, begin, end, <cnp.dtype> descr)
+            if cast is not None:
+                return cast
         part = segment_view(x, begin, end)
         if not cnp.PyArray_EquivTypes(<cnp.dtype> cnp.PyArray_DESCR(x), <cnp.dtype> descr):
             if cnp.PyArray_ISNBO((<cnp.dtype> descr).byteorder) and supported_type((<cnp.dtype> descr).type_num):
@@ -864,33 +1138,63 @@ cdef object unflatten_leaf(object space, cnp.ndarray x, npy_intp begin, npy_intp
 
 cdef object unflatten_node(object space, cnp.ndarray x, npy_intp begin, npy_intp end, object fallback):
     cdef type cls = space_class(space)
-    cdef list sizes = []
-    cdef npy_intp offset = begin, stop, i = 0, count
-    if cls is DictSpace:
-        children = space.spaces
-        for child in (<dict> children).values():
-            sizes.append(flat_size(child))
-        count = len(sizes)
-        result = {}
-        for key, child in (<dict> children).items():
-            stop = end if i == count - 1 else offset + <npy_intp> sizes[i]
-            result[key] = unflatten_node(child, x, offset, stop, fallback)
-            offset = stop
-            i += 1
-        return result
-    if cls is TupleSpace:
-        children = space.spaces
-        for child in <tuple> children:
-            sizes.append(flat_size(child))
-        count = len(sizes)
-        values = []
-        for child in <tuple> children:
-            stop = end if i == count - 1 else offset + <npy_intp> sizes[i]
-            values.append(unflatten_node(child, x, offset, stop, fallback))
-            offset = stop
-            i += 1
-        return tuple(values)
+    if cls is DictSpace or cls is TupleSpace:
+        return unflatten_children(space, cls is DictSpace, x, begin, end, fallback)
     return unflatten_leaf(space, x, begin, end, fallback)
+
+
+cdef object unflatten_children(object space, bint is_dict, cnp.ndarray x, npy_intp begin, npy_intp end,
+                               object fallback):
+    """A Dict's dict or a Tuple's tuple of its children's segments: each child
+    takes ``flatdim`` values, the last one whatever is left (``np.split``)."""
+    cdef npy_intp inline_sizes[INLINE_PARTS]
+    cdef npy_intp *sizes = inline_sizes
+    cdef npy_intp offset = begin, stop
+    cdef Py_ssize_t i = 0, count, pos = 0
+    cdef PyObject *key_ptr
+    cdef PyObject *child_ptr
+    cdef dict result
+    cdef tuple values
+    children = space.spaces
+    if type(children) is not (dict if is_dict else tuple):  # changed since is_fast_node
+        return fallback(space, segment_view(x, begin, end))
+    count = len(children)
+    if count > INLINE_PARTS:
+        sizes = <npy_intp *> malloc(count * sizeof(npy_intp))
+        if sizes == NULL:
+            raise MemoryError()
+    try:
+        if is_dict:
+            while PyDict_Next(<dict> children, &pos, NULL, &child_ptr):
+                sizes[i] = flat_size(<object> child_ptr)
+                i += 1
+            result = {}
+            pos = i = 0
+            while PyDict_Next(<dict> children, &pos, &key_ptr, &child_ptr):
+                stop = end if i == count - 1 else offset + sizes[i]
+                # (a child's rule may run Python code: keep a reference and
+                # stop as dict iteration would if the space's dict changes size)
+                key = <object> key_ptr
+                child = <object> child_ptr
+                result[key] = unflatten_node(child, x, offset, stop, fallback)
+                if len(<dict> children) != count:
+                    raise RuntimeError("dictionary changed size during iteration")
+                offset = stop
+                i += 1
+            return result
+        for i in range(count):
+            sizes[i] = flat_size((<tuple> children)[i])
+        values = PyTuple_New(count)
+        for i in range(count):
+            stop = end if i == count - 1 else offset + sizes[i]
+            value = unflatten_node((<tuple> children)[i], x, offset, stop, fallback)
+            Py_INCREF(value)
+            PyTuple_SET_ITEM(values, i, value)
+            offset = stop
+        return values
+    finally:
+        if sizes != inline_sizes:
+            free(sizes)
 
 
 def unflatten(space, x):
@@ -902,6 +1206,39 @@ def unflatten(space, x):
         if out is not None:
             return out
     return GENERIC_UNFLATTEN(space, x)
+
+
+# Gymnasium's ``flatten``/``unflatten`` run these on the compatible spaces of
+# ``gymspaces.gymnasium``: gymspaces' result, passed through ``COMPATIBLE_FINISH``
+# (which makes graph samples compatible) unless it cannot hold a graph -- an
+# array, or the unflattened tree of fundamental spaces -- which saves a Python
+# layer and a walk of the result on Gymnasium's most frequent calls.
+cdef object COMPATIBLE_FINISH = None
+
+
+def set_compatible_finish(finish):
+    """The function ``flatten_compatible``/``unflatten_compatible`` apply to results that may hold graphs."""
+    global COMPATIBLE_FINISH
+    COMPATIBLE_FINISH = finish
+
+
+def flatten_compatible(space, x):
+    """``COMPATIBLE_FINISH(flatten(space, x))``, without the call for an array result."""
+    result = flatten_value(space, x)
+    if type(result) is cnp.ndarray:
+        return result
+    return COMPATIBLE_FINISH(result)
+
+
+def unflatten_compatible(space, x):
+    """``COMPATIBLE_FINISH(unflatten(space, x))``, without the call for a tree of fundamental spaces."""
+    cdef object out
+    cdef type cls = space_class(space)
+    if ENABLED and (cls is DictSpace or cls is TupleSpace):
+        out = unflatten_tree(space, x, GENERIC_UNFLATTEN)
+        if out is not None:  # fundamental leaves only: no graph in it
+            return out
+    return COMPATIBLE_FINISH(GENERIC_UNFLATTEN(space, x))
 
 
 cpdef object unflatten_tree(space, x, fallback):

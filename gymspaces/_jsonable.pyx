@@ -19,12 +19,11 @@ from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_FromLong, PyLong_FromLongLong, PyLong_FromUnsignedLong, PyLong_FromUnsignedLongLong
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
-from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from numpy cimport npy_intp
 
 from gymspaces._aliases cimport rule_class
-from gymspaces._attrs cimport PyDict_GetItemWithError, instance_dict
+from gymspaces._attrs cimport instance_dict, sample_entry
 from gymspaces._scalars cimport integer_scalar_bits
 
 import numpy as np
@@ -197,16 +196,9 @@ cdef object fused_column(object samples, object key, bint by_key, int rule):
     for sample in samples:
         if i >= count:  # the list grew meanwhile (a key's __eq__, say)
             return None
-        if by_key:
-            if type(sample) is not dict:
-                return None
-            found = PyDict_GetItemWithError(sample, key)
-            if found == NULL:
-                return None
-        else:
-            if type(sample) is not tuple or PyTuple_GET_SIZE(sample) <= index:
-                return None
-            found = PyTuple_GET_ITEM(sample, index)
+        found = sample_entry(sample, key, index, by_key)
+        if found == NULL:
+            return None
         if rule == RULE_ROWS:
             value = fast_row(<object> found)
         else:

@@ -243,6 +243,15 @@ def _compat_flatten_dict(lib: Any) -> Callable[[], Any]:
     return lambda: flatten(space, x)
 
 
+def _compat_unflatten_dict(lib: Any) -> Callable[[], Any]:
+    """Gymnasium's ``unflatten`` (the inverse of ``FlattenObservation``) on a Dict of either library."""
+    from gymnasium.spaces.utils import flatten, unflatten
+
+    space = _dict4(_compatible(lib))
+    flat = flatten(space, space.sample())
+    return lambda: unflatten(space, flat)
+
+
 def _compat_vector_sample(lib: Any) -> Callable[[], Any]:
     """A vector env's ``observation_space.sample()``: Gymnasium's ``batch_space(Dict, 8)``."""
     from gymnasium.vector.utils import batch_space
@@ -419,6 +428,12 @@ CASES: list[Case] = [
     # The one-line switch: Gymnasium's own helpers on gymspaces.gymnasium spaces
     # vs on Gymnasium's spaces (Gymnasium code calling Gymnasium functions).
     Case("compat_flatten_dict", "gymnasium flatten of a compatible Dict(4 keys)", _compat_flatten_dict, beyond=True),
+    Case(
+        "compat_unflatten_dict",
+        "gymnasium unflatten of a compatible Dict(4 keys)",
+        _compat_unflatten_dict,
+        beyond=True,
+    ),
     Case("compat_vector_sample", "gymnasium batch_space(compatible Dict, 8).sample()", _compat_vector_sample, beyond=True),
     # End to end: unmodified Gymnasium loops, patched (gymspaces) vs unpatched.
     *[

@@ -283,6 +283,7 @@ FLOORS: dict[str, Callable[[Any], Callable[[], Any]]] = {
     "compat_shm_dict_write_read": _shm_write_read,
     # Gymnasium's helpers on compatible spaces do the work of gymspaces' own.
     "compat_flatten_dict": _transform(_dict_flatten),
+    "compat_unflatten_dict": _transform(_dict_unflatten),
     "compat_vector_sample": _batched_sample,
 }
 """Floor setups by case key, each given the gymspaces library namespace (see :func:`cases.library`)."""

@@ -14,7 +14,7 @@ import numpy as np
 from gymnasium.error import CustomSpaceError as GymnasiumCustomSpaceError
 
 import gymspaces as _gs
-from gymspaces import _kernel_wiring, _shared_memory
+from gymspaces import _flatten, _kernel_wiring, _shared_memory
 from gymspaces import utils as gs_utils
 from gymspaces import vector as gs_vector
 from gymspaces.error import CustomSpaceError
@@ -61,8 +61,8 @@ def register_with_gymnasium() -> None:
     # (Gymnasium's helper, gymspaces' helper, what Gymnasium runs on compatible spaces)
     helpers: list[tuple[Any, Any, Any]] = [
         (gym_utils.flatdim, gs_utils.flatdim, compat_utils.flatdim),
-        (gym_utils.flatten, gs_utils.flatten, compat_utils.flatten),
-        (gym_utils.unflatten, gs_utils.unflatten, compat_utils.unflatten),
+        (gym_utils.flatten, gs_utils.flatten, _flatten.flatten_compatible),
+        (gym_utils.unflatten, gs_utils.unflatten, _flatten.unflatten_compatible),
         (gym_utils.flatten_space, gs_utils.flatten_space, compat_utils.flatten_space),
         (gym_vector.batch_space, gs_vector.batch_space, batch_space),
         (gym_vector.iterate, gs_vector.iterate, iterate),
@@ -81,6 +81,9 @@ def register_with_gymnasium() -> None:
         batched = gs_vector.batch_differing_spaces(spaces)
         return _convert.convert(batched, "compat", share=True, keep_unknown=True)
 
+    # What compat_utils.flatten/unflatten compute, compiled: graph samples are
+    # made compatible, and array results skip that walk.
+    _flatten.set_compatible_finish(compatible_graphs)
     bases = {getattr(_classes, name): getattr(_gs, name) for name in _convert.SPACE_NAMES}
     for ours, base in bases.items():
         gym_vector.batch_differing_spaces.register(ours, _gymnasium_errors(batch_differing_spaces))

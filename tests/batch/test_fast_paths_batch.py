@@ -10,6 +10,7 @@ containers) must take the general path and still agree.
 from __future__ import annotations
 
 import math
+import sys
 import struct
 import warnings
 from collections import OrderedDict
@@ -531,3 +532,135 @@ def test_flatten_registrations_still_dispatch():
     result = gs_utils.flatten(gs.Discrete(3), np.int64(1))
     assert type(result) is np.ndarray and result.tolist() == [0, 1, 0]
 
+
+
+# --------------------------------------------------------------------------- unflatten Box leaves
+
+
+def _leaf_relations(value: Any, flat: np.ndarray) -> dict[str, Any]:
+    """What a Box leaf of ``unflatten`` is made of, relative to the flat input."""
+    owner = flat if flat.base is None else flat.base
+    return {
+        "strides": value.strides,
+        "flags": {flag: value.flags[flag] for flag in
+                  ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE", "ALIGNED")},
+        "base-is-owner": value.base is owner,
+        "base-is-array": type(value.base) is np.ndarray,
+        "base-owns": value.base is not None and value.base.flags.owndata,
+        "shares-memory": np.shares_memory(value, flat),
+    }
+
+
+def _flat_inputs() -> dict[str, np.ndarray]:
+    values = np.array([0.25, -0.0, 1e-320, np.inf, 3.0, -1.5, 7.0, 2.0])
+    big = np.arange(20, dtype=np.float64) / 4
+    readonly = values.astype(np.float32)
+    readonly.flags.writeable = False
+    return {
+        "float32": values.astype(np.float32),
+        "float64": values,
+        "float64-view-of-a-view": big[1:][2:10],
+        "float64-strided": big[::2][:8],
+        "float32-read-only": readonly,
+        "float64-nan": np.where(np.arange(8) == 1, np.nan, values),
+        "float64-overflows-float32": np.where(np.arange(8) == 4, 1e300, values),
+        "float64-underflows-float32": np.where(np.arange(8) == 2, 1e-40, values),
+        "float64-big-endian": values.astype(">f8"),
+        "float16": values.astype(np.float16),
+        "int64": np.arange(8),
+    }
+
+
+LEAF_SPACES = {
+    "float32": lambda L: L.Dict(a=L.Box(-1, 1, (3,)), b=L.Box(-1, 1, (5,))),
+    "float64": lambda L: L.Dict(a=L.Box(-1, 1, (3,), np.float64), b=L.Box(-1, 1, (5,), np.float64)),
+    "mixed-shapes": lambda L: L.Tuple((L.Box(-1, 1, (2, 2)), L.Box(-1, 1, ()), L.Box(-1, 1, (3,)))),
+    "int-box": lambda L: L.Dict(a=L.Box(0, 9, (3,), np.int32), b=L.Box(-1, 1, (5,))),
+    "short-last": lambda L: L.Dict(a=L.Box(-1, 1, (3,)), b=L.Box(-1, 1, (9,))),
+}
+
+
+@pytest.mark.parametrize("errstate", ["default", "raise"])
+@pytest.mark.parametrize("flat_name", list(_flat_inputs()))
+@pytest.mark.parametrize("space_name", list(LEAF_SPACES))
+def test_unflatten_box_leaves_match_gymnasium(space_name, flat_name, errstate):
+    """Views of the flat array when the dtypes agree, views of a cast copy when
+    they do not; warnings and floating-point errors of the cast (overflow,
+    underflow, under ``np.errstate``) and values exactly Gymnasium's."""
+    results = {}
+    for name, (lib, _, utils) in LIBS.items():
+        flat = _flat_inputs()[flat_name]
+        with np.errstate(**({"all": "raise"} if errstate == "raise" else {})):
+            results[name] = (outcome(lambda: utils.unflatten(LEAF_SPACES[space_name](lib), flat)), flat)
+    (got, our_flat), (expected, their_flat) = results["gs"], results["gym"]
+    assert_same_outcome(got, expected)
+    assert got.warnings == expected.warnings
+    if got.raised:
+        return
+    leaves = list(got.value.values() if isinstance(got.value, dict) else got.value)
+    gym_leaves = list(expected.value.values() if isinstance(expected.value, dict) else expected.value)
+    for ours, theirs in zip(leaves, gym_leaves):
+        assert_same_value(ours, theirs)
+        assert _leaf_relations(ours, our_flat) == _leaf_relations(theirs, their_flat)
+
+
+def test_unflatten_box_view_keeps_reference_counts():
+    space = gs.Dict(a=gs.Box(-1, 1, (3,)), b=gs.Box(-1, 1, (2,), np.float64))
+    flat32 = np.arange(5, dtype=np.float32)
+    flat64 = np.arange(5, dtype=np.float64)
+    before = [sys.getrefcount(flat32), sys.getrefcount(flat64)]
+    for _ in range(1000):
+        value = gs_utils.unflatten(space, flat32)
+        value = gs_utils.unflatten(space, flat64)
+    assert value["b"].base is flat64 and value["a"].base is not flat64
+    del value
+    assert [sys.getrefcount(flat32), sys.getrefcount(flat64)] == before
+
+
+# --------------------------------------------------------------------------- flatten of trees
+
+
+def _flatten_both(build: Any, seed: int = 0) -> None:
+    """flatten/unflatten of one sample through both libraries, compared exactly."""
+    results = []
+    for name in ("gs", "gym"):
+        lib, _, utils = LIBS[name]
+        space = build(lib)
+        space.seed(seed)
+        x = space.sample()
+        results.append(outcome(lambda: (utils.flatten(space, x), utils.unflatten(space, utils.flatten(space, x)))))
+    assert_same_outcome(*results)
+    if not results[0].raised:
+        for ours, theirs in zip(results[0].value, results[1].value):
+            assert_same_value(ours, theirs)
+
+
+def test_flatten_promotions_follow_each_dtype_combination():
+    """The promotion memo is keyed by dtype identity: many combinations, reused
+    and evicted, equal-but-distinct dtypes (metadata), all promote as numpy does."""
+    dtypes = [np.float16, np.float32, np.float64, np.int8, np.uint8, np.int16, np.int32, np.uint32, np.int64]
+    with_metadata = np.dtype(np.float32, metadata={"unit": "m"})
+    combos = [(a, b) for a in dtypes for b in dtypes] + [(with_metadata, np.int8), (np.float32, np.int8)]
+    for _ in range(2):  # the second pass hits the memo (or its evicted slots)
+        for a, b in combos:
+            _flatten_both(lambda L, a=a, b=b: L.Dict(x=L.Box(0, 1, (2,), a), y=L.Box(0, 1, (1,), b)))
+            _flatten_both(lambda L, a=a, b=b: L.Tuple((L.Box(0, 1, (1,), a), L.Discrete(3, dtype=b)
+                                                       if np.dtype(b).kind in "iu" else L.Box(0, 1, (2,), b))))
+
+
+def test_flatten_of_large_trees_matches_gymnasium():
+    """More leaves and one-hot positions than the kernel keeps inline."""
+    _flatten_both(lambda L: L.Dict({f"k{i:02d}": L.Box(-1, 1, (2,)) if i % 3 else L.Discrete(4) for i in range(40)}))
+    _flatten_both(lambda L: L.Tuple(tuple(L.MultiDiscrete([2, 3, 4, 5, 6] * 3) for _ in range(5))))
+    _flatten_both(lambda L: L.Dict(a=L.MultiDiscrete(np.full((7, 9), 3)), b=L.Tuple((L.Discrete(2),) * 20)))
+
+
+def test_flatten_tree_keeps_reference_counts():
+    space = dict4(gs)
+    x = space.sample()
+    values = list(x.values())
+    before = [sys.getrefcount(value) for value in values]
+    for _ in range(1000):
+        flat = gs_utils.flatten(space, x)
+        gs_utils.flatten(space, x, out=flat)
+    assert [sys.getrefcount(value) for value in values] == before

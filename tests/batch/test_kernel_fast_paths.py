@@ -6,6 +6,9 @@ general rules; these tests feed both kinds of input and compare exactly.
 
 from __future__ import annotations
 
+import sys
+from collections import OrderedDict
+
 import gymnasium.vector.utils as gym_vector
 import numpy as np
 import pytest
@@ -74,6 +77,42 @@ CONCATENATE = {
     ),
     "box-strided-rows": (lambda lib: lib.Box(0, 1, (2,)), lambda lib, s: [np.zeros(4, np.float32)[::2]] * 3),
     "box-generator-items": (lambda lib: lib.Box(0, 1, (2,)), lambda lib, s: (np.ones(2, np.float32) for _ in range(3))),
+    # The Dict/Tuple kernel reads columns straight out of exact dicts and tuples;
+    # other containers, keys and scalar types take the general steps.
+    "dict-ordereddict-items": (_dict, lambda lib, s: [OrderedDict(s.sample()) for _ in range(3)]),
+    "dict-more-rows-than-the-stack-holds": (_dict, lambda lib, s: [s.sample() for _ in range(100)]),
+    "dict-longlong-scalars": (
+        _dict,
+        lambda lib, s: [{"b": np.zeros(2, np.float32), "d": np.longlong(i), "m": np.ones(2, np.int8)} for i in range(3)],
+    ),
+    "dict-uint8-scalars": (
+        _dict,
+        lambda lib, s: [{"b": np.zeros(2, np.float32), "d": np.uint8(i), "m": np.ones(2, np.int8)} for i in range(3)],
+    ),
+    "dict-key-missing-in-a-later-item": (
+        _dict,
+        lambda lib, s: [s.sample(), {"b": np.zeros(2, np.float32), "m": np.ones(2, np.int8)}],
+    ),
+    "dict-int-keys": (
+        lambda lib: lib.Dict({1: lib.Box(0, 1, (2,)), 2: lib.Discrete(3)}),
+        lambda lib, s: [s.sample() for _ in range(3)],
+    ),
+    "tuple-of-leaves": (
+        lambda lib: lib.Tuple((lib.Box(0, 1, (2,)), lib.Discrete(3), lib.MultiBinary(2))),
+        lambda lib, s: [s.sample() for _ in range(4)],
+    ),
+    "tuple-list-items": (
+        lambda lib: lib.Tuple((lib.Box(0, 1, (2,)), lib.Discrete(3))),
+        lambda lib, s: [list(s.sample()) for _ in range(3)],
+    ),
+    "tuple-short-item": (
+        lambda lib: lib.Tuple((lib.Box(0, 1, (2,)), lib.Discrete(3))),
+        lambda lib, s: [s.sample(), (np.zeros(2, np.float32),)],
+    ),
+    "tuple-object-leaf-values": (
+        lambda lib: lib.Tuple((lib.Box(0, 1, (2,)),)),
+        lambda lib, s: [(np.array([1, "a"], dtype=object),) for _ in range(2)],
+    ),
 }
 
 
@@ -106,3 +145,56 @@ def test_registering_concatenate_turns_the_kernel_off():
         gs_vector.concatenate.register(GS.Discrete, original)
     result = gs_vector.concatenate(space, items, gs_vector.create_empty_array(space, 2))
     assert isinstance(result["d"], np.ndarray)
+
+
+def _out_containers(lib, space, n):
+    """``create_empty_array``'s result with every dict an OrderedDict and every tuple a list."""
+    def convert(value):
+        if isinstance(value, dict):
+            return OrderedDict((key, convert(part)) for key, part in value.items())
+        if isinstance(value, tuple):
+            return [convert(part) for part in value]
+        return value
+
+    return convert(lib.create_empty_array(space, n))
+
+
+def test_concatenate_into_other_out_containers_matches_gymnasium():
+    results = []
+    for lib, vector in ((GS, gs_vector), (GYM, gym_vector)):
+        space = lib.Dict({"a": _dict(lib), "t": lib.Tuple((lib.Box(0, 1, (2,)), lib.Discrete(2)))}, seed=4)
+        items = [space.sample() for _ in range(3)]
+        out = _out_containers(vector, space, 3)
+        results.append((outcome(lambda: vector.concatenate(space, items, out)), out))
+    (gs_result, gs_out), (gym_result, gym_out) = results
+    same_outcome(gs_result, gym_result, "concatenate")
+    assert type(gs_out) is OrderedDict and type(gs_out["t"]) is list
+    # (assert_same_tree compares tuples, not lists)
+    gs_out["t"], gym_out["t"] = tuple(gs_out["t"]), tuple(gym_out["t"])
+    assert_same_tree(gs_out, gym_out, "out after concatenate")
+
+
+def test_concatenate_dict_samples_that_view_out():
+    """Samples that are rows of ``out`` itself, in reverse order (overlapping copies)."""
+    outs = []
+    for lib, vector in ((GS, gs_vector), (GYM, gym_vector)):
+        space = _dict(lib)
+        out = vector.create_empty_array(space, 3)
+        out["b"][:] = np.arange(6, dtype=np.float32).reshape(3, 2)
+        items = [{"b": out["b"][2 - i], "d": np.int64(i), "m": np.ones(2, np.int8)} for i in range(3)]
+        vector.concatenate(space, items, out)
+        outs.append(out)
+    assert_same_tree(outs[0], outs[1], "out")
+
+
+def test_concatenate_dict_keeps_reference_counts():
+    space = _dict(GS)
+    items = [space.sample() for _ in range(8)]
+    out = gs_vector.create_empty_array(space, 8)
+    values = [value for item in items for value in item.values()] + list(out.values())
+    before = [sys.getrefcount(value) for value in values]
+    for _ in range(1000):
+        result = gs_vector.concatenate(space, items, out)
+    assert all(result[key] is out[key] for key in out)
+    del result
+    assert [sys.getrefcount(value) for value in values] == before

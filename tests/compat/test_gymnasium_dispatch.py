@@ -20,7 +20,7 @@ import pytest
 from test_gymnasium_compat import _same, _spaces
 
 import gymspaces
-from gymspaces import _kernel_wiring
+from gymspaces import _flatten, _kernel_wiring
 from gymspaces.gymnasium import spaces as compat
 from gymspaces.gymnasium.spaces import utils as compat_utils
 
@@ -41,8 +41,10 @@ def _compat_classes_only(space):
 @pytest.mark.parametrize("name", NAMES)
 def test_gymnasium_dispatches_compatible_classes_to_gymspaces(name):
     ours = getattr(compat, name)
-    assert gym_utils.flatten.dispatch(ours) is compat_utils.flatten
-    assert gym_utils.unflatten.dispatch(ours) is compat_utils.unflatten
+    # compat_utils.flatten/unflatten, compiled (their results are compared in
+    # test_compiled_compatible_flatten_matches_compat_utils)
+    assert gym_utils.flatten.dispatch(ours) is _flatten.flatten_compatible
+    assert gym_utils.unflatten.dispatch(ours) is _flatten.unflatten_compatible
     assert gym_utils.flatten_space.dispatch(ours) is compat_utils.flatten_space
     assert gym_vector_utils.concatenate.dispatch(ours) is gymspaces.vector.concatenate
     assert gym_vector_utils.iterate.dispatch(ours).__wrapped__ is gymspaces.vector.iterate
@@ -162,3 +164,45 @@ def test_plain_gymspaces_keep_their_own_rules():
     assert type(batched) is gymspaces.Dict and type(batched["a"]) is gymspaces.MultiDiscrete
     for cls in (gymspaces.Dict, gymspaces.Box, gymspaces.Discrete):
         assert gymspaces.utils.flatten.dispatch(cls).__module__ == "gymspaces._flattening"  # the built-in rules
+
+
+def _with_graphs(lib):
+    """Spaces whose flat or unflattened values may hold graph samples, and trees that cannot."""
+    spaces = _spaces(lib)
+    spaces["DictOfGraph"] = lib.Dict(g=lib.Graph(lib.Box(-1, 1, (2,)), lib.Discrete(3)), b=lib.Box(0, 1, (2,)))
+    spaces["TupleOfGraph"] = lib.Tuple((lib.Discrete(3), lib.Graph(lib.Box(-1, 1, (2,)), None)))
+    spaces["Dict4"] = lib.Dict(
+        position=lib.Box(-1, 1, (3,)), velocity=lib.Box(-1, 1, (3,)), mode=lib.Discrete(5),
+        buttons=lib.MultiDiscrete([3, 4]),
+    )
+    spaces["Float32Dict"] = lib.Dict(a=lib.Box(-1, 1, (3,)), b=lib.Box(0, 1, (2, 2)))
+    return spaces
+
+
+@pytest.mark.parametrize("kind", list(_with_graphs(gymspaces)))
+def test_compiled_compatible_flatten_matches_compat_utils(kind):
+    ours, theirs = _with_graphs(compat)[kind], _with_graphs(gym_spaces)[kind]
+    ours.seed(5)
+    theirs.seed(5)
+    for _ in range(3):
+        x, gym_x = ours.sample(), theirs.sample()
+        flat = gym_utils.flatten(ours, x)
+        gym_flat = gym_utils.flatten(theirs, gym_x)
+        _same(flat, gym_flat)
+        _same(flat, compat_utils.flatten(ours, x))
+        back = gym_utils.unflatten(ours, flat)
+        _same(back, gym_utils.unflatten(theirs, gym_flat))
+        _same(back, compat_utils.unflatten(ours, flat))
+        # Graph samples come back as Gymnasium's GraphInstance (the compatible one).
+        for value in (flat, back):
+            graphs = list(_graph_samples(value))
+            assert ("Graph" in kind) == bool(graphs), (kind, value)
+            assert all(isinstance(graph, gymnasium.spaces.GraphInstance) for graph in graphs), value
+
+
+def _graph_samples(value):
+    """The graph samples (GraphInstance of either library) in a flat or unflattened value."""
+    if type(value).__name__ == "GraphInstance":
+        return [value]
+    parts = value.values() if isinstance(value, dict) else value if isinstance(value, tuple) else ()
+    return [graph for part in parts for graph in _graph_samples(part)]
