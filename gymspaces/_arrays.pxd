@@ -13,3 +13,21 @@ cdef inline cnp.ndarray as_c_array(object values, int type_num):
             and cnp.PyArray_TYPE(<cnp.ndarray> values) == type_num):
         return <cnp.ndarray> values
     return np.ascontiguousarray(values, dtype=cnp.PyArray_DescrFromType(type_num))
+
+
+cdef inline bint same_shape(cnp.ndarray x, object shape) except -1:
+    """``x.shape == shape``, compared in C when ``shape`` is a tuple of ints."""
+    cdef Py_ssize_t i
+    cdef int ndim = cnp.PyArray_NDIM(x)
+    if type(shape) is not tuple:
+        return (<object> x).shape == shape
+    if len(<tuple> shape) != ndim:
+        return False
+    for i in range(ndim):
+        item = (<tuple> shape)[i]
+        if type(item) is int:
+            if item != cnp.PyArray_DIM(x, i):
+                return False
+        elif not (cnp.PyArray_DIM(x, i) == item):  # as the tuples compare: x's entry first
+            return False
+    return True

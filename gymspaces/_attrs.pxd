@@ -6,7 +6,7 @@
 # does first; anything not found there (a property, a slot) goes through
 # getattr(), so semantics are those of plain attribute access.
 
-from cpython.object cimport PyObject
+from cpython.object cimport PyObject, PyTypeObject
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 
 cdef extern from "Python.h":
@@ -14,6 +14,8 @@ cdef extern from "Python.h":
     # Borrowed reference or NULL; unlike PyDict_GetItem it does not save and
     # restore the error state, which is most of a lookup's cost.
     PyObject *PyDict_GetItemWithError(object namespace, object key) except? NULL
+    # Borrowed, or NULL without an exception: the attribute as the class defines it.
+    PyObject *_PyType_Lookup(PyTypeObject *cls, PyObject *name)
 
 
 cdef inline dict instance_dict(object obj):

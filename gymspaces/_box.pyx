@@ -18,8 +18,10 @@ from numpy.random cimport bitgen_t
 from gymspaces._distributions cimport (
     npy_double_to_half, npy_half, random_exponential, random_normal,
 )
-from gymspaces._arrays cimport as_c_array
-from gymspaces._attrs cimport attr, instance_dict
+from gymspaces._arrays cimport as_c_array, same_shape
+from cpython.object cimport PyObject, PyTypeObject
+
+from gymspaces._attrs cimport _PyType_Lookup, attr, instance_dict
 from gymspaces._outputs cimport batch_array
 from gymspaces._rng cimport (
     NOGIL_THRESHOLD, RNGHandle, any_bitgen, clone_pcg64, double_source, gs_pcg128_t, gs_pcg64_fill_raw, inline_pcg64,
@@ -652,10 +654,11 @@ cdef bint within(const box_t *x, const box_t *low, const box_t *high, npy_intp s
 
 
 cdef bint dispatch_within(cnp.ndarray x, cnp.ndarray low, cnp.ndarray high, int type_num) noexcept:
-    cdef void *p = cnp.PyArray_DATA(x)
-    cdef void *lo = cnp.PyArray_DATA(low)
-    cdef void *hi = cnp.PyArray_DATA(high)
-    cdef npy_intp n = cnp.PyArray_SIZE(x)
+    return data_within(cnp.PyArray_DATA(x), cnp.PyArray_DATA(low), cnp.PyArray_DATA(high),
+                       cnp.PyArray_SIZE(x), type_num)
+
+
+cdef bint data_within(void *p, void *lo, void *hi, npy_intp n, int type_num) noexcept nogil:
     if type_num == cnp.NPY_FLOAT:
         return within(<float *> p, <float *> lo, <float *> hi, n)
     if type_num == cnp.NPY_DOUBLE:
@@ -679,6 +682,26 @@ cdef bint dispatch_within(cnp.ndarray x, cnp.ndarray low, cnp.ndarray high, int 
     if type_num == cnp.NPY_UINT32:
         return within(<uint32_t *> p, <uint32_t *> lo, <uint32_t *> hi, n)
     return within(<uint64_t *> p, <uint64_t *> lo, <uint64_t *> hi, n)
+
+
+# Space.shape (the property returning ``_shape``), told by gymspaces.space.
+cdef object shape_property = None
+
+
+def use_shape_property(prop):
+    """Tell the membership kernels which ``shape`` is ``Space``'s own (it returns ``_shape``)."""
+    global shape_property
+    shape_property = prop
+
+
+cdef object space_shape(space, dict namespace):
+    """``space.shape``, read from the instance's ``_shape`` while ``shape`` is Space's own property."""
+    cdef type cls = type(space)
+    cdef str name = "shape"
+    cdef PyObject *found = _PyType_Lookup(<PyTypeObject *> cls, <PyObject *> name)
+    if found != NULL and <object> found is shape_property:
+        return attr(namespace, space, "_shape")
+    return space.shape
 
 
 cdef inline bint is_plain_array(object x, int type_num):
@@ -719,18 +742,73 @@ cdef object box_contains_same_dtype(space, x):
     arrays of the Box's own dtype, the only case where the C comparison is the
     same as numpy's (no promotion involved).
     """
-    cdef cnp.dtype descr = <cnp.dtype?> space.dtype
+    cdef dict namespace = instance_dict(space)
+    cdef cnp.dtype descr = <cnp.dtype?> attr(namespace, space, "dtype")
     cdef int type_num = descr.type_num
     if not is_plain_array(x, type_num):
         return None
-    low = space.low
-    high = space.high
+    low = attr(namespace, space, "low")
+    high = attr(namespace, space, "high")
     if not (is_plain_array(low, type_num) and is_plain_array(high, type_num)):
         return None
-    if x.shape != space.shape:
+    if not same_shape(<cnp.ndarray> x, space_shape(space, namespace)):
         return False
     if cnp.PyArray_SIZE(<cnp.ndarray> low) != cnp.PyArray_SIZE(<cnp.ndarray> x) or \
             cnp.PyArray_SIZE(<cnp.ndarray> high) != cnp.PyArray_SIZE(<cnp.ndarray> x):
         return None
     return dispatch_within(<cnp.ndarray> x, <cnp.ndarray> low, <cnp.ndarray> high,
                            canonical_type(descr))
+
+
+cdef int box_rows_contained(space, object batch, npy_bool *out, npy_intp n) except -1:
+    """``out[i] &= `` row ``i`` of ``batch`` is in the Box, as ``contains_batch`` decides; 0 to defer.
+
+    Decides in C a batch of ``n`` rows of the Box's own dtype (C-contiguous,
+    native, like ``low`` and ``high``); rows of the wrong shape are all
+    ``False``. Anything else returns 0 before touching ``out``.
+    """
+    cdef dict namespace = instance_dict(space)
+    cdef cnp.dtype descr = <cnp.dtype?> attr(namespace, space, "dtype")
+    cdef int type_num = descr.type_num
+    cdef npy_intp i, d, row_size, itemsize
+    cdef char *data
+    if not is_plain_array(batch, type_num):
+        return 0
+    cdef cnp.ndarray rows = <cnp.ndarray> batch
+    cdef int ndim = cnp.PyArray_NDIM(rows)
+    if ndim < 1 or cnp.PyArray_DIM(rows, 0) != n:
+        return 0
+    low = attr(namespace, space, "low")
+    high = attr(namespace, space, "high")
+    if not (is_plain_array(low, type_num) and is_plain_array(high, type_num)):
+        return 0
+    shape = space_shape(space, namespace)
+    if type(shape) is not tuple:
+        return 0
+    if len(<tuple> shape) != ndim - 1:
+        for i in range(n):
+            out[i] = False
+        return 1
+    for d in range(ndim - 1):
+        if (<tuple> shape)[d] != cnp.PyArray_DIM(rows, d + 1):
+            for i in range(n):
+                out[i] = False
+            return 1
+    # Bounds shaped like a row compare elementwise, as numpy broadcasts them.
+    if cnp.PyArray_NDIM(<cnp.ndarray> low) != ndim - 1 or cnp.PyArray_NDIM(<cnp.ndarray> high) != ndim - 1:
+        return 0
+    for d in range(ndim - 1):
+        if (cnp.PyArray_DIM(<cnp.ndarray> low, d) != cnp.PyArray_DIM(rows, d + 1)
+                or cnp.PyArray_DIM(<cnp.ndarray> high, d) != cnp.PyArray_DIM(rows, d + 1)):
+            return 0
+    if n == 0:
+        return 1
+    row_size = cnp.PyArray_SIZE(rows) // n
+    type_num = canonical_type(descr)
+    itemsize = cnp.PyArray_ITEMSIZE(rows)
+    data = <char *> cnp.PyArray_DATA(rows)
+    for i in range(n):
+        if out[i]:
+            out[i] = data_within(data + i * row_size * itemsize, cnp.PyArray_DATA(<cnp.ndarray> low),
+                                 cnp.PyArray_DATA(<cnp.ndarray> high), row_size, type_num)
+    return 1

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from gymspaces import _jsonable, _kernel_wiring
+from gymspaces import _contains, _jsonable, _kernel_wiring
 from gymspaces._arguments import check_mask_or_probability
 from gymspaces._sample_batch import batch_count, batching_rules, detach_from_out, fills_out
 from gymspaces.box import Box
@@ -43,6 +43,8 @@ SUBSEED_BOUND = int(np.iinfo(np.int32).max)
 # through the alias table all kernels share (see _kernel_wiring).
 _jsonable.configure(Box, Box.to_jsonable, MultiDiscrete, MultiDiscrete.to_jsonable, Discrete, Discrete.to_jsonable)
 _kernel_wiring.share_aliases(_jsonable.set_aliases, ())
+# Dict.contains_batch decides these children in C while their contains_batch is the built-in one.
+_contains.use_contains_batch(Box.contains_batch, Discrete.contains_batch, MultiDiscrete.contains_batch)
 
 
 def chosen_kind(mask: Any, probability: Any) -> tuple[str, Any]:

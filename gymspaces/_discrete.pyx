@@ -26,7 +26,7 @@ cimport numpy as cnp
 from cpython.bool cimport PyBool_Check
 from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_CheckExact
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from numpy cimport npy_intp
+from numpy cimport npy_bool, npy_intp
 from numpy.random cimport bitgen_t
 
 from gymspaces._categorical cimport (
@@ -42,7 +42,7 @@ from gymspaces._multi_discrete cimport multi_discrete_fill
 from gymspaces._outputs cimport batch_array
 from gymspaces._rng cimport RNGHandle, clone_pcg64, pcg64_clone, rng_handle, rng_handle_from
 from gymspaces._scalars cimport (
-    NPY_SAFE_CASTING, PyArray_CanCastTypeTo, add_overflows, int_bits, is_numpy_integer, make_scalar,
+    NPY_SAFE_CASTING, PyArray_CanCastTypeTo, add_overflows, element_bits, int_bits, is_numpy_integer, make_scalar,
     native_integer_descr, store_bits,
 )
 
@@ -524,3 +524,49 @@ cdef object discrete_contains_scalar(space, x):
     # bit patterns in the space's signedness is exact.
     return in_range(int_bits(x), int_bits(attr(namespace, space, "start")),
                     int_bits(attr(namespace, space, "n")), descr.kind == b'i')
+
+
+cdef int discrete_rows_contained(space, object batch, npy_bool *out, npy_intp n) except -1:
+    """``out[i] &= `` entry ``i`` of ``batch`` is in the space, as ``contains_batch`` decides; 0 to defer.
+
+    Decides in C a 1-d batch of ``n`` entries: non-integer or unsafely castable
+    dtypes and other shapes give ``False`` everywhere; integer entries (a
+    C-contiguous native array) are checked against the range. Anything else
+    (not a numeric array, another length) returns 0 before touching ``out``.
+    """
+    cdef cnp.ndarray entries
+    cdef cnp.dtype descr, batch_descr
+    cdef dict namespace
+    cdef npy_intp i
+    cdef uint64_t start, count
+    cdef bint is_signed
+    cdef int type_num
+    cdef const char *data
+    if not cnp.PyArray_Check(batch):
+        return 0
+    entries = <cnp.ndarray> batch
+    if cnp.PyArray_NDIM(entries) < 1 or cnp.PyArray_DIM(entries, 0) != n:
+        return 0
+    batch_descr = <cnp.dtype> cnp.PyArray_DESCR(entries)
+    if batch_descr.kind not in b'biufc':
+        return 0
+    namespace = instance_dict(space)
+    descr = <cnp.dtype?> attr(namespace, space, "dtype")
+    if (cnp.PyArray_NDIM(entries) != 1 or batch_descr.kind not in b'iu'
+            or not PyArray_CanCastTypeTo(batch_descr, descr, NPY_SAFE_CASTING)):
+        for i in range(n):
+            out[i] = False
+        return 1
+    type_num = cnp.PyArray_TYPE(entries)
+    if not (cnp.PyArray_IS_C_CONTIGUOUS(entries) and cnp.PyArray_ISNOTSWAPPED(entries)
+            and cnp.PyArray_ITEMSIZE(entries) <= 8 and type_num != cnp.NPY_BOOL):
+        return 0
+    start = int_bits(attr(namespace, space, "start"))
+    count = int_bits(attr(namespace, space, "n"))
+    is_signed = descr.kind == b'i'
+    data = <const char *> cnp.PyArray_DATA(entries)
+    for i in range(n):
+        # Safe cast: the entry is representable in the space's dtype.
+        if out[i]:
+            out[i] = in_range(element_bits(data, type_num, i), start, count, is_signed)
+    return 1

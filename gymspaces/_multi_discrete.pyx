@@ -17,14 +17,15 @@ import sys
 
 cimport numpy as cnp
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from numpy cimport npy_intp
+from numpy cimport npy_bool, npy_intp
 from numpy.random cimport bitgen_t
 
 from gymspaces._categorical cimport (
     all_in_unit_interval, count_ones, draw_index, is_1d_int8, is_native_float64, isclose_to_one, masked_choice,
     probability_choice, probability_sum,
 )
-from gymspaces._arrays cimport as_c_array
+from gymspaces._arrays cimport as_c_array, same_shape
+from gymspaces._box cimport space_shape
 from gymspaces._attrs cimport attr, instance_dict
 from gymspaces._outputs cimport batch_array
 from gymspaces._rng cimport (
@@ -497,10 +498,7 @@ cdef object multi_discrete_contains_array(space, x):
     cdef dict namespace
     cdef cnp.dtype descr
     cdef cnp.ndarray xs, nvec, start
-    cdef npy_intp i, size
-    cdef int x_type, type_num, itemsize
-    cdef bint is_signed
-    cdef uint64_t value, low, high
+    cdef npy_intp size
     if not integer_array(x):
         return None
     namespace = instance_dict(space)
@@ -514,18 +512,26 @@ cdef object multi_discrete_contains_array(space, x):
     xs, nvec, start = <cnp.ndarray> x, <cnp.ndarray> nvec_obj, <cnp.ndarray> start_obj
     if not PyArray_CanCastTypeTo(<cnp.dtype> cnp.PyArray_DESCR(xs), descr, NPY_SAFE_CASTING):
         return False
-    if x.shape != space.shape:
+    if not same_shape(xs, space_shape(space, namespace)):
         return False
     size = cnp.PyArray_SIZE(xs)
     if cnp.PyArray_SIZE(nvec) != size or cnp.PyArray_SIZE(start) != size:
         return None
-    x_type = cnp.PyArray_TYPE(xs)
-    type_num = cnp.PyArray_TYPE(nvec)
-    itemsize = <int> descr.itemsize
-    is_signed = descr.kind == b'i'
+    return entries_in_range(<const char *> cnp.PyArray_DATA(xs), cnp.PyArray_TYPE(xs), size, nvec, start, descr)
+
+
+cdef bint entries_in_range(const char *data, int x_type, npy_intp size, cnp.ndarray nvec, cnp.ndarray start,
+                           cnp.dtype descr) noexcept:
+    """Every one of the ``size`` entries at ``data`` within ``[start, start + (nvec - 1)]``,
+    with ``start + (nvec - 1)`` wrapping in the space's dtype as numpy computes it."""
+    cdef npy_intp i
+    cdef uint64_t value, low, high
+    cdef int type_num = cnp.PyArray_TYPE(nvec)
+    cdef int itemsize = <int> descr.itemsize
+    cdef bint is_signed = descr.kind == b'i'
     for i in range(size):
         # Safe cast: x's value is representable in the space's dtype.
-        value = element_bits(<const char *> cnp.PyArray_DATA(xs), x_type, i)
+        value = element_bits(data, x_type, i)
         low = element_bits(<const char *> cnp.PyArray_DATA(start), type_num, i)
         high = low + (element_bits(<const char *> cnp.PyArray_DATA(nvec), type_num, i) - 1)
         if is_signed:
@@ -538,3 +544,68 @@ cdef object multi_discrete_contains_array(space, x):
             if value < low or value > high:
                 return False
     return True
+
+
+cdef int multi_discrete_rows_contained(space, object batch, npy_bool *out, npy_intp n) except -1:
+    """``out[i] &= `` row ``i`` of ``batch`` is in the space, as ``contains_batch`` decides; 0 to defer.
+
+    Decides in C a batch of ``n`` rows: rows of another shape, or a dtype that
+    does not cast safely, are all ``False``; integer rows (a C-contiguous
+    native array, with plain ``nvec``/``start``) are checked entry by entry as
+    :func:`multi_discrete_contains` checks one. Anything else returns 0 before
+    touching ``out``.
+    """
+    cdef cnp.ndarray rows, nvec, start
+    cdef cnp.dtype descr, batch_descr
+    cdef dict namespace
+    cdef npy_intp i, d, row_size
+    cdef int ndim, x_type
+    cdef const char *data
+    if not cnp.PyArray_Check(batch):
+        return 0
+    rows = <cnp.ndarray> batch
+    ndim = cnp.PyArray_NDIM(rows)
+    if ndim < 1 or cnp.PyArray_DIM(rows, 0) != n:
+        return 0
+    batch_descr = <cnp.dtype> cnp.PyArray_DESCR(rows)
+    if batch_descr.kind not in b'biufc':
+        return 0
+    namespace = instance_dict(space)
+    shape = space_shape(space, namespace)
+    if type(shape) is not tuple or len(<tuple> shape) == 0:
+        return 0  # a 0-d space's items are scalars, which go item by item
+    dtype = attr(namespace, space, "dtype")
+    descr = <cnp.dtype?> dtype
+    mismatch = len(<tuple> shape) != ndim - 1
+    if not mismatch:
+        for d in range(ndim - 1):
+            if (<tuple> shape)[d] != cnp.PyArray_DIM(rows, d + 1):
+                mismatch = True
+                break
+    if mismatch or not PyArray_CanCastTypeTo(batch_descr, descr, NPY_SAFE_CASTING):
+        for i in range(n):
+            out[i] = False
+        return 1
+    nvec_obj = attr(namespace, space, "nvec")
+    start_obj = attr(namespace, space, "start")
+    if not (integer_array(batch) and same_integer_type(nvec_obj, dtype) and same_integer_type(start_obj, dtype)
+            and integer_array(nvec_obj) and integer_array(start_obj)):
+        return 0
+    nvec, start = <cnp.ndarray> nvec_obj, <cnp.ndarray> start_obj
+    # Bounds shaped like a row compare elementwise, as numpy broadcasts them.
+    if cnp.PyArray_NDIM(nvec) != ndim - 1 or cnp.PyArray_NDIM(start) != ndim - 1:
+        return 0
+    for d in range(ndim - 1):
+        if cnp.PyArray_DIM(nvec, d) != cnp.PyArray_DIM(rows, d + 1) or \
+                cnp.PyArray_DIM(start, d) != cnp.PyArray_DIM(rows, d + 1):
+            return 0
+    if n == 0:
+        return 1
+    row_size = cnp.PyArray_SIZE(rows) // n
+    x_type = cnp.PyArray_TYPE(rows)
+    data = <const char *> cnp.PyArray_DATA(rows)
+    for i in range(n):
+        if out[i]:
+            out[i] = entries_in_range(data + i * row_size * cnp.PyArray_ITEMSIZE(rows), x_type, row_size,
+                                      nvec, start, descr)
+    return 1

@@ -11,7 +11,7 @@ import numpy as np
 if TYPE_CHECKING:
     from numpy.typing import DTypeLike
 
-from gymspaces import seeding
+from gymspaces import _box, _contains, seeding
 from gymspaces._sample_batch import contains_batch_by_items, generic_placeholder, sample_batch_by_loop, sequence_row
 
 __all__ = ["Space", "MaskNDArray"]
@@ -373,3 +373,10 @@ class Space(Generic[T_cov]):
         ['hi', 'yo']
         """
         return sample_n
+
+
+# Dict.contains's compiled walk checks a child through ``in`` in C only while
+# its __contains__ is this one (which calls ``contains``).
+_contains.use_space_contains(Space.__contains__)
+# The membership kernels read ``_shape`` while ``shape`` is this property.
+_box.use_shape_property(Space.shape)

@@ -1,0 +1,247 @@
+"""Kernels of Dict and Tuple membership: the whole tree checked in one call.
+
+``Dict.contains`` checks ``x[key] in child`` and ``Tuple.contains`` checks
+``child.contains(part)`` for every child. The walk below does the same, but a
+child whose ``contains`` is the built-in one of Box, Discrete, MultiDiscrete,
+Dict or Tuple (looked up on its class, and not shadowed in the instance) is
+checked by calling that kernel's C function directly; a Dict's child is only
+taken there when its ``__contains__`` is ``Space.__contains__`` too, since
+``in`` would call an override. Every other child, and every input the C checks
+do not decide, goes through the ordinary Python call, so verdicts, warnings
+and errors are those of the definitions.
+
+``dict_contains_batch`` does the same for ``Dict.contains_batch`` over Box,
+Discrete and MultiDiscrete children whose ``contains_batch`` is the built-in
+one: one pass over each child's batch, verdicts AND-ed into one array.
+"""
+
+cimport numpy as cnp
+from cpython.object cimport PyObject, PyTypeObject
+from libc.string cimport memset
+from numpy cimport npy_bool, npy_intp
+
+from gymspaces._attrs cimport PyDict_GetItemWithError, _PyType_Lookup, attr, instance_dict
+from gymspaces._box cimport box_contains_same_dtype, box_rows_contained
+from gymspaces._discrete cimport discrete_contains_scalar, discrete_rows_contained
+from gymspaces._multi_discrete cimport multi_discrete_contains_array, multi_discrete_rows_contained
+
+import numpy as np
+
+from gymspaces._box import box_contains
+from gymspaces._discrete import discrete_contains
+from gymspaces._multi_discrete import multi_discrete_contains
+
+cnp.import_array()
+
+cdef extern from "Python.h":
+    int Py_EnterRecursiveCall(const char *where) except -1
+    void Py_LeaveRecursiveCall()
+
+cdef enum Kind:
+    OTHER, BOX, DISCRETE, MULTI_DISCRETE, DICT, TUPLE
+
+# Space.__contains__ (``x in space`` calls ``space.contains(x)``) and the
+# built-in contains_batch methods, told by the layers that define them.
+cdef object space_dunder = None
+cdef dict batch_kinds = {}
+
+
+def use_space_contains(function):
+    """Tell the walk which ``__contains__`` is ``Space``'s own (called by ``gymspaces.space``)."""
+    global space_dunder
+    space_dunder = function
+
+
+def use_contains_batch(box, discrete, multi_discrete):
+    """Tell the walk the built-in ``contains_batch`` methods it stands in for."""
+    batch_kinds.clear()
+    batch_kinds.update({box: BOX, discrete: DISCRETE, multi_discrete: MULTI_DISCRETE})
+
+
+cdef inline object class_attr(object space, str name):
+    cdef type cls = type(space)
+    cdef PyObject *found = _PyType_Lookup(<PyTypeObject *> cls, <PyObject *> name)
+    return None if found == NULL else <object> found
+
+
+cdef inline bint shadowed(object space, str name) except -1:
+    """Whether the instance holds its own ``name`` (which a call would use instead)."""
+    cdef dict namespace = instance_dict(space)
+    return namespace is not None and PyDict_GetItemWithError(namespace, name) != NULL
+
+
+cdef Kind kind_of(object space, bint by_in) except *:
+    """The built-in ``contains`` that checking ``space`` runs (``by_in``: through ``in``)."""
+    if by_in and class_attr(space, "__contains__") is not space_dunder:
+        return OTHER
+    method = class_attr(space, "contains")
+    if method is None or shadowed(space, "contains"):
+        return OTHER
+    if method is box_contains:
+        return BOX
+    if method is discrete_contains:
+        return DISCRETE
+    if method is multi_discrete_contains:
+        return MULTI_DISCRETE
+    if method is dict_contains:
+        return DICT
+    if method is tuple_contains:
+        return TUPLE
+    return OTHER
+
+
+cdef bint member(object space, object x, bint by_in) except -1:
+    """``x in space`` (``by_in``) or ``space.contains(x)``, as a truth value."""
+    cdef Kind kind = kind_of(space, by_in)
+    if kind == DICT:
+        return dict_member(space, x)
+    if kind == TUPLE:
+        return tuple_member(space, x)
+    if kind == BOX:
+        verdict = box_contains_same_dtype(space, x)
+    elif kind == DISCRETE:
+        verdict = discrete_contains_scalar(space, x)
+    elif kind == MULTI_DISCRETE:
+        verdict = multi_discrete_contains_array(space, x)
+    else:
+        verdict = None
+    if verdict is None:  # not decided in C: the ordinary call
+        return x in space if by_in else bool(space.contains(x))
+    return verdict
+
+
+cdef bint dict_member(object space, object x) except -1:
+    cdef PyObject *found
+    children = attr(instance_dict(space), space, "spaces")
+    if not isinstance(x, dict):
+        return False
+    Py_EnterRecursiveCall(" in Dict.contains")
+    try:
+        if type(x) is dict and type(children) is dict:
+            # x.keys() != children.keys(), as dict views compare: same size and
+            # every key of x (in x's order) a key of children.
+            if len(<dict> x) != len(<dict> children):
+                return False
+            for key in <dict> x:
+                if key not in <dict> children:
+                    return False
+            for key, child in (<dict> children).items():
+                found = PyDict_GetItemWithError(x, key)
+                if not member(child, <object> found if found != NULL else x[key], True):
+                    return False
+            return True
+        if x.keys() != children.keys():
+            return False
+        for key, child in children.items():
+            if not member(child, x[key], True):
+                return False
+        return True
+    finally:
+        Py_LeaveRecursiveCall()
+
+
+cdef bint tuple_member(object space, object x) except -1:
+    cdef Py_ssize_t i
+    if isinstance(x, (np.ndarray, list)):
+        x = tuple(x)  # arrays and lists count as tuples here
+    children = attr(instance_dict(space), space, "spaces")
+    if not isinstance(x, tuple) or len(x) != len(children):
+        return False
+    Py_EnterRecursiveCall(" in Tuple.contains")
+    try:
+        if type(x) is tuple and type(children) is tuple:
+            for i in range(len(<tuple> children)):
+                if not member((<tuple> children)[i], (<tuple> x)[i], False):
+                    return False
+            return True
+        for child, part in zip(children, x, strict=True):
+            if not member(child, part, False):
+                return False
+        return True
+    finally:
+        Py_LeaveRecursiveCall()
+
+
+def dict_contains(self, x):
+    """Whether ``x`` is a dict with exactly the space's keys and valid values.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import Box, Dict, Discrete
+    >>> space = Dict({"pos": Box(-1, 1, shape=(2,)), "action": Discrete(4)})
+    >>> space.contains({"pos": np.zeros(2, dtype=np.float32), "action": 3})
+    True
+    >>> space.contains({"pos": np.zeros(2, dtype=np.float32)})  # a key is missing
+    False
+    """
+    return dict_member(self, x)
+
+
+def tuple_contains(self, x):
+    """Whether ``x`` (a tuple; lists and arrays are converted) matches every sub-space.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import Discrete, MultiBinary, Tuple
+    >>> space = Tuple((Discrete(3), MultiBinary(2)))
+    >>> space.contains((1, np.array([0, 1], dtype=np.int8)))
+    True
+    >>> space.contains((3, np.array([0, 1], dtype=np.int8))), space.contains((1,))
+    (False, False)
+    """
+    return tuple_member(self, x)
+
+
+def dict_contains_batch(self, batch):
+    """``Dict.contains_batch`` decided in C, or ``None`` to use the general rule.
+
+    Decides a dict ``batch`` holding, for every key, an array batch of the
+    same length that its Box, Discrete or MultiDiscrete child (with the
+    built-in ``contains_batch``) checks in C. Anything else returns ``None``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import Box, Dict, Discrete
+    >>> space = Dict({"pos": Box(-1, 1, shape=(2,)), "action": Discrete(4)})
+    >>> pos = np.array([[0.5, 0.5], [0.0, 2.0]], dtype=np.float32)
+    >>> space.contains_batch({"pos": pos, "action": np.array([1, 1])})  # the second pos is out of bounds
+    array([ True, False])
+    """
+    cdef PyObject *found
+    cdef PyObject *kind_found
+    cdef Kind kind
+    cdef npy_intp n = -1
+    cdef cnp.ndarray out
+    cdef npy_bool *verdicts = NULL
+    cdef int handled
+    children = attr(instance_dict(self), self, "spaces")
+    if type(batch) is not dict or type(children) is not dict or not children:
+        return None
+    for key, child in (<dict> children).items():
+        found = PyDict_GetItemWithError(batch, key)
+        if found == NULL:
+            return None
+        if n < 0:  # the first child's batch gives the length, which every other must have
+            if not cnp.PyArray_Check(<object> found) or cnp.PyArray_NDIM(<cnp.ndarray> <object> found) < 1:
+                return None
+            n = cnp.PyArray_DIM(<cnp.ndarray> <object> found, 0)
+            out = cnp.PyArray_EMPTY(1, &n, cnp.NPY_BOOL, 0)
+            verdicts = <npy_bool *> cnp.PyArray_DATA(out)
+            memset(verdicts, 1, n)
+        method = class_attr(child, "contains_batch")
+        kind_found = PyDict_GetItemWithError(batch_kinds, method) if method is not None else NULL
+        if kind_found == NULL or shadowed(child, "contains_batch"):
+            return None
+        kind = <Kind> <int> <object> kind_found
+        if kind == BOX:
+            handled = box_rows_contained(child, <object> found, verdicts, n)
+        elif kind == DISCRETE:
+            handled = discrete_rows_contained(child, <object> found, verdicts, n)
+        else:
+            handled = multi_discrete_rows_contained(child, <object> found, verdicts, n)
+        if not handled:
+            return None
+    return out
