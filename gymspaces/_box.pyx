@@ -636,7 +636,7 @@ cdef _warn_like_numpy_subtract(space, cnp.dtype descr):
 # contains
 # ----------------------------------------------------------------------------
 
-cdef bint within(const box_t *x, const box_t *low, const box_t *high, npy_intp size) noexcept nogil:
+cdef inline bint within(const box_t *x, const box_t *low, const box_t *high, npy_intp size) noexcept nogil:
     cdef npy_intp i
     cdef double v
     for i in range(size):
@@ -659,29 +659,66 @@ cdef bint dispatch_within(cnp.ndarray x, cnp.ndarray low, cnp.ndarray high, int 
 
 
 cdef bint data_within(void *p, void *lo, void *hi, npy_intp n, int type_num) noexcept nogil:
+    cdef npy_bool verdict = True
+    rows_within_data(p, lo, hi, n, 1, &verdict, type_num)
+    return verdict
+
+
+cdef inline void rows_within(const box_t *x, const box_t *low, const box_t *high, npy_intp size, npy_intp rows,
+                             npy_bool *out) noexcept nogil:
+    """``out[r] &=`` row ``r`` of the ``rows`` rows of ``size`` entries at ``x`` lies within bounds."""
+    cdef npy_intp r, i
+    cdef const box_t *row
+    cdef npy_bool ok
+    if box_t is half_t or box_t is bool_t:
+        for r in range(rows):
+            if out[r]:
+                out[r] = within(x + r * size, low, high, size)
+        return
+    for r in range(rows):  # branch-free: every row is read whole
+        row = x + r * size
+        ok = out[r]
+        for i in range(size):
+            ok &= (row[i] >= low[i]) & (row[i] <= high[i])
+        out[r] = ok
+
+
+cdef void rows_within_data(void *p, void *lo, void *hi, npy_intp n, npy_intp rows, npy_bool *out,
+                           int type_num) noexcept nogil:
     if type_num == cnp.NPY_FLOAT:
-        return within(<float *> p, <float *> lo, <float *> hi, n)
+        rows_within(<float *> p, <float *> lo, <float *> hi, n, rows, out)
+        return
     if type_num == cnp.NPY_DOUBLE:
-        return within(<double *> p, <double *> lo, <double *> hi, n)
+        rows_within(<double *> p, <double *> lo, <double *> hi, n, rows, out)
+        return
     if type_num == NPY_HALF:
-        return within(<half_t *> p, <half_t *> lo, <half_t *> hi, n)
+        rows_within(<half_t *> p, <half_t *> lo, <half_t *> hi, n, rows, out)
+        return
     if type_num == cnp.NPY_BOOL:
-        return within(<bool_t *> p, <bool_t *> lo, <bool_t *> hi, n)
+        rows_within(<bool_t *> p, <bool_t *> lo, <bool_t *> hi, n, rows, out)
+        return
     if type_num == cnp.NPY_INT8:
-        return within(<int8_t *> p, <int8_t *> lo, <int8_t *> hi, n)
+        rows_within(<int8_t *> p, <int8_t *> lo, <int8_t *> hi, n, rows, out)
+        return
     if type_num == cnp.NPY_INT16:
-        return within(<int16_t *> p, <int16_t *> lo, <int16_t *> hi, n)
+        rows_within(<int16_t *> p, <int16_t *> lo, <int16_t *> hi, n, rows, out)
+        return
     if type_num == cnp.NPY_INT32:
-        return within(<int32_t *> p, <int32_t *> lo, <int32_t *> hi, n)
+        rows_within(<int32_t *> p, <int32_t *> lo, <int32_t *> hi, n, rows, out)
+        return
     if type_num == cnp.NPY_INT64:
-        return within(<int64_t *> p, <int64_t *> lo, <int64_t *> hi, n)
+        rows_within(<int64_t *> p, <int64_t *> lo, <int64_t *> hi, n, rows, out)
+        return
     if type_num == cnp.NPY_UINT8:
-        return within(<uint8_t *> p, <uint8_t *> lo, <uint8_t *> hi, n)
+        rows_within(<uint8_t *> p, <uint8_t *> lo, <uint8_t *> hi, n, rows, out)
+        return
     if type_num == cnp.NPY_UINT16:
-        return within(<uint16_t *> p, <uint16_t *> lo, <uint16_t *> hi, n)
+        rows_within(<uint16_t *> p, <uint16_t *> lo, <uint16_t *> hi, n, rows, out)
+        return
     if type_num == cnp.NPY_UINT32:
-        return within(<uint32_t *> p, <uint32_t *> lo, <uint32_t *> hi, n)
-    return within(<uint64_t *> p, <uint64_t *> lo, <uint64_t *> hi, n)
+        rows_within(<uint32_t *> p, <uint32_t *> lo, <uint32_t *> hi, n, rows, out)
+        return
+    rows_within(<uint64_t *> p, <uint64_t *> lo, <uint64_t *> hi, n, rows, out)
 
 
 # Space.shape (the property returning ``_shape``), told by gymspaces.space.
@@ -807,8 +844,6 @@ cdef int box_rows_contained(space, object batch, npy_bool *out, npy_intp n) exce
     type_num = canonical_type(descr)
     itemsize = cnp.PyArray_ITEMSIZE(rows)
     data = <char *> cnp.PyArray_DATA(rows)
-    for i in range(n):
-        if out[i]:
-            out[i] = data_within(data + i * row_size * itemsize, cnp.PyArray_DATA(<cnp.ndarray> low),
-                                 cnp.PyArray_DATA(<cnp.ndarray> high), row_size, type_num)
+    rows_within_data(data, cnp.PyArray_DATA(<cnp.ndarray> low), cnp.PyArray_DATA(<cnp.ndarray> high), row_size, n,
+                     out, type_num)
     return 1

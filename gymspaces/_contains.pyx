@@ -27,14 +27,13 @@ from gymspaces._multi_discrete cimport multi_discrete_contains_array, multi_disc
 
 import numpy as np
 
-from gymspaces._box import box_contains
-from gymspaces._discrete import discrete_contains
-from gymspaces._multi_discrete import multi_discrete_contains
+from gymspaces import _box, _discrete, _multi_discrete
 
 cnp.import_array()
 
 cdef extern from "Python.h":
     int Py_EnterRecursiveCall(const char *where) except -1
+    int PyDict_Next(object d, Py_ssize_t *pos, PyObject **key, PyObject **value)
     void Py_LeaveRecursiveCall()
 
 cdef enum Kind:
@@ -43,6 +42,12 @@ cdef enum Kind:
 # Space.__contains__ (``x in space`` calls ``space.contains(x)``) and the
 # built-in contains_batch methods, told by the layers that define them.
 cdef object space_dunder = None
+# The built-in contains methods, held in C variables (compared on every child).
+cdef object box_contains = _box.box_contains
+cdef object discrete_contains = _discrete.discrete_contains
+cdef object multi_discrete_contains = _multi_discrete.multi_discrete_contains
+cdef object dict_method = None
+cdef object tuple_method = None
 cdef dict batch_kinds = {}
 
 
@@ -83,9 +88,9 @@ cdef Kind kind_of(object space, bint by_in) except *:
         return DISCRETE
     if method is multi_discrete_contains:
         return MULTI_DISCRETE
-    if method is dict_contains:
+    if method is dict_method:
         return DICT
-    if method is tuple_contains:
+    if method is tuple_method:
         return TUPLE
     return OTHER
 
@@ -110,6 +115,19 @@ cdef bint member(object space, object x, bint by_in) except -1:
     return verdict
 
 
+cdef bint same_key_objects(dict x, dict children) noexcept:
+    """Whether two dicts of one size hold the very same key objects in the same
+    order (then their key sets are equal, without hashing a key)."""
+    cdef Py_ssize_t x_pos = 0, children_pos = 0
+    cdef PyObject *x_key
+    cdef PyObject *child_key
+    cdef PyObject *value
+    while PyDict_Next(x, &x_pos, &x_key, &value):
+        if not PyDict_Next(children, &children_pos, &child_key, &value) or x_key != child_key:
+            return False
+    return True
+
+
 cdef bint dict_member(object space, object x) except -1:
     cdef PyObject *found
     children = attr(instance_dict(space), space, "spaces")
@@ -122,9 +140,10 @@ cdef bint dict_member(object space, object x) except -1:
             # every key of x (in x's order) a key of children.
             if len(<dict> x) != len(<dict> children):
                 return False
-            for key in <dict> x:
-                if key not in <dict> children:
-                    return False
+            if not same_key_objects(<dict> x, <dict> children):
+                for key in <dict> x:
+                    if key not in <dict> children:
+                        return False
             for key, child in (<dict> children).items():
                 found = PyDict_GetItemWithError(x, key)
                 if not member(child, <object> found if found != NULL else x[key], True):
@@ -194,10 +213,14 @@ def tuple_contains(self, x):
     return tuple_member(self, x)
 
 
+dict_method = dict_contains
+tuple_method = tuple_contains
+
+
 def dict_contains_batch(self, batch):
     """``Dict.contains_batch`` decided in C, or ``None`` to use the general rule.
 
-    Decides a dict ``batch`` holding, for every key, an array batch of the
+    Decides a dict ``batch`` with exactly the space's keys holding, for every key, an array batch of the
     same length that its Box, Discrete or MultiDiscrete child (with the
     built-in ``contains_batch``) checks in C. Anything else returns ``None``.
 
@@ -218,7 +241,8 @@ def dict_contains_batch(self, batch):
     cdef npy_bool *verdicts = NULL
     cdef int handled
     children = attr(instance_dict(self), self, "spaces")
-    if type(batch) is not dict or type(children) is not dict or not children:
+    # The same size and every key of children found: the keys are the same.
+    if type(batch) is not dict or type(children) is not dict or not children or len(batch) != len(children):
         return None
     for key, child in (<dict> children).items():
         found = PyDict_GetItemWithError(batch, key)

@@ -25,7 +25,7 @@ from libc.math cimport NAN
 cimport numpy as cnp
 from cpython.bool cimport PyBool_Check
 from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_CheckExact
-from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from numpy cimport npy_bool, npy_intp
 from numpy.random cimport bitgen_t
 
@@ -42,7 +42,7 @@ from gymspaces._multi_discrete cimport multi_discrete_fill
 from gymspaces._outputs cimport batch_array
 from gymspaces._rng cimport RNGHandle, clone_pcg64, pcg64_clone, rng_handle, rng_handle_from
 from gymspaces._scalars cimport (
-    NPY_SAFE_CASTING, PyArray_CanCastTypeTo, add_overflows, element_bits, int_bits, is_numpy_integer, make_scalar,
+    NPY_SAFE_CASTING, PyArray_CanCastTypeTo, add_overflows, entry_t, int_bits, is_numpy_integer, make_scalar,
     native_integer_descr, store_bits,
 )
 
@@ -565,8 +565,35 @@ cdef int discrete_rows_contained(space, object batch, npy_bool *out, npy_intp n)
     count = int_bits(attr(namespace, space, "n"))
     is_signed = descr.kind == b'i'
     data = <const char *> cnp.PyArray_DATA(entries)
-    for i in range(n):
-        # Safe cast: the entry is representable in the space's dtype.
-        if out[i]:
-            out[i] = in_range(element_bits(data, type_num, i), start, count, is_signed)
+    # Elements read as element_bits reads them.
+    if type_num == cnp.NPY_UINT8:
+        entries_in_range(<const uint8_t *> data, n, start, count, is_signed, out)
+    elif type_num == cnp.NPY_INT8:
+        entries_in_range(<const int8_t *> data, n, start, count, is_signed, out)
+    elif type_num == cnp.NPY_INT16:
+        entries_in_range(<const int16_t *> data, n, start, count, is_signed, out)
+    elif type_num == cnp.NPY_UINT16:
+        entries_in_range(<const uint16_t *> data, n, start, count, is_signed, out)
+    elif type_num == cnp.NPY_INT32:
+        entries_in_range(<const int32_t *> data, n, start, count, is_signed, out)
+    elif type_num == cnp.NPY_UINT32:
+        entries_in_range(<const uint32_t *> data, n, start, count, is_signed, out)
+    else:
+        entries_in_range(<const uint64_t *> data, n, start, count, is_signed, out)
     return 1
+
+
+cdef void entries_in_range(const entry_t *x, npy_intp n, uint64_t start, uint64_t count, bint is_signed,
+                           npy_bool *out) noexcept nogil:
+    """``out[i] &= start <= x[i] < start + count`` (branch-free ``in_range``; the
+    entries are safely castable to the space's dtype, whose signedness ``is_signed`` is)."""
+    cdef npy_intp i
+    cdef uint64_t value
+    if is_signed:
+        for i in range(n):
+            value = <uint64_t> <int64_t> x[i]
+            out[i] &= (<int64_t> value >= <int64_t> start) & (value - start < count)
+    else:
+        for i in range(n):
+            value = <uint64_t> <int64_t> x[i]
+            out[i] &= (value >= start) & (value - start < count)

@@ -33,7 +33,7 @@ from gymspaces._rng cimport (
     source_double,
 )
 from gymspaces._scalars cimport (
-    NPY_SAFE_CASTING, PyArray_CanCastTypeTo, element_bits, native_integer_descr, store_bits,
+    NPY_SAFE_CASTING, PyArray_CanCastTypeTo, element_bits, entry_t, native_integer_descr, store_bits,
     truncate_signed,
 )
 
@@ -499,6 +499,7 @@ cdef object multi_discrete_contains_array(space, x):
     cdef cnp.dtype descr
     cdef cnp.ndarray xs, nvec, start
     cdef npy_intp size
+    cdef npy_bool verdict = True
     if not integer_array(x):
         return None
     namespace = instance_dict(space)
@@ -517,33 +518,79 @@ cdef object multi_discrete_contains_array(space, x):
     size = cnp.PyArray_SIZE(xs)
     if cnp.PyArray_SIZE(nvec) != size or cnp.PyArray_SIZE(start) != size:
         return None
-    return entries_in_range(<const char *> cnp.PyArray_DATA(xs), cnp.PyArray_TYPE(xs), size, nvec, start, descr)
+    rows_in_range(<const char *> cnp.PyArray_DATA(xs), cnp.PyArray_TYPE(xs), size, 1, nvec, start, descr, &verdict)
+    return verdict != 0  # a bool
 
 
-cdef bint entries_in_range(const char *data, int x_type, npy_intp size, cnp.ndarray nvec, cnp.ndarray start,
-                           cnp.dtype descr) noexcept:
-    """Every one of the ``size`` entries at ``data`` within ``[start, start + (nvec - 1)]``,
-    with ``start + (nvec - 1)`` wrapping in the space's dtype as numpy computes it."""
-    cdef npy_intp i
-    cdef uint64_t value, low, high
+cdef inline void entry_bounds(const char *start_data, const char *nvec_data, int type_num, npy_intp i,
+                              int itemsize, bint is_signed, uint64_t *low, uint64_t *high) noexcept nogil:
+    """Entry ``i``'s ``start`` and ``start + (nvec - 1)``, wrapped in the space's dtype as numpy computes it."""
+    low[0] = element_bits(start_data, type_num, i)
+    high[0] = low[0] + (element_bits(nvec_data, type_num, i) - 1)
+    if is_signed:
+        high[0] = <uint64_t> truncate_signed(high[0], itemsize)
+    elif itemsize < 8:
+        high[0] &= (<uint64_t> 1 << (8 * itemsize)) - 1
+
+
+cdef inline bint within_bounds(uint64_t value, uint64_t low, uint64_t high, bint is_signed) noexcept nogil:
+    # Safe cast: the value is representable in the space's dtype.
+    if is_signed:
+        return (<int64_t> value >= <int64_t> low) & (<int64_t> value <= <int64_t> high)
+    return (value >= low) & (value <= high)
+
+
+cdef void rows_within_bounds(const entry_t *x, npy_intp size, npy_intp rows, const uint64_t *lows,
+                             const uint64_t *highs, bint is_signed, npy_bool *out) noexcept nogil:
+    cdef npy_intp r, i
+    cdef npy_bool ok
+    for r in range(rows):  # branch-free: every row is read whole
+        ok = out[r]
+        for i in range(size):
+            ok &= within_bounds(<uint64_t> <int64_t> x[r * size + i], lows[i], highs[i], is_signed)
+        out[r] = ok
+
+
+cdef void rows_in_range(const char *data, int x_type, npy_intp size, npy_intp rows, cnp.ndarray nvec,
+                        cnp.ndarray start, cnp.dtype descr, npy_bool *out) noexcept:
+    """``out[r] &=`` every entry of row ``r`` (of ``rows`` rows of ``size`` entries at ``data``)
+    lies within ``[start, start + (nvec - 1)]``."""
+    cdef npy_intp r, i
+    cdef uint64_t low, high
+    cdef uint64_t lows[32]
+    cdef uint64_t highs[32]
     cdef int type_num = cnp.PyArray_TYPE(nvec)
     cdef int itemsize = <int> descr.itemsize
     cdef bint is_signed = descr.kind == b'i'
+    cdef const char *nvec_data = <const char *> cnp.PyArray_DATA(nvec)
+    cdef const char *start_data = <const char *> cnp.PyArray_DATA(start)
+    if size > 32:  # long rows: each entry's bounds worked out as it is read
+        for r in range(rows):
+            if not out[r]:
+                continue
+            for i in range(size):
+                entry_bounds(start_data, nvec_data, type_num, i, itemsize, is_signed, &low, &high)
+                if not within_bounds(element_bits(data, x_type, r * size + i), low, high, is_signed):
+                    out[r] = False
+                    break
+        return
     for i in range(size):
-        # Safe cast: x's value is representable in the space's dtype.
-        value = element_bits(data, x_type, i)
-        low = element_bits(<const char *> cnp.PyArray_DATA(start), type_num, i)
-        high = low + (element_bits(<const char *> cnp.PyArray_DATA(nvec), type_num, i) - 1)
-        if is_signed:
-            high = <uint64_t> truncate_signed(high, itemsize)
-            if <int64_t> value < <int64_t> low or <int64_t> value > <int64_t> high:
-                return False
-        else:
-            if itemsize < 8:
-                high &= (<uint64_t> 1 << (8 * itemsize)) - 1
-            if value < low or value > high:
-                return False
-    return True
+        entry_bounds(start_data, nvec_data, type_num, i, itemsize, is_signed, &lows[i], &highs[i])
+    # Elements read as element_bits reads them.
+    if x_type == cnp.NPY_BOOL or x_type == cnp.NPY_UINT8:
+        rows_within_bounds(<const uint8_t *> data, size, rows, lows, highs, is_signed, out)
+    elif x_type == cnp.NPY_INT8:
+        rows_within_bounds(<const int8_t *> data, size, rows, lows, highs, is_signed, out)
+    elif x_type == cnp.NPY_INT16:
+        rows_within_bounds(<const int16_t *> data, size, rows, lows, highs, is_signed, out)
+    elif x_type == cnp.NPY_UINT16:
+        rows_within_bounds(<const uint16_t *> data, size, rows, lows, highs, is_signed, out)
+    elif x_type == cnp.NPY_INT32:
+        rows_within_bounds(<const int32_t *> data, size, rows, lows, highs, is_signed, out)
+    elif x_type == cnp.NPY_UINT32:
+        rows_within_bounds(<const uint32_t *> data, size, rows, lows, highs, is_signed, out)
+    else:
+        rows_within_bounds(<const uint64_t *> data, size, rows, lows, highs, is_signed, out)
 
 
 cdef int multi_discrete_rows_contained(space, object batch, npy_bool *out, npy_intp n) except -1:
@@ -559,8 +606,7 @@ cdef int multi_discrete_rows_contained(space, object batch, npy_bool *out, npy_i
     cdef cnp.dtype descr, batch_descr
     cdef dict namespace
     cdef npy_intp i, d, row_size
-    cdef int ndim, x_type
-    cdef const char *data
+    cdef int ndim
     if not cnp.PyArray_Check(batch):
         return 0
     rows = <cnp.ndarray> batch
@@ -602,10 +648,5 @@ cdef int multi_discrete_rows_contained(space, object batch, npy_bool *out, npy_i
     if n == 0:
         return 1
     row_size = cnp.PyArray_SIZE(rows) // n
-    x_type = cnp.PyArray_TYPE(rows)
-    data = <const char *> cnp.PyArray_DATA(rows)
-    for i in range(n):
-        if out[i]:
-            out[i] = entries_in_range(data + i * row_size * cnp.PyArray_ITEMSIZE(rows), x_type, row_size,
-                                      nvec, start, descr)
+    rows_in_range(<const char *> cnp.PyArray_DATA(rows), cnp.PyArray_TYPE(rows), row_size, n, nvec, start, descr, out)
     return 1

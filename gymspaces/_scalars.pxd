@@ -172,3 +172,16 @@ cdef inline void store_bits(char *data, int itemsize, cnp.npy_intp i, uint64_t v
         (<uint32_t *> data)[i] = <uint32_t> value
     else:
         (<uint64_t *> data)[i] = value
+
+
+# Integer elements of any width and signedness; ``<uint64_t> <int64_t> x``
+# gives the 64-bit pattern element_bits gives.
+ctypedef fused entry_t:
+    int8_t
+    uint8_t
+    int16_t
+    uint16_t
+    int32_t
+    uint32_t
+    int64_t
+    uint64_t

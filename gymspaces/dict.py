@@ -278,6 +278,9 @@ class Dict(
         >>> space.contains_batch({"pos": pos, "action": np.array([1, 1, 7])})  # bad pos, bad action
         array([ True, False, False])
         """
+        verdicts = _contains.dict_contains_batch(self, batch)  # only decides batches with exactly the keys
+        if verdicts is not None:
+            return verdicts
         if not isinstance(batch, collections.abc.Mapping):
             raise TypeError(f"a batch of a Dict space must be a mapping, actual type: {type(batch)}")
         # A batch is laid out as batch_space lays it out: one entry per key, like
@@ -286,9 +289,6 @@ class Dict(
             raise TypeError(
                 f"a batch of a Dict space must have exactly its keys {list(self.spaces)}, actual keys: {list(batch)}"
             )
-        verdicts = _contains.dict_contains_batch(self, batch)
-        if verdicts is not None:
-            return verdicts
         return combined_contains_batch(self, batch, ((child, batch[key]) for key, child in self.spaces.items()))
 
     def _batch_row_argument(self, batched: Any, row: int, n: int) -> Any:

@@ -95,6 +95,7 @@ def _whole_cases():
 
 def _same(gs_call, gym_call):
     ours, theirs = outcome(gs_call), outcome(gym_call)
+    assert type(ours.value) is type(theirs.value)
     assert (ours.value, error_kind(ours.error) if ours.error else None, ours.warnings) == (
         theirs.value, error_kind(theirs.error) if theirs.error else None, theirs.warnings)
     return ours
@@ -106,6 +107,18 @@ def test_dict_contains_matches_gymnasium(name, element):
     result = _same(lambda: ours.contains(element), lambda: theirs.contains(element))
     assert result.value is None or type(result.value) is bool
     _same(lambda: element in ours, lambda: element in theirs)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.uint32, np.int64])
+def test_long_multi_discrete_rows_match_gymnasium(dtype):
+    def space(lib):
+        return lib.Dict({"l": lib.MultiDiscrete(np.arange(2, 42), start=np.arange(-20, 20))})
+
+    ours, theirs = space(gymspaces), space(gymnasium.spaces)
+    valid = np.arange(-20, 20)
+    for value in (valid, valid + 1, valid - 1, np.arange(-20, 60, 2), valid[:-1]):
+        element = {"l": value.astype(dtype)}
+        _same(lambda: ours.contains(element), lambda: theirs.contains(element))
 
 
 @pytest.mark.parametrize("name, element", CASES, ids=lambda v: v if isinstance(v, str) else "")
@@ -221,6 +234,7 @@ def _batch_space():
         "e": gymspaces.Discrete(3, dtype=np.int8),
         "m": gymspaces.MultiDiscrete([3, 4], start=[0, -1]),
         "w": gymspaces.MultiDiscrete([[2, 2], [2, 3]], dtype=np.uint16),
+        "l": gymspaces.MultiDiscrete(np.arange(2, 42), start=np.arange(-20, 20)),  # rows longer than 32
     }, seed=3)
 
 
@@ -236,6 +250,7 @@ def _make_batch_variants():
     base["f"][3, 1], base["f"][5, 0] = 3.0, np.nan
     base["d"][4], base["e"][6], base["m"][7, 1], base["w"][8, 0, 0] = 3, 3, -2, 2
     base["h"][9, 0] = -1
+    base["l"][10, 39] = 100
     changes = {
         "f": [base["f"].astype(np.float64), base["f"].astype(np.float16), base["f"].astype(">f4"),
               np.repeat(base["f"], 2, axis=0)[::2], base["f"][:, :2], base["f"].astype(np.int8), base["f"][:15],
@@ -248,6 +263,7 @@ def _make_batch_variants():
         "e": [base["e"].astype(np.int64), base["e"].astype(np.uint8), base["e"].astype(np.int8)],
         "m": [base["m"].astype(np.int8), base["m"].astype(np.uint32), base["m"].astype(float), base["m"].astype(">i8"),
               base["m"].T.copy().T, base["m"][:, :1], base["m"].astype(bool)],
+        "l": [base["l"].astype(np.int8), base["l"].astype(np.int32), base["l"] - 1],
         "w": [base["w"].astype(np.uint8), base["w"].astype(np.int16), base["w"].astype(bool),
               base["w"].reshape(16, 4)],
     }
@@ -276,7 +292,7 @@ def test_dict_contains_batch_is_item_by_item():
     assert _contains.dict_contains_batch(space, batch) is not None  # decided in C
     items = gymspaces.vector.iterate(gymspaces.vector.batch_space(space, 16), batch)
     assert verdict.tolist() == [space.contains(item) for item in items]
-    assert verdict.tolist().count(False) == 7
+    assert verdict.tolist().count(False) == 8
 
 
 def test_dict_contains_batch_honours_overrides():
