@@ -511,15 +511,18 @@ cdef object discrete_contains_scalar(space, x):
     """
     cdef dict namespace
     cdef cnp.dtype descr, x_descr
+    cdef type x_type
     if PyLong_CheckExact(x) or PyBool_Check(x):
         return python_int_contained(space, x)
     if not is_numpy_integer(x):
         return None
     namespace = instance_dict(space)
     descr = <cnp.dtype?> attr(namespace, space, "dtype")
-    x_descr = cnp.PyArray_DescrFromScalar(x)
-    if not PyArray_CanCastTypeTo(x_descr, descr, NPY_SAFE_CASTING):
-        return False
+    x_type = type(x)
+    if <void *> x_type != <void *> descr.typeobj:  # a scalar of the space's own type casts safely
+        x_descr = cnp.PyArray_DescrFromScalar(x)
+        if not PyArray_CanCastTypeTo(x_descr, descr, NPY_SAFE_CASTING):
+            return False
     # Safe cast: x's value is representable in the space's dtype, so comparing
     # bit patterns in the space's signedness is exact.
     return in_range(int_bits(x), int_bits(attr(namespace, space, "start")),
