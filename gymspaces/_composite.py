@@ -31,6 +31,7 @@ __all__ = [
     "chosen_kind",
     "combined_contains_batch",
     "independent_children",
+    "plain_leaf_batches",
     "require_space",
     "sample_children_batch",
 ]
@@ -111,6 +112,32 @@ def independent_children(space: Any) -> bool:
     else:
         _generators(space, found)
     return len({id(generator) for generator in found}) == len(found)
+
+
+def plain_leaf_batches(space: Any, children: Iterable[Any], n: Any, mask: Any, probability: Any, out: Any) -> list[Any] | None:
+    """The usual Tuple/Dict ``sample_batch`` at the cost of its children's: no mask,
+    probability or ``out``, every child a fundamental space with a generator of its own.
+
+    Returns the children's batches in order, or ``None`` after drawing nothing
+    when the call is not that case (the caller then takes the general path,
+    :func:`sample_children_batch`, which draws the same for this case).
+    """
+    count = batch_count(n)
+    if mask is not None or probability is not None or out is not None:
+        return None
+    own = space._np_random
+    seen = set() if own is None else {id(own)}
+    members = []
+    for child in children:
+        if type(child) not in _LEAF_CLASSES:
+            return None
+        generator = child._np_random
+        if generator is not None:
+            if id(generator) in seen:
+                return None
+            seen.add(id(generator))
+        members.append(child)
+    return [child.sample_batch(count) for child in members]
 
 
 def sample_children_batch(
