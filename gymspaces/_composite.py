@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from gymspaces import _jsonable, _kernel_wiring
+from gymspaces import _children, _jsonable, _kernel_wiring
 from gymspaces._arguments import check_mask_or_probability
 from gymspaces._sample_batch import batch_count, batching_rules, detach_from_out, fills_out
 from gymspaces.box import Box
@@ -31,7 +31,7 @@ __all__ = [
     "chosen_kind",
     "combined_contains_batch",
     "independent_children",
-    "plain_leaf_batches",
+    "plain_sample_batch",
     "require_space",
     "sample_children_batch",
 ]
@@ -98,6 +98,7 @@ def _generators(space: Any, found: list[Any]) -> None:
 
 # Exact classes whose instances hold no sub-space (subclasses may add some).
 _LEAF_CLASSES = frozenset({Box, Discrete, MultiDiscrete, MultiBinary, Text})
+_children.configure(tuple(_LEAF_CLASSES))
 
 
 def independent_children(space: Any) -> bool:
@@ -114,30 +115,19 @@ def independent_children(space: Any) -> bool:
     return len({id(generator) for generator in found}) == len(found)
 
 
-def plain_leaf_batches(space: Any, children: Iterable[Any], n: Any, mask: Any, probability: Any, out: Any) -> list[Any] | None:
+def plain_sample_batch(space: Any, children: Any, n: Any, mask: Any, probability: Any, out: Any) -> Any:
     """The usual Tuple/Dict ``sample_batch`` at the cost of its children's: no mask,
     probability or ``out``, every child a fundamental space with a generator of its own.
 
-    Returns the children's batches in order, or ``None`` after drawing nothing
-    when the call is not that case (the caller then takes the general path,
-    :func:`sample_children_batch`, which draws the same for this case).
+    ``children`` is the Dict's dict or the Tuple's tuple of sub-spaces. Returns
+    the dict or tuple of the children's batches, or ``None`` after drawing
+    nothing when the call is not that case (the caller then takes the general
+    path, :func:`sample_children_batch`, which draws the same for this case).
     """
     count = batch_count(n)
     if mask is not None or probability is not None or out is not None:
         return None
-    own = space._np_random
-    seen = set() if own is None else {id(own)}
-    members = []
-    for child in children:
-        if type(child) not in _LEAF_CLASSES:
-            return None
-        generator = child._np_random
-        if generator is not None:
-            if id(generator) in seen:
-                return None
-            seen.add(id(generator))
-        members.append(child)
-    return [child.sample_batch(count) for child in members]
+    return _children.sample_children(space, children, count)
 
 
 def sample_children_batch(

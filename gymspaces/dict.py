@@ -24,7 +24,7 @@ from gymspaces._composite import (
     SUBSEED_BOUND,
     chosen_kind,
     combined_contains_batch,
-    plain_leaf_batches,
+    plain_sample_batch,
     sample_children_batch,
 )
 from gymspaces._sample_batch import row_argument, sample_batch_by_loop, stacking_placeholder
@@ -256,9 +256,9 @@ class Dict(
         array([2, 3])
         """
         children = self.spaces
-        batches = plain_leaf_batches(self, children.values(), n, mask, probability, out)
-        if batches is not None:
-            return dict(zip(children, batches))
+        plain = plain_sample_batch(self, children, n, mask, probability, out)
+        if plain is not None:
+            return plain
         keys = set(children)
         batches = sample_children_batch(
             self,

@@ -441,7 +441,7 @@ def test_plain_composites_sample_what_the_loop_samples(seeds, n, monkeypatch):
         # ... and what the general child-by-child path draws, generators included.
         with monkeypatch.context() as patch:
             for module in (_composite, gymspaces.dict, gymspaces.tuple):
-                patch.setattr(module, "plain_leaf_batches", lambda *args: None)
+                patch.setattr(module, "plain_sample_batch", lambda *args: None)
             expected = general.sample_batch(n)
         assert_identical(plain.sample_batch(n), expected, str(space))
         assert states(plain) == states(general)
@@ -459,7 +459,7 @@ def test_plain_path_is_taken_only_for_unshared_fundamental_children(monkeypatch)
     from gymspaces import _composite
 
     taken = []
-    real = _composite.plain_leaf_batches
+    real = _composite.plain_sample_batch
 
     def spy(*args):
         result = real(*args)
@@ -467,7 +467,7 @@ def test_plain_path_is_taken_only_for_unshared_fundamental_children(monkeypatch)
         return result
 
     for module in (gymspaces.dict, gymspaces.tuple):
-        monkeypatch.setattr(module, "plain_leaf_batches", spy)
+        monkeypatch.setattr(module, "plain_sample_batch", spy)
     shared = np.random.default_rng(1)
     cases = [
         (Dict({"a": Box(0, 1, (2,), seed=1), "b": Discrete(3, seed=2)}, seed=0), {}, True),
@@ -506,3 +506,39 @@ def test_plain_composites_reject_bad_counts_before_drawing(n, error):
         with pytest.raises(error):
             space.sample_batch(n)
         assert states(space) == before
+
+
+def test_plain_path_kernel_holds_no_references():
+    import sys
+
+    from gymspaces import _children
+
+    space = Dict({"a": Box(0, 1, (2,), seed=1), "b": Discrete(3, seed=2), "c": MultiDiscrete([2, 3], seed=4)}, seed=0)
+    tuple_space = Tuple(tuple(copy.deepcopy(list(space.spaces.values()))), seed=0)
+    count = 10**6 + 1  # an int that is not cached: its count is checked too
+    watched = [space, space.spaces, tuple_space, tuple_space.spaces, count, *space.spaces.values(),
+               *(child._np_random for child in space.spaces.values())]
+    space.sample_batch(1)  # the children's own per-generator tables are built on first use
+    tuple_space.sample_batch(1)
+    before = [sys.getrefcount(obj) for obj in watched]
+    for _ in range(20):
+        batch = _children.sample_children(space, space.spaces, 3)
+        rows = _children.sample_children(tuple_space, tuple_space.spaces, 3)
+        assert _children.sample_children(space, list(space.spaces.values()), count) is None
+    assert [sys.getrefcount(obj) for obj in watched] == before
+    assert sys.getrefcount(batch) == 2 and sys.getrefcount(rows) == 2
+    assert all(sys.getrefcount(value) == 3 for value in batch.values())  # the dict, the loop's name and the argument
+    assert list(batch) == ["a", "b", "c"]
+
+
+def test_subclasses_and_large_trees_take_the_general_path():
+    class MyBox(Box):
+        pass
+
+    cases = [
+        Dict({"a": MyBox(0, 1, (2,), seed=1), "b": Discrete(3, seed=2)}),
+        Tuple(tuple(Discrete(3, seed=i) for i in range(70))),
+        Dict({f"k{i}": Discrete(2 + i % 3, seed=i) for i in range(70)}),
+    ]
+    for space in cases:
+        assert_batch_matches_loop(space, 5)
