@@ -799,14 +799,35 @@ cdef object node_dtype(Gathered *parts, Py_ssize_t base):
     return dtype
 
 
+cdef object gather_dict(object children, object x, Gathered *parts, npy_intp *n):
+    """``gather`` (``n`` is ``NULL``: ``x`` is one sample) or ``gather_rows`` (``x`` is a
+    batch, an exact dict) of a Dict node's children; the node's dtype or ``None``."""
+    cdef Py_ssize_t pos = 0, base
+    cdef PyObject *key_ptr
+    cdef PyObject *child_ptr
+    cdef PyObject *found
+    if type(children) is not dict or (n != NULL and type(x) is not dict):
+        return None
+    base = parts.dtype_count
+    while PyDict_Next(<dict> children, &pos, &key_ptr, &child_ptr):
+        if n == NULL:
+            dtype = gather(<object> child_ptr, x[<object> key_ptr], parts)
+        else:
+            found = PyDict_GetItemWithError(<dict> x, <object> key_ptr)
+            if found == NULL:
+                return None
+            dtype = gather_rows(<object> child_ptr, <object> found, parts, n)
+        if dtype is None:
+            return None
+        push_dtype(parts, dtype)
+    return node_dtype(parts, base)
+
+
 cdef object gather(space, object x, Gathered *parts):
     """Record every leaf under ``space`` in ``parts``; return the node's flat dtype,
     or ``None`` if the tree holds anything this kernel leaves to numpy."""
     cdef type cls = space_class(space)
     cdef dict namespace
-    cdef Py_ssize_t pos = 0
-    cdef PyObject *key_ptr
-    cdef PyObject *child_ptr
     cdef npy_intp size = 0, index, count
     cdef int64_t total
     cdef int64_t *positions
@@ -814,16 +835,7 @@ cdef object gather(space, object x, Gathered *parts):
     cdef Py_ssize_t base
     cdef Part *part
     if cls is DictSpace:
-        children = space.spaces
-        if type(children) is not dict:
-            return None
-        base = parts.dtype_count
-        while PyDict_Next(<dict> children, &pos, &key_ptr, &child_ptr):
-            dtype = gather(<object> child_ptr, x[<object> key_ptr], parts)
-            if dtype is None:
-                return None
-            push_dtype(parts, dtype)
-        return node_dtype(parts, base)
+        return gather_dict(space.spaces, x, parts, NULL)
     if cls is TupleSpace:
         children = space.spaces
         if type(children) is not tuple or type(x) not in (tuple, list) or len(x) != len(children):
@@ -1032,10 +1044,7 @@ cdef object gather_rows(space, object batch, Gathered *parts, npy_intp *n):
     when anything is left to the general rule (which raises what it raises)."""
     cdef type cls = space_class(space)
     cdef dict namespace
-    cdef Py_ssize_t pos = 0, base
-    cdef PyObject *key_ptr
-    cdef PyObject *child_ptr
-    cdef PyObject *found
+    cdef Py_ssize_t base
     cdef cnp.ndarray arr, nvec, start
     cdef cnp.dtype descr
     cdef Part *part
@@ -1048,19 +1057,7 @@ cdef object gather_rows(space, object batch, Gathered *parts, npy_intp *n):
     cdef int type_num, md_type
     cdef int64_t *entries
     if cls is DictSpace:
-        children = space.spaces
-        if type(children) is not dict or type(batch) is not dict:
-            return None
-        base = parts.dtype_count
-        while PyDict_Next(<dict> children, &pos, &key_ptr, &child_ptr):
-            found = PyDict_GetItemWithError(<dict> batch, <object> key_ptr)
-            if found == NULL:
-                return None
-            dtype = gather_rows(<object> child_ptr, <object> found, parts, n)
-            if dtype is None:
-                return None
-            push_dtype(parts, dtype)
-        return node_dtype(parts, base)
+        return gather_dict(space.spaces, batch, parts, n)
     if cls is TupleSpace:
         children = space.spaces
         if type(children) is not tuple or type(batch) is not tuple or len(batch) != len(children):
