@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from gymspaces import _contains, _jsonable, _kernel_wiring
+from gymspaces import _children, _contains, _jsonable, _kernel_wiring
 from gymspaces._arguments import check_mask_or_probability
 from gymspaces._sample_batch import batch_count, batching_rules, detach_from_out, fills_out
 from gymspaces.box import Box
@@ -31,6 +31,7 @@ __all__ = [
     "chosen_kind",
     "combined_contains_batch",
     "independent_children",
+    "plain_sample_batch",
     "require_space",
     "sample_children_batch",
 ]
@@ -99,6 +100,7 @@ def _generators(space: Any, found: list[Any]) -> None:
 
 # Exact classes whose instances hold no sub-space (subclasses may add some).
 _LEAF_CLASSES = frozenset({Box, Discrete, MultiDiscrete, MultiBinary, Text})
+_children.configure(tuple(_LEAF_CLASSES))
 
 
 def independent_children(space: Any) -> bool:
@@ -113,6 +115,21 @@ def independent_children(space: Any) -> bool:
     else:
         _generators(space, found)
     return len({id(generator) for generator in found}) == len(found)
+
+
+def plain_sample_batch(space: Any, children: Any, n: Any, mask: Any, probability: Any, out: Any) -> Any:
+    """The usual Tuple/Dict ``sample_batch`` at the cost of its children's: no mask,
+    probability or ``out``, every child a fundamental space with a generator of its own.
+
+    ``children`` is the Dict's dict or the Tuple's tuple of sub-spaces. Returns
+    the dict or tuple of the children's batches, or ``None`` after drawing
+    nothing when the call is not that case (the caller then takes the general
+    path, :func:`sample_children_batch`, which draws the same for this case).
+    """
+    count = batch_count(n)
+    if mask is not None or probability is not None or out is not None:
+        return None
+    return _children.sample_children(space, children, count)
 
 
 def sample_children_batch(

@@ -605,9 +605,10 @@ cdef enum:
     PART_ARRAY = 0
     PART_ONE_HOT = 1
     PART_MULTI_ONE_HOT = 2
-    # Parts, one-hot positions and dtypes of a small tree are kept inline, without allocating.
+    # Parts, one-hot positions and dtypes of a small tree (or of a 64-row batch of a
+    # few discrete leaves) are kept inline, without allocating.
     INLINE_PARTS = 16
-    INLINE_POSITIONS = 32
+    INLINE_POSITIONS = 512
     INLINE_DTYPES = 16
     # The promotion memo's size (see ``promote``).
     PROMOTION_SLOTS = 256
@@ -641,6 +642,21 @@ cdef struct Gathered:
     PyObject **dtypes
     Py_ssize_t dtype_count, dtype_capacity
     PyObject **inline_dtypes
+
+
+cdef void start_gathering(Gathered *g, Part *inline_parts, int64_t *inline_positions,
+                          PyObject **inline_dtypes) noexcept:
+    """Empty gathering storage over the caller's inline arrays (``INLINE_PARTS`` parts,
+    ``INLINE_POSITIONS`` positions, ``INLINE_DTYPES`` dtypes)."""
+    g.parts = g.inline_parts = inline_parts
+    g.count = 0
+    g.capacity = INLINE_PARTS
+    g.positions = g.inline_positions = inline_positions
+    g.position_count = 0
+    g.position_capacity = INLINE_POSITIONS
+    g.dtypes = g.inline_dtypes = inline_dtypes
+    g.dtype_count = 0
+    g.dtype_capacity = INLINE_DTYPES
 
 
 cdef void release(Gathered *g) noexcept:
@@ -783,14 +799,35 @@ cdef object node_dtype(Gathered *parts, Py_ssize_t base):
     return dtype
 
 
+cdef object gather_dict(object children, object x, Gathered *parts, npy_intp *n):
+    """``gather`` (``n`` is ``NULL``: ``x`` is one sample) or ``gather_rows`` (``x`` is a
+    batch, an exact dict) of a Dict node's children; the node's dtype or ``None``."""
+    cdef Py_ssize_t pos = 0, base
+    cdef PyObject *key_ptr
+    cdef PyObject *child_ptr
+    cdef PyObject *found
+    if type(children) is not dict or (n != NULL and type(x) is not dict):
+        return None
+    base = parts.dtype_count
+    while PyDict_Next(<dict> children, &pos, &key_ptr, &child_ptr):
+        if n == NULL:
+            dtype = gather(<object> child_ptr, x[<object> key_ptr], parts)
+        else:
+            found = PyDict_GetItemWithError(<dict> x, <object> key_ptr)
+            if found == NULL:
+                return None
+            dtype = gather_rows(<object> child_ptr, <object> found, parts, n)
+        if dtype is None:
+            return None
+        push_dtype(parts, dtype)
+    return node_dtype(parts, base)
+
+
 cdef object gather(space, object x, Gathered *parts):
     """Record every leaf under ``space`` in ``parts``; return the node's flat dtype,
     or ``None`` if the tree holds anything this kernel leaves to numpy."""
     cdef type cls = space_class(space)
     cdef dict namespace
-    cdef Py_ssize_t pos = 0
-    cdef PyObject *key_ptr
-    cdef PyObject *child_ptr
     cdef npy_intp size = 0, index, count
     cdef int64_t total
     cdef int64_t *positions
@@ -798,16 +835,7 @@ cdef object gather(space, object x, Gathered *parts):
     cdef Py_ssize_t base
     cdef Part *part
     if cls is DictSpace:
-        children = space.spaces
-        if type(children) is not dict:
-            return None
-        base = parts.dtype_count
-        while PyDict_Next(<dict> children, &pos, &key_ptr, &child_ptr):
-            dtype = gather(<object> child_ptr, x[<object> key_ptr], parts)
-            if dtype is None:
-                return None
-            push_dtype(parts, dtype)
-        return node_dtype(parts, base)
+        return gather_dict(space.spaces, x, parts, NULL)
     if cls is TupleSpace:
         children = space.spaces
         if type(children) is not tuple or type(x) not in (tuple, list) or len(x) != len(children):
@@ -878,21 +906,21 @@ cdef int detach_parts(Gathered *parts, cnp.ndarray target) except -1:
     """
     cdef char *begin = <char *> cnp.PyArray_DATA(target)
     cdef char *end = begin + cnp.PyArray_NBYTES(target)
-    cdef Part *part
+    cdef cnp.ndarray arr
     cdef const char *data
     cdef object copy
     cdef Py_ssize_t i
     for i in range(parts.count):
-        part = &parts.parts[i]
-        if part.kind != PART_ARRAY:
+        if parts.parts[i].kind != PART_ARRAY:
             continue
-        data = array_data(part)
-        # Parts are C-contiguous (see ``gather``): one byte range each.
-        if data < end and data + part.size * part.itemsize > begin:
-            copy = cnp.PyArray_NewCopy(<cnp.ndarray> part.array, cnp.NPY_CORDER)
+        arr = <cnp.ndarray> parts.parts[i].array
+        # Parts are C-contiguous (see ``gather`` and ``gather_rows``): one byte range each.
+        data = <const char *> cnp.PyArray_DATA(arr)
+        if data < end and data + cnp.PyArray_NBYTES(arr) > begin:
+            copy = cnp.PyArray_NewCopy(arr, cnp.NPY_CORDER)
             Py_INCREF(copy)
-            Py_XDECREF(part.array)
-            part.array = <PyObject *> copy
+            Py_XDECREF(parts.parts[i].array)
+            parts.parts[i].array = <PyObject *> copy
     return 0
 
 
@@ -903,23 +931,20 @@ cpdef object flatten_tree(space, x, target=None):
     length and exact dtype) the result is written there instead of a new array;
     ``ValueError`` if ``target`` does not fit.
     """
+    return gathered_write(False, space, x, target)
+
+
+cdef object gathered_write(bint rows, space, x, target):
+    """``write_rows`` (``rows``) or ``write_parts`` with gathering storage on this frame."""
     if not ENABLED:
         return None
     cdef Part inline_parts[INLINE_PARTS]
     cdef int64_t inline_positions[INLINE_POSITIONS]
     cdef PyObject *inline_dtypes[INLINE_DTYPES]
     cdef Gathered parts
-    parts.parts = parts.inline_parts = inline_parts
-    parts.count = 0
-    parts.capacity = INLINE_PARTS
-    parts.positions = parts.inline_positions = inline_positions
-    parts.position_count = 0
-    parts.position_capacity = INLINE_POSITIONS
-    parts.dtypes = parts.inline_dtypes = inline_dtypes
-    parts.dtype_count = 0
-    parts.dtype_capacity = INLINE_DTYPES
+    start_gathering(&parts, inline_parts, inline_positions, inline_dtypes)
     try:
-        return write_parts(space, x, target, &parts)
+        return write_rows(space, x, target, &parts) if rows else write_parts(space, x, target, &parts)
     finally:
         release(&parts)
 
@@ -959,6 +984,275 @@ cdef object write_parts(space, x, target, Gathered *parts):
         offset += part.size
     return out
 
+
+# ----------------------------------------------------------------------------
+# flatten_batch of Tuple / Dict trees and leaves: one row per batch item
+# ----------------------------------------------------------------------------
+
+cdef enum:
+    # Larger outputs are left to numpy (which raises its own errors for impossible sizes).
+    MAX_ROWS_ELEMENTS = 1 << 28
+
+cdef object INT64_MAX_OBJ = 0x7FFFFFFFFFFFFFFF
+cdef object INT64_MIN_OBJ = -0x7FFFFFFFFFFFFFFF - 1
+
+
+cdef inline bint batch_rows(cnp.ndarray arr, npy_intp *n) noexcept:
+    """Whether ``arr`` has ``n`` rows (``n`` set by the first leaf: ``-1`` until then)."""
+    if cnp.PyArray_NDIM(arr) < 1:
+        return False
+    if n[0] < 0:
+        n[0] = cnp.PyArray_DIM(arr, 0)
+    return cnp.PyArray_DIM(arr, 0) == n[0]
+
+
+cdef inline bint trailing_shape_is(cnp.ndarray arr, object shape):
+    """``arr.shape[1:] == shape`` for a tuple of Python/numpy integers."""
+    if type(shape) is not tuple or cnp.PyArray_NDIM(arr) != 1 + len(<tuple> shape):
+        return False
+    cdef Py_ssize_t i
+    for i in range(len(<tuple> shape)):
+        if cnp.PyArray_DIM(arr, i + 1) != (<tuple> shape)[i]:
+            return False
+    return True
+
+
+cdef inline bint native_numeric(cnp.ndarray arr) noexcept:
+    cdef char kind = (<cnp.dtype> cnp.PyArray_DESCR(arr)).kind
+    return kind == b'b' or kind == b'i' or kind == b'u' or kind == b'f'
+
+
+cdef cnp.ndarray integer_rows(cnp.ndarray arr):
+    """A C-contiguous native copy of an integer batch unless it is one already."""
+    if cnp.PyArray_IS_C_CONTIGUOUS(arr) and cnp.PyArray_ISNOTSWAPPED(arr):
+        return arr
+    return np.ascontiguousarray(arr, dtype=(<object> arr).dtype.newbyteorder("="))
+
+
+cdef bint python_int64(object value, int64_t *out):
+    """``int(value)`` as int64, or ``False`` if it does not fit."""
+    value = int(value)
+    if value > INT64_MAX_OBJ or value < INT64_MIN_OBJ:
+        return False
+    out[0] = value
+    return True
+
+
+cdef object gather_rows(space, object batch, Gathered *parts, npy_intp *n):
+    """``gather`` for a batch: record every leaf batch under ``space`` (one-hot
+    positions of every row included), return the node's flat dtype, or ``None``
+    when anything is left to the general rule (which raises what it raises)."""
+    cdef type cls = space_class(space)
+    cdef dict namespace
+    cdef Py_ssize_t base
+    cdef cnp.ndarray arr, nvec, start
+    cdef cnp.dtype descr
+    cdef Part *part
+    cdef int64_t first, width, value, total
+    cdef int64_t *positions
+    cdef npy_intp i, j, rows, count
+    cdef const char *data
+    cdef const char *nv
+    cdef const char *sv
+    cdef int type_num, md_type
+    cdef int64_t *entries
+    if cls is DictSpace:
+        return gather_dict(space.spaces, batch, parts, n)
+    if cls is TupleSpace:
+        children = space.spaces
+        if type(children) is not tuple or type(batch) is not tuple or len(batch) != len(children):
+            return None
+        base = parts.dtype_count
+        for child, part_batch in zip(children, batch):
+            dtype = gather_rows(child, part_batch, parts, n)
+            if dtype is None:
+                return None
+            push_dtype(parts, dtype)
+        return node_dtype(parts, base)
+    if type(batch) is not np.ndarray or not native_numeric(<cnp.ndarray> batch):
+        return None
+    arr = <cnp.ndarray> batch
+    if not batch_rows(arr, n):
+        return None
+    rows = n[0]
+    namespace = instance_dict(space)
+    if cls is BoxSpace or cls is MultiBinarySpace:
+        dtype = attr(namespace, space, "dtype")
+        if not trailing_shape_is(arr, attr(namespace, space, "shape")):
+            return None
+        # flatten casts to the leaf's dtype first, then concatenation to the tree's.
+        if not (cnp.PyArray_EquivTypes((<cnp.dtype> cnp.PyArray_DESCR(arr)), <cnp.dtype> dtype)
+                and cnp.PyArray_ISNOTSWAPPED(arr) and cnp.PyArray_IS_C_CONTIGUOUS(arr)):
+            arr = np.ascontiguousarray(np.asarray(arr, dtype=dtype), dtype=(<cnp.dtype> dtype).newbyteorder("="))
+        if not supported_type(cnp.PyArray_TYPE(arr)):
+            return None
+        part = add_part(parts, PART_ARRAY, cnp.PyArray_SIZE(arr) // rows if rows else 0)
+        if rows == 0:
+            part.size = <npy_intp> (cnp.PyArray_MultiplyList(cnp.PyArray_DIMS(arr) + 1, cnp.PyArray_NDIM(arr) - 1))
+        Py_INCREF(arr)
+        part.array = <PyObject *> arr
+        part.type_num = cnp.PyArray_TYPE(arr)
+        part.itemsize = <int> cnp.PyArray_ITEMSIZE(arr)
+        part.is_float = cnp.PyArray_ISFLOAT(arr)
+        return dtype
+    # One-hot leaves: integer batches only, every value in range (else the general rule).
+    if (<cnp.dtype> cnp.PyArray_DESCR(arr)).kind == b'f' or (<cnp.dtype> cnp.PyArray_DESCR(arr)).kind == b'b':
+        return None
+    if (<cnp.dtype> cnp.PyArray_DESCR(arr)).kind == b'u' and cnp.PyArray_ITEMSIZE(arr) == 8:
+        return None  # (uint64 - int64 start would go through float64)
+    if cls is DiscreteSpace:
+        if cnp.PyArray_NDIM(arr) != 1:
+            return None
+        if not python_int64(attr(namespace, space, "start"), &first):
+            return None
+        if not python_int64(attr(namespace, space, "n"), &width) or width > MAX_ROWS_ELEMENTS:
+            return None
+        arr = integer_rows(arr)
+        data = <const char *> cnp.PyArray_DATA(arr)
+        type_num = cnp.PyArray_TYPE(arr)
+        positions = reserve_positions(parts, rows)
+        for i in range(rows):
+            value = <int64_t> element_bits(data, type_num, i)
+            # value - first in [0, width), without overflowing int64.
+            if value < first or (first >= 0 and value - first >= width) or (first < 0 and value >= first + width):
+                return None
+            positions[i] = value - first
+        part = add_part(parts, PART_ONE_HOT, <npy_intp> width)
+        part.first = parts.position_count
+        part.count = 1
+        parts.position_count += rows
+        return attr(namespace, space, "dtype")
+    if cls is MultiDiscreteSpace:
+        dtype = attr(namespace, space, "dtype")
+        descr = native_integer_descr(dtype)
+        if descr.kind == b'u' and descr.itemsize == 8:
+            return None
+        nvec_obj = attr(namespace, space, "nvec")
+        start_obj = attr(namespace, space, "start")
+        if not cnp.PyArray_Check(nvec_obj) or not cnp.PyArray_Check(start_obj):
+            return None
+        nvec = as_c_array(nvec_obj, descr)
+        start = as_c_array(start_obj, descr)
+        count = cnp.PyArray_SIZE(nvec)
+        if cnp.PyArray_SIZE(start) != count or not trailing_shape_is(arr, (<object> nvec).shape):
+            return None
+        if not multi_discrete_offsets(nvec, descr, &total):
+            return None
+        arr = integer_rows(arr)
+        data = <const char *> cnp.PyArray_DATA(arr)
+        type_num = cnp.PyArray_TYPE(arr)
+        md_type = descr.type_num
+        nv = <const char *> cnp.PyArray_DATA(nvec)
+        sv = <const char *> cnp.PyArray_DATA(start)
+        positions = reserve_positions(parts, rows * count)
+        # Per entry: start, nvec and the offset of its one-hot block, read once.
+        entries = <int64_t *> malloc(3 * count * sizeof(int64_t) + 1)
+        if entries == NULL:
+            raise MemoryError()
+        try:
+            width = 0
+            for j in range(count):
+                entries[3 * j] = <int64_t> element_bits(sv, md_type, j)
+                entries[3 * j + 1] = <int64_t> element_bits(nv, md_type, j)
+                entries[3 * j + 2] = width
+                width += entries[3 * j + 1]
+            for i in range(rows):
+                for j in range(count):
+                    if type_num == cnp.NPY_INT64:
+                        value = (<int64_t *> data)[i * count + j]
+                    else:
+                        value = <int64_t> element_bits(data, type_num, i * count + j)
+                    # start <= value <= start + nvec - 1 (offsets fit int32: no overflow).
+                    if value < entries[3 * j] or value - entries[3 * j] >= entries[3 * j + 1]:
+                        return None
+                    positions[i * count + j] = entries[3 * j + 2] + (value - entries[3 * j])
+        finally:
+            free(entries)
+        part = add_part(parts, PART_MULTI_ONE_HOT, <npy_intp> total)
+        part.first = parts.position_count
+        part.count = count
+        parts.position_count += rows * count
+        return dtype
+    return None
+
+
+cpdef object flatten_rows(space, batch, target=None):
+    """``flatten_batch`` of a batch of a Tuple/Dict tree of fundamental spaces (or of one
+    such leaf) in one pass, else ``None``: the caller then runs the general rule.
+
+    Row ``i`` holds ``flatten(space, item_i)``. With ``target`` the rows are
+    written there -- only a C-contiguous, writeable, native 2-D array of the
+    exact shape and dtype; anything else is also left to the caller.
+    """
+    return gathered_write(True, space, batch, target)
+
+
+cdef object write_rows(space, batch, target, Gathered *parts):
+    """``flatten_rows``'s work, with the gathering storage set up by it."""
+    cdef npy_intp n = -1
+    out_dtype = gather_rows(space, batch, parts, &n)
+    if out_dtype is None or n < 0 or not supported_type((<cnp.dtype> out_dtype).type_num):
+        return None
+    cdef cnp.dtype out_descr = <cnp.dtype> out_dtype
+    if not cnp.PyArray_ISNBO(out_descr.byteorder):
+        return None
+    cdef npy_intp width = 0, offset, i, j, r
+    for i in range(parts.count):
+        width += parts.parts[i].size
+    if width > MAX_ROWS_ELEMENTS or (width and n > MAX_ROWS_ELEMENTS // width):
+        return None
+    cdef npy_intp dims[2]
+    dims[0] = n
+    dims[1] = width
+    cdef cnp.ndarray out
+    if target is None:
+        out = cnp.PyArray_ZEROS(2, dims, out_descr.type_num, 0)
+    else:
+        if type(target) is not np.ndarray:
+            return None
+        out = <cnp.ndarray> target
+        if (cnp.PyArray_NDIM(out) != 2 or cnp.PyArray_DIM(out, 0) != n or cnp.PyArray_DIM(out, 1) != width
+                or not cnp.PyArray_EquivTypes((<cnp.dtype> cnp.PyArray_DESCR(out)), out_descr)
+                or not cnp.PyArray_ISNOTSWAPPED(out) or not cnp.PyArray_IS_C_CONTIGUOUS(out)
+                or not cnp.PyArray_ISWRITEABLE(out)):
+            return None
+        # Leaves are read after ``out`` is zeroed: a leaf viewing ``out`` is copied first.
+        detach_parts(parts, out)
+        memset(cnp.PyArray_DATA(out), 0, n * width * out_descr.itemsize)
+    cdef char *row
+    cdef int out_type = out_descr.type_num
+    cdef int out_size = <int> out_descr.itemsize
+    cdef Part *part
+    cdef const char *src
+    cdef int64_t *positions
+    offset = 0
+    for i in range(parts.count):
+        part = &parts.parts[i]
+        row = <char *> cnp.PyArray_DATA(out) + offset * out_size
+        if part.kind == PART_ARRAY:
+            src = rows_data(part, n)
+            for r in range(n):
+                copy_cast(row, out_type, out_size, src, part.type_num, part.itemsize, part.is_float, part.size)
+                row += width * out_size
+                src += part.size * part.itemsize
+        else:
+            positions = parts.positions + part.first
+            for r in range(n):
+                for j in range(part.count):
+                    store_one(row, out_type, <npy_intp> positions[j])
+                positions += part.count
+                row += width * out_size
+        offset += part.size
+    return out
+
+
+cdef const char *rows_data(Part *part, npy_intp n) except NULL:
+    """The data of a gathered leaf batch, checked to still hold what was gathered."""
+    cdef cnp.ndarray arr = <cnp.ndarray> part.array
+    if (cnp.PyArray_SIZE(arr) != part.size * n or cnp.PyArray_TYPE(arr) != part.type_num
+            or not cnp.PyArray_IS_C_CONTIGUOUS(arr)):
+        raise RuntimeError("a batch changed while it was being flattened")
+    return <const char *> cnp.PyArray_DATA(arr)
 
 # ----------------------------------------------------------------------------
 # unflatten of Tuple / Dict trees

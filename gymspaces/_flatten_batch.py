@@ -4,9 +4,11 @@ Row ``i`` of ``flatten_batch(space, batch)`` is ``flatten(space, item_i)`` for
 the ``i``-th item :func:`gymspaces.vector.iterate` yields from ``batch``, so the
 result equals ``np.stack([flatten(space, item) for item in iterate(...)])``.
 Box, MultiBinary, Discrete and MultiDiscrete leaves, and Tuple/Dict trees of
-them, are encoded leaf by leaf with whole-batch numpy operations written
-straight into column slices of the output (no per-item or per-leaf
-temporaries beyond a dtype cast); anything else takes the item-by-item rule.
+them, are encoded in one compiled pass (``_flatten.flatten_rows``); what it
+leaves aside (other containers, unusual dtypes or layouts, out-of-range values,
+an ``out`` it cannot write) is encoded leaf by leaf with whole-batch numpy
+operations written straight into column slices of the output, and anything
+else takes the item-by-item rule, which raises what ``flatten`` raises.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from gymspaces import _batching
+from gymspaces import _batching, _flatten
 from gymspaces._flattening import flatdim, flatten
 from gymspaces._sample_batch import detach_from_out
 from gymspaces.box import Box
@@ -55,6 +57,9 @@ def flatten_batch(space: Any, batch: Any, out: np.ndarray | None = None) -> np.n
     >>> flatten_batch(space, space.sample_batch(4)).shape
     (4, 5)
     """
+    result = _flatten.flatten_rows(space, batch, out)
+    if result is not None:
+        return result
     width = flatdim(space)
     n = _length(space, batch)
     plan = _plan(space)
@@ -158,7 +163,7 @@ def _encode(space: Any, batch: Any, out: np.ndarray, column: int) -> int:
         offsets[1:] = np.cumsum(nvec)[:-1]
         block = out[:, column : column + width]
         block[...] = 0
-        positions = offsets + (batch - space.start).reshape(n, -1).astype(np.intp)
+        positions = offsets + (batch - space.start).reshape(n, len(nvec)).astype(np.intp)
         block[np.arange(n)[:, None], positions] = 1
         return column + width
     for child, part in zip(space.spaces, batch):

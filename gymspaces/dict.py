@@ -20,7 +20,13 @@ else:
     T_cov = TypeVar("T_cov", covariant=True)
 
 from gymspaces import _contains, _jsonable
-from gymspaces._composite import SUBSEED_BOUND, chosen_kind, combined_contains_batch, sample_children_batch
+from gymspaces._composite import (
+    SUBSEED_BOUND,
+    chosen_kind,
+    combined_contains_batch,
+    plain_sample_batch,
+    sample_children_batch,
+)
 from gymspaces._sample_batch import row_argument, sample_batch_by_loop, stacking_placeholder
 from gymspaces.space import Space, is_space
 
@@ -249,7 +255,11 @@ class Dict(
         >>> space.sample_batch(2, mask=mask)["action"]
         array([2, 3])
         """
-        keys = set(self.spaces)
+        children = self.spaces
+        plain = plain_sample_batch(self, children, n, mask, probability, out)
+        if plain is not None:
+            return plain
+        keys = set(children)
         batches = sample_children_batch(
             self,
             n,

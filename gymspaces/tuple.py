@@ -24,6 +24,7 @@ from gymspaces._composite import (
     SUBSEED_BOUND,
     chosen_kind,
     combined_contains_batch,
+    plain_sample_batch,
     require_space,
     sample_children_batch,
 )
@@ -202,6 +203,9 @@ class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[Space[T_cov]]):
         array([2, 1, 0])
         """
         children = self.spaces
+        plain = plain_sample_batch(self, children, n, mask, probability, out)
+        if plain is not None:
+            return plain
 
         def matches(parts: Any) -> bool:
             return isinstance(parts, tuple) and len(parts) == len(children)

@@ -408,3 +408,137 @@ def test_multi_binary_broadcast_mask_and_bad_row():
     for r in range(3):
         twin.sample(mask=rows[r])
     assert states(space) == states(twin)
+
+
+# --------------------------------------------------------------------------- the plain Tuple/Dict path
+
+PLAIN_CHILDREN = {
+    "box-f32": lambda seed: Box(-1, 1, (3,), np.float32, seed=seed),
+    "box-unbounded": lambda seed: Box(-np.inf, np.inf, (2,), np.float64, seed=seed),
+    "discrete": lambda seed: Discrete(5, start=-2, seed=seed),
+    "multi-discrete": lambda seed: MultiDiscrete([3, 4], seed=seed),
+    "multi-binary": lambda seed: MultiBinary((2, 2), seed=seed),
+    "text": lambda seed: Text(4, charset="xyz", seed=seed),
+}
+
+
+def plain_spaces(seeds):
+    """Dicts and Tuples of every fundamental child, children seeded as ``seeds`` says."""
+    children = [build(seed) for build, seed in zip(PLAIN_CHILDREN.values(), seeds)]
+    yield Dict(dict(zip(PLAIN_CHILDREN, children)))
+    yield Tuple(tuple(copy.deepcopy(children)))
+
+
+@pytest.mark.parametrize("seeds", [range(6), [7, 0, 2, 9, 3, 5]])
+@pytest.mark.parametrize("n", COUNTS + (64,))
+def test_plain_composites_sample_what_the_loop_samples(seeds, n, monkeypatch):
+    from gymspaces import _composite
+
+    for space in plain_spaces(list(seeds)):
+        general = copy.deepcopy(space)
+        plain = copy.deepcopy(space)
+        assert_batch_matches_loop(space, n)
+        # ... and what the general child-by-child path draws, generators included.
+        with monkeypatch.context() as patch:
+            for module in (_composite, gymspaces.dict, gymspaces.tuple):
+                patch.setattr(module, "plain_sample_batch", lambda *args: None)
+            expected = general.sample_batch(n)
+        assert_identical(plain.sample_batch(n), expected, str(space))
+        assert states(plain) == states(general)
+
+
+def test_plain_composites_of_unseeded_children_seed_them_once():
+    for space in plain_spaces([None] * 6):
+        first = space.sample_batch(3)
+        assert space.contains_batch(first).all()
+        again = copy.deepcopy(space)
+        assert_identical(space.sample_batch(5), again.sample_batch(5))
+
+
+def test_plain_path_is_taken_only_for_unshared_fundamental_children(monkeypatch):
+    from gymspaces import _composite
+
+    taken = []
+    real = _composite.plain_sample_batch
+
+    def spy(*args):
+        result = real(*args)
+        taken.append(result is not None)
+        return result
+
+    for module in (gymspaces.dict, gymspaces.tuple):
+        monkeypatch.setattr(module, "plain_sample_batch", spy)
+    shared = np.random.default_rng(1)
+    cases = [
+        (Dict({"a": Box(0, 1, (2,), seed=1), "b": Discrete(3, seed=2)}, seed=0), {}, True),
+        (Tuple((Box(0, 1, (2,)), Discrete(3)), seed=0), {}, True),
+        (Dict({"a": Box(0, 1, (2,), seed=shared), "b": Discrete(3, seed=shared)}), {}, False),
+        (Tuple((Box(0, 1, (2,), seed=shared), Discrete(3, seed=shared))), {}, False),
+        # A composite child: the general path, which batches the child Tuple the plain way.
+        (Dict({"a": Box(0, 1, (2,), seed=1), "t": Tuple((Discrete(3),))}, seed=0), {}, [False, True]),
+        (Dict({"a": Box(0, 1, (2,), seed=1), "b": Discrete(3, seed=2)}, seed=0),
+         {"mask": {"a": None, "b": np.array([1, 0, 1], dtype=np.int8)}}, False),
+        (Dict({"a": Box(0, 1, (2,), seed=1), "b": Discrete(3, seed=2)}, seed=0),
+         {"probability": {"a": None, "b": None}}, False),
+        (Tuple((Box(0, 1, (2,)), Discrete(3)), seed=0), {"out": (np.zeros((4, 2), np.float32), np.zeros(4, np.int64))},
+         False),
+    ]
+    for space, kwargs, fast in cases:
+        taken.clear()
+        twin = copy.deepcopy(space)
+        batch = space.sample_batch(4, **kwargs)
+        assert taken == (fast if isinstance(fast, list) else [fast]), (space, kwargs)
+        expected = looped(twin, 4, **{key: value for key, value in kwargs.items() if key != "out"})
+        assert_identical(batch, expected, str(space))
+        assert states(space) == states(twin)
+    # The parent's own generator shared by a child: the general path decides.
+    parent = Dict({"a": Box(0, 1, (2,))}, seed=3)
+    parent.spaces["a"]._np_random = parent._np_random
+    taken.clear()
+    parent.sample_batch(2)
+    assert taken == [False]
+
+
+@pytest.mark.parametrize("n, error", [(-1, ValueError), (2.0, TypeError), ("3", TypeError), (None, TypeError)])
+def test_plain_composites_reject_bad_counts_before_drawing(n, error):
+    for space in plain_spaces(range(6)):
+        before = states(space)
+        with pytest.raises(error):
+            space.sample_batch(n)
+        assert states(space) == before
+
+
+def test_plain_path_kernel_holds_no_references():
+    import sys
+
+    from gymspaces import _children
+
+    space = Dict({"a": Box(0, 1, (2,), seed=1), "b": Discrete(3, seed=2), "c": MultiDiscrete([2, 3], seed=4)}, seed=0)
+    tuple_space = Tuple(tuple(copy.deepcopy(list(space.spaces.values()))), seed=0)
+    count = 10**6 + 1  # an int that is not cached: its count is checked too
+    watched = [space, space.spaces, tuple_space, tuple_space.spaces, count, *space.spaces.values(),
+               *(child._np_random for child in space.spaces.values())]
+    space.sample_batch(1)  # the children's own per-generator tables are built on first use
+    tuple_space.sample_batch(1)
+    before = [sys.getrefcount(obj) for obj in watched]
+    for _ in range(20):
+        batch = _children.sample_children(space, space.spaces, 3)
+        rows = _children.sample_children(tuple_space, tuple_space.spaces, 3)
+        assert _children.sample_children(space, list(space.spaces.values()), count) is None
+    assert [sys.getrefcount(obj) for obj in watched] == before
+    assert sys.getrefcount(batch) == 2 and sys.getrefcount(rows) == 2
+    assert all(sys.getrefcount(value) == 3 for value in batch.values())  # the dict, the loop's name and the argument
+    assert list(batch) == ["a", "b", "c"]
+
+
+def test_subclasses_and_large_trees_take_the_general_path():
+    class MyBox(Box):
+        pass
+
+    cases = [
+        Dict({"a": MyBox(0, 1, (2,), seed=1), "b": Discrete(3, seed=2)}),
+        Tuple(tuple(Discrete(3, seed=i) for i in range(70))),
+        Dict({f"k{i}": Discrete(2 + i % 3, seed=i) for i in range(70)}),
+    ]
+    for space in cases:
+        assert_batch_matches_loop(space, 5)
