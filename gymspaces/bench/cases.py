@@ -86,12 +86,30 @@ def _dict4(lib: Any) -> Any:
     )
 
 
+def _keyword_call(method: Callable[..., Any], kwargs: dict[str, Any]) -> Callable[[], Any]:
+    """``method`` called with ``kwargs`` written out as keywords, as users write the call.
+
+    ``method(**kwargs)`` unpacks a dict on every call, which costs a compiled
+    method about 0.2 us more than ``method(mask=m)``: harness overhead, not the
+    library's.
+    """
+    if len(kwargs) == 1:
+        (name, value), = kwargs.items()
+        if name == "mask":
+            return lambda: method(mask=value)
+        if name == "probability":
+            return lambda: method(probability=value)
+        if name == "num_nodes":
+            return lambda: method(num_nodes=value)
+    return lambda: method(**kwargs)
+
+
 def _sampler(build: Callable[[Any], Any], **kwargs: Any) -> Callable[[Any], Callable[[], Any]]:
     def setup(lib: Any) -> Callable[[], Any]:
         space = build(lib)
         space.seed(SEED)
         if kwargs:
-            return lambda: space.sample(**kwargs)
+            return _keyword_call(space.sample, kwargs)
         return space.sample
 
     setup.sampled = ((build,), kwargs)  # type: ignore[attr-defined]  # read by bench.floors

@@ -197,8 +197,8 @@ def test_every_missed_floor_is_listed_with_its_shortfall():
     missed = {miss.split(":")[0] for miss in report.misses}
     expected = {key for key, floor in targets.ratio.items() if floor > 9} | {"geometric mean"}
     assert missed == expected
-    text = next(miss for miss in report.misses if miss.startswith("discrete_sample_mask:"))
-    assert "9.0x < 30x" in text and "30% of the floor" in text and "needs 3.33x more" in text
+    text = next(miss for miss in report.misses if miss.startswith("box_sample:"))
+    assert "9.0x < 40x" in text and "22% of the floor" in text and "needs 4.44x more" in text
 
 
 def test_selected_case_without_result_counts_as_missed():
