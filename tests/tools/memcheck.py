@@ -51,6 +51,9 @@ DEFAULT_TESTS = [
     "tests/batch/test_shared_memory_compiled.py",
     # The benchmark floors' kernel (raw writes into arrays and strings): ~35 s.
     "tests/project/test_bench_floors.py",
+    # The compiled membership walk and the one-pass flatten_batch.
+    "tests/spaces/test_contains_walk.py",
+    "tests/batch/test_flatten_rows.py",
 ]
 
 ACCESS_ERRORS = {
