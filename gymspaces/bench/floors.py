@@ -114,10 +114,12 @@ def _size(value: Any) -> int:
     """Bytes and items of a result tree (to pick a typical one of varying results)."""
     if isinstance(value, np.ndarray):
         return value.nbytes
+    if isinstance(value, str):
+        return len(value)
     if isinstance(value, dict):
-        return sum(_size(item) for item in value.values()) + len(value)
-    if isinstance(value, (list, tuple, str)):
-        return sum(_size(item) for item in value) + len(value) if not isinstance(value, str) else len(value)
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        return sum(_size(item) for item in value) + len(value)
     return 1
 
 
