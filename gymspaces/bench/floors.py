@@ -134,16 +134,29 @@ def _floor(draws: int, inputs: Any, target: Any, template: Any) -> Callable[[], 
     return Floor(generator, draws, inputs, target, template).run
 
 
-def _sample(build: Callable[[Any], Any], **kwargs: Any) -> Callable[[Any], Callable[[], Any]]:
-    """Floor of ``build(lib).sample(**kwargs)``: its draws and a new result; masks are read."""
+def _drawing(
+    build: Callable[[Any], Any], draw: Callable[[Any], Any], arguments: dict[str, Any]
+) -> Callable[[Any], Callable[[], Any]]:
+    """Floor of a case that draws: ``draw(space)`` on ``build(lib)`` seeded, its counted
+    draws and a new result of typical size; array ``arguments`` (masks) are read."""
 
     def setup(lib: Any) -> Callable[[], Any]:
         space = build(lib)
         space.seed(c.SEED)
-        call = lambda: space.sample(**kwargs)  # noqa: E731
-        return _floor(draws_per_call(space, call), tuple(kwargs.values()) or None, None, typical(call))
+        call = lambda: draw(space)  # noqa: E731
+        return _floor(draws_per_call(space, call), tuple(arguments.values()) or None, None, typical(call))
 
     return setup
+
+
+def _sample(build: Callable[[Any], Any], **kwargs: Any) -> Callable[[Any], Callable[[], Any]]:
+    """Floor of ``build(lib).sample(**kwargs)``."""
+    return _drawing(build, lambda space: space.sample(**kwargs), kwargs)
+
+
+def _sample_batch(build: Callable[[Any], Any], n: int, **kwargs: Any) -> Callable[[Any], Callable[[], Any]]:
+    """Floor of ``build(lib).sample_batch(n, **kwargs)``."""
+    return _drawing(build, lambda space: space.sample_batch(n, **kwargs), kwargs)
 
 
 def _transform(make: Callable[[Any], tuple[Any, Any]]) -> Callable[[Any], Callable[[], Any]]:
@@ -215,20 +228,7 @@ def _concatenate(lib: Any) -> Callable[[], Any]:
     return _floor(0, items, lib.create_empty_array(space, 8), None)
 
 
-def _sample_batch(build: Callable[[Any], Any], n: int, **kwargs: Any) -> Callable[[Any], Callable[[], Any]]:
-    def setup(lib: Any) -> Callable[[], Any]:
-        space = build(lib)
-        space.seed(c.SEED)
-        call = lambda: space.sample_batch(n, **kwargs)  # noqa: E731
-        return _floor(draws_per_call(space, call), tuple(kwargs.values()) or None, None, call())
-
-    return setup
-
-
-def _batched_sample(lib: Any) -> Callable[[], Any]:
-    space = lib.batch_space(c._dict4(lib), 8)
-    space.seed(c.SEED)
-    return _floor(draws_per_call(space, space.sample), None, None, space.sample())
+_batched_sample = _sample(lambda lib: lib.batch_space(c._dict4(lib), 8))
 
 
 def _box_image_pickle(lib: Any) -> Callable[[], Any]:
