@@ -25,7 +25,7 @@ from gymspaces._attrs cimport _PyType_Lookup, attr, instance_dict
 from gymspaces._outputs cimport batch_array
 from gymspaces._rng cimport (
     NOGIL_THRESHOLD, RNGHandle, any_bitgen, clone_pcg64, double_source, gs_pcg128_t, gs_pcg64_fill_raw, inline_pcg64,
-    pcg64_clone,
+    is_own_space, pcg64_clone,
     rng_handle_from, source_double,
 )
 
@@ -34,6 +34,20 @@ import numpy as np
 from gymspaces.error import Error
 
 cnp.import_array()
+
+# gymspaces' Python code for the cases the kernel leaves undecided, set by the
+# space's module (a kernel cannot import it). gymspaces' spaces look the
+# method up (a subclass may refine it); a Gymnasium space run by patch mode
+# has no such method and gets the function.
+cdef object SAMPLE_WITH_NUMPY = None
+cdef object CONTAINS_WITH_NUMPY = None
+
+
+def use_python_paths(sample_with_numpy, contains_with_numpy):
+    """The functions the kernel falls back on (set once by the space's module)."""
+    global SAMPLE_WITH_NUMPY, CONTAINS_WITH_NUMPY
+    SAMPLE_WITH_NUMPY = sample_with_numpy
+    CONTAINS_WITH_NUMPY = contains_with_numpy
 
 
 # float16 and bool share their C width with uint16/uint8; distinct struct types
@@ -474,7 +488,7 @@ def box_sample(self, mask=None, probability=None):
     if drawn is None:
         # Bounds reassigned with another dtype: numpy's promotions then decide the
         # result, so replay Gymnasium's numpy calls on the space's generator.
-        return self._sample_with_numpy()
+        return self._sample_with_numpy() if is_own_space(self) else SAMPLE_WITH_NUMPY(self)
     return drawn
 
 
@@ -768,7 +782,7 @@ def box_contains(self, x):
     """
     verdict = box_contains_same_dtype(self, x)
     if verdict is None:
-        return self._contains_with_numpy(x)
+        return self._contains_with_numpy(x) if is_own_space(self) else CONTAINS_WITH_NUMPY(self, x)
     return verdict
 
 

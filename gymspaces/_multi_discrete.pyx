@@ -29,7 +29,8 @@ from gymspaces._box cimport space_shape
 from gymspaces._attrs cimport attr, instance_dict
 from gymspaces._outputs cimport batch_array
 from gymspaces._rng cimport (
-    NOGIL_THRESHOLD, RNGHandle, any_bitgen, double_source, gs_pcg128_t, inline_pcg64, rng_handle, rng_handle_from,
+    NOGIL_THRESHOLD, RNGHandle, any_bitgen, double_source, gs_pcg128_t, inline_pcg64, is_own_space, rng_handle,
+    rng_handle_from,
     source_double,
 )
 from gymspaces._scalars cimport (
@@ -40,6 +41,20 @@ from gymspaces._scalars cimport (
 import numpy as np
 
 cnp.import_array()
+
+# gymspaces' Python code for the cases the kernel leaves undecided, set by the
+# space's module (a kernel cannot import it). gymspaces' spaces look the
+# method up (a subclass may refine it); a Gymnasium space run by patch mode
+# has no such method and gets the function.
+cdef object SAMPLE_MASKED = None
+cdef object CONTAINS_GENERAL = None
+
+
+def use_python_paths(sample_masked, contains_general):
+    """The functions the kernel falls back on (set once by the space's module)."""
+    global SAMPLE_MASKED, CONTAINS_GENERAL
+    SAMPLE_MASKED = sample_masked
+    CONTAINS_GENERAL = contains_general
 
 # Gymnasium validates masks with ``assert``; mirror ``python -O`` skipping them.
 cdef bint ASSERTS = not sys.flags.optimize
@@ -162,7 +177,9 @@ def multi_discrete_sample_entry(self, mask=None, probability=None):
         result = flat_masked_multi_discrete_sample(self, <tuple> mask)
         if result is not None:
             return result
-    return self._sample_masked(mask, probability)
+    if is_own_space(self):  # a subclass may refine the general rule
+        return self._sample_masked(mask, probability)
+    return SAMPLE_MASKED(self, mask, probability)
 
 
 cdef object flat_masked_multi_discrete_sample(space, tuple mask):
@@ -483,7 +500,7 @@ def multi_discrete_contains(self, x):
     """
     verdict = multi_discrete_contains_array(self, x)
     if verdict is None:
-        return self._contains_general(x)
+        return self._contains_general(x) if is_own_space(self) else CONTAINS_GENERAL(self, x)
     return verdict
 
 

@@ -266,3 +266,5 @@ cdef inline bint clone_pcg64(RNGHandle handle, pcg64_clone *clone) except -1:
 
 cdef RNGHandle rng_handle(object space)
 cdef RNGHandle rng_handle_from(dict namespace, object space)
+cdef dict cache_namespace(object space, dict namespace)
+cdef bint is_own_space(object space) noexcept

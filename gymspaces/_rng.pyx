@@ -10,7 +10,11 @@ cimport numpy as cnp
 from libc.stdint cimport uint64_t
 from numpy.random cimport bitgen_t
 
-from gymspaces._attrs cimport attr, attr_or_none, instance_dict
+from cpython.object cimport PyObject, PyObject_TypeCheck, PyTypeObject
+
+from gymspaces._attrs cimport PyDict_GetItemWithError, attr, instance_dict
+
+from weakref import KeyedRef
 
 import numpy as np
 
@@ -76,19 +80,87 @@ cdef RNGHandle rng_handle(object space):
 cdef RNGHandle rng_handle_from(dict namespace, object space):
     """Return the handle for ``space.np_random``, rebuilding it when stale.
 
-    The handle is cached on the space and keyed by the identity of
-    ``space._np_random``: seeding, assignment and unpickling all replace that
-    object, which invalidates the cache without any hook.
+    The handle is cached beside the space (:func:`cache_namespace`) and keyed
+    by the identity of ``space._np_random``: seeding, assignment and
+    unpickling all replace that object, which invalidates the cache without
+    any hook.
     """
+    cdef PyObject *found
     generator = attr(namespace, space, "_np_random")
     if generator is None:
         generator = space.np_random  # lazy seeding, as Gymnasium does
-    cached = attr_or_none(namespace, space, HANDLE_ATTR)
-    if type(cached) is RNGHandle and (<RNGHandle> cached).generator is generator:
-        return <RNGHandle> cached
+    cache = cache_namespace(space, namespace)
+    found = PyDict_GetItemWithError(cache, HANDLE_ATTR)
+    if found != NULL and type(<object> found) is RNGHandle and (<RNGHandle> found).generator is generator:
+        return <RNGHandle> found
     handle = RNGHandle(generator)
-    setattr(space, HANDLE_ATTR, handle)
+    cache[HANDLE_ATTR] = handle
     return handle
+
+
+# ----------------------------------------------------------------------------
+# Where kernels keep what they derive from a space
+# ----------------------------------------------------------------------------
+
+# gymspaces' own spaces keep kernel caches in their instance dict (their
+# __getstate__ and __copy__ leave them out). Any other space -- Gymnasium's,
+# run by patch mode -- must not change: nothing may appear in its vars(), its
+# pickles or its copies, and no name of gymspaces may collide with a user's
+# attribute. Its caches live in FOREIGN_CACHES, keyed by id(space) and dropped
+# by a weak reference's callback when the space dies (before its id can be
+# reused).
+cdef type OWN_SPACE_BASE = None
+cdef dict FOREIGN_CACHES = {}
+
+
+def register_own_space_base(cls):
+    """Instances of ``cls`` (gymspaces' ``Space``) keep caches in their own ``__dict__``."""
+    global OWN_SPACE_BASE
+    OWN_SPACE_BASE = cls
+
+
+cdef bint is_own_space(object space) noexcept:
+    """Whether ``space`` is one of gymspaces' spaces (not Gymnasium's, run by patch mode)."""
+    return OWN_SPACE_BASE is not None and PyObject_TypeCheck(space, <PyTypeObject *> OWN_SPACE_BASE)
+
+
+def _forget_foreign(reference):
+    entry = FOREIGN_CACHES.get(reference.key)
+    if entry is not None and (<tuple> entry)[0] is reference:
+        del FOREIGN_CACHES[reference.key]
+
+
+cdef dict cache_namespace(object space, dict namespace):
+    """The dict where kernels cache data derived from ``space``.
+
+    ``namespace`` is ``space.__dict__`` (or None). For gymspaces' spaces that
+    is the answer; for others, a dict kept beside the space. A space that
+    cannot be weakly referenced gets a new dict each call (no caching).
+    """
+    cdef PyObject *found
+    if namespace is not None and is_own_space(space):
+        return namespace
+    key = id(space)
+    found = PyDict_GetItemWithError(FOREIGN_CACHES, key)
+    if found != NULL:
+        return <dict> (<tuple> <object> found)[1]
+    store = {}
+    try:
+        reference = KeyedRef(space, _forget_foreign, key)
+    except TypeError:
+        return store
+    FOREIGN_CACHES[key] = (reference, store)
+    return store
+
+
+def foreign_cache_count():
+    """How many foreign spaces have kernel caches (for tests: they must not leak)."""
+    return len(FOREIGN_CACHES)
+
+
+def kernel_cache_of(space):
+    """The kernel caches of ``space`` (a dict; for tests and diagnostics)."""
+    return cache_namespace(space, instance_dict(space))
 
 
 def generator_handle(generator):

@@ -36,6 +36,7 @@ from numpy cimport npy_intp
 
 from gymspaces._aliases cimport rule_class
 from gymspaces._attrs cimport PyDict_GetItemWithError, attr, instance_dict
+from gymspaces._rng cimport cache_namespace
 from gymspaces._scalars cimport store_bits
 
 import numpy as np
@@ -403,7 +404,7 @@ cdef object cached_plan(dict namespace, object space, object memory):
     cdef Plan plan
     if namespace is None:
         return None
-    found = PyDict_GetItemWithError(namespace, PLAN_ATTR)
+    found = PyDict_GetItemWithError(cache_namespace(space, namespace), PLAN_ATTR)
     if found == NULL or type(<object> found) is not Plan:
         return None
     plan = <Plan> found
@@ -428,7 +429,7 @@ cdef object plan_for(object space, object memory):
     if namespace is not None:
         # Straight into the instance dict (a plan replaces the previous one):
         # a cache, not a change of the space's state.
-        namespace[PLAN_ATTR] = plan
+        cache_namespace(space, namespace)[PLAN_ATTR] = plan
     return plan
 
 

@@ -16,7 +16,8 @@ from gymspaces._categorical cimport (
     normalised_cdf, search_right,
 )
 from gymspaces._distributions cimport random_bounded_uint64_fill, random_standard_uniform
-from gymspaces._rng cimport RNGHandle, rng_handle
+from gymspaces._attrs cimport instance_dict
+from gymspaces._rng cimport RNGHandle, cache_namespace, rng_handle
 
 import operator
 
@@ -54,11 +55,12 @@ cdef class CharTable:
 
 cdef CharTable char_table(space):
     chars = space._char_list
-    cached = getattr(space, CACHE_ATTR, None)
+    cache = cache_namespace(space, instance_dict(space))
+    cached = cache.get(CACHE_ATTR)
     if type(cached) is CharTable and (<CharTable> cached).chars is chars:
         return <CharTable> cached
     table = CharTable(tuple(chars))
-    setattr(space, CACHE_ATTR, table)
+    cache[CACHE_ATTR] = table
     return table
 
 
