@@ -65,7 +65,9 @@ if DEBUG:
 # Modules that call numpy's C distributions link the static random library.
 RANDOM_KERNELS = ["_rng", "_categorical", "_discrete", "_multi_discrete", "_box", "_multi_binary", "_text", "_graph"]
 # Kernels that draw nothing link only npymath (float16 conversions).
-PLAIN_KERNELS = ["_contains", "_flatten", "_jsonable", "_batch", "_shared_memory", "_children", "bench._floor"]
+PLAIN_KERNELS = [
+    "_contains", "_flatten", "_jsonable", "_batch", "_shared_memory", "_children", "_judge", "bench._floor"
+]
 
 
 def kernel(name: str, random: bool = True) -> Extension:

@@ -28,7 +28,7 @@ import gymspaces as _gs
 from gymspaces.gymnasium import spaces
 from gymspaces.gymnasium._convert import convert_any as _convert_any
 from gymspaces.gymnasium._compile_env import compile_env
-from gymspaces.gymnasium._patch import is_compiled, is_patched, patch, patched, unpatch
+from gymspaces.gymnasium._patch import is_compiled, is_patched, patch, patched, plain_reason, unpatch
 from gymspaces.gymnasium._report import report
 
 if TYPE_CHECKING:
@@ -54,6 +54,7 @@ __all__ = [
     "is_patched",
     "patched",
     "is_compiled",
+    "plain_reason",
     "report",
     "compile_env",
 ]

@@ -1,21 +1,24 @@
 """Patch mode: Gymnasium's own space classes run gymspaces' kernels.
 
-:func:`patch` installs gymspaces' ``sample`` and ``contains`` (and the private
-helpers they call) on Gymnasium's ten space classes, and routes Gymnasium's
-hot helpers (the flatten family, ``concatenate``, ``iterate``,
-``create_empty_array`` and the shared-memory helpers) to gymspaces'
-implementations for them. Spaces keep their classes: ``type(space) is
+:func:`patch` installs a ``sample`` and a ``contains`` on Gymnasium's ten space
+classes (:mod:`._entries`) and rules for Gymnasium's hot helpers (the flatten
+family, ``concatenate``, ``iterate``, ``create_empty_array`` and the
+shared-memory helpers) that run gymspaces' compiled code where the outcome is
+provably Gymnasium's (:mod:`._guard`: the class, the instance, the
+arguments), and Gymnasium's own code everywhere else. Spaces keep their classes: ``type(space) is
 gymnasium.spaces.Box`` still holds, spaces made before :func:`patch` are
 accelerated too, and a space pickled while patched loads where gymspaces is
 not installed.
 
 This works because Gymnasium 1.x and gymspaces store the same instance
 attributes under the same names (see :mod:`gymspaces.gymnasium._convert`):
-gymspaces' methods read a Gymnasium space as they read their own. The
-kernels' caches (a handle on the bit generator, a Text space's character
-table) live in the instance and are keyed by the objects they were built
-from, so Gymnasium's own ``seed`` and ``np_random`` setter invalidate them
-without a hook.
+gymspaces' methods read a Gymnasium space as they read their own. Nothing
+of gymspaces is stored on Gymnasium's classes or instances besides those two
+methods: the kernels' caches (a handle on the bit generator, a Text space's
+character table) live beside the instance, keyed by its identity, dropped
+when it dies, and keyed in turn by the objects they were built from, so
+Gymnasium's own ``seed`` and ``np_random`` setter invalidate them without a
+hook.
 
 Everything :func:`patch` changes is recorded and :func:`unpatch` puts back
 exactly what was there (the same function objects in the same class
@@ -25,6 +28,7 @@ dictionaries and dispatch registries).
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import warnings
 from collections.abc import Callable, Iterator
@@ -35,10 +39,11 @@ import gymnasium.spaces as _gym
 
 import gymspaces as _gs
 from gymspaces import _dispatch, _kernel_wiring
+from gymspaces.error import DEFERRABLE, CustomSpaceError, Error, Unproven
+from gymspaces.gymnasium import _entries, _guard
 from gymspaces.gymnasium._convert import SPACE_NAMES
-from gymspaces.space import KERNEL_CACHE_ATTRS
 
-__all__ = ["patch", "unpatch", "is_patched", "patched", "is_compiled", "VERIFIED_GYMNASIUM"]
+__all__ = ["patch", "unpatch", "is_patched", "patched", "is_compiled", "plain_reason", "VERIFIED_GYMNASIUM"]
 
 VERIFIED_GYMNASIUM = ("1.4.0",)
 """Gymnasium releases whose sample streams gymspaces is tested against."""
@@ -51,9 +56,18 @@ _warned_version = False
 _blocks = 0
 _blocks_patched = False
 
-# The methods installed on Gymnasium's classes that user code calls; the other
-# methods installed are private helpers these look up on the instance's class.
-_ENTRY_POINTS = ("sample", "contains")
+
+# A fork while another thread is inside patch()/unpatch() would leave the
+# child a lock held by a thread it does not have: the fork waits for the lock.
+def _before_fork() -> None:
+    _LOCK.acquire()
+
+
+def _after_fork() -> None:
+    _LOCK.release()
+
+
+os.register_at_fork(before=_before_fork, after_in_parent=_after_fork, after_in_child=_after_fork)
 
 # Gymnasium's helpers that gymspaces runs for patched classes: the calls made
 # per step. The ones that build spaces (batch_space, batch_differing_spaces,
@@ -85,6 +99,7 @@ class _PatchState:
         self.journal: list[Callable[[], None]] = []  # undo steps, in the order the changes were made
         self.equivalents: dict[type, type] = {}
         self.recording = False  # patch(report=True)
+        self.live = _entries.Live()  # turned off first thing on undo
 
     def set_attribute(self, cls: type, name: str, value: Any) -> None:
         previous = cls.__dict__.get(name, _MISSING)
@@ -109,6 +124,7 @@ class _PatchState:
         self.journal.append(lambda: _kernel_wiring.remove(classes))
 
     def undo(self) -> None:
+        self.live.on = False
         while self.journal:
             self.journal.pop()()
 
@@ -132,88 +148,40 @@ def _gymnasium_rule(
 ) -> Callable[..., Any]:
     """gymspaces' ``helper`` as a rule of Gymnasium's dispatcher ``name``.
 
-    It raises Gymnasium's ``CustomSpaceError`` where gymspaces raises its own,
-    and (``graphs``) returns Gymnasium ``GraphInstance`` objects. Called when
-    ``state`` is not the patch in effect, it runs Gymnasium's own rule
-    (``originals``, by class): singledispatch's cache may hand it out after
-    :func:`unpatch` when a lookup in another thread raced the registration.
+    It runs for a space only when every node of the space's tree is provably
+    compiled (:func:`._guard.tree_reason`), and Gymnasium's own rule
+    (``originals``, by class) otherwise. It raises Gymnasium's exceptions
+    where gymspaces raises its own, and (``graphs``) returns Gymnasium
+    ``GraphInstance`` objects. Called when ``state`` is not the patch in
+    effect, it runs Gymnasium's rule too: singledispatch's cache may hand it
+    out after :func:`unpatch` when a lookup in another thread raced the
+    registration.
     """
-    from gymnasium.error import CustomSpaceError as GymnasiumCustomSpaceError
-
-    from gymspaces.error import CustomSpaceError
-
     def gymnasiums(space: Any) -> Callable[..., Any]:
         return next(originals[klass] for klass in type(space).__mro__ if klass in originals)
 
-    if graphs:
+    convert = _graph_instance if graphs else None
 
-        def rule(space: Any, *args: Any, **kwargs: Any) -> Any:
-            if _state is not state:
-                return gymnasiums(space)(space, *args, **kwargs)
-            try:
-                return _graph_instance(helper(space, *args, **kwargs))
-            except CustomSpaceError as error:
-                raise GymnasiumCustomSpaceError(*error.args) from error
-
-    else:
-
-        def rule(space: Any, *args: Any, **kwargs: Any) -> Any:
-            if _state is not state:
-                return gymnasiums(space)(space, *args, **kwargs)
-            try:
-                return helper(space, *args, **kwargs)
-            except CustomSpaceError as error:
-                raise GymnasiumCustomSpaceError(*error.args) from error
+    def rule(space: Any, *args: Any, **kwargs: Any) -> Any:
+        if _state is not state or _guard.tree_reason(space) is not None:
+            return gymnasiums(space)(space, *args, **kwargs)
+        deferrable = DEFERRABLE.set(True)
+        try:
+            result = helper(space, *args, **kwargs)
+        except (Error, CustomSpaceError) as error:
+            failure: BaseException = error
+        except Unproven:
+            return gymnasiums(space)(space, *args, **kwargs)
+        else:
+            return result if convert is None else convert(result)
+        finally:
+            DEFERRABLE.reset(deferrable)
+        raise _entries.translated(failure)
 
     rule.__name__ = rule.__qualname__ = f"{name}_compiled"
     rule.__doc__ = helper.__doc__
     rule.__wrapped__ = helper  # type: ignore[attr-defined]
     return rule
-
-
-def _drop_kernel_caches(self: Any) -> dict[str, Any]:
-    """``__getstate__`` of Gymnasium spaces while patched: the instance dict
-    without gymspaces' kernel caches, so the pickle loads without gymspaces."""
-    state = self.__dict__
-    if any(name in state for name in KERNEL_CACHE_ATTRS):
-        state = {name: value for name, value in state.items() if name not in KERNEL_CACHE_ATTRS}
-    return state
-
-
-def _graph_sample(
-    self: Any, mask: Any = None, probability: Any = None, num_nodes: int = 10, num_edges: int | None = None
-) -> Any:
-    return _gym.GraphInstance(*_gs.Graph.sample(self, mask, probability, num_nodes, num_edges))
-
-
-def _graph_contains(self: Any, x: Any) -> bool:
-    # Gymnasium accepts only its own GraphInstance (gymspaces' is another class).
-    if not isinstance(x, _gym.GraphInstance):
-        return False
-    return _gs.Graph.contains(self, _gs.GraphInstance(*x))
-
-
-def _methods(name: str) -> dict[str, Any]:
-    """The gymspaces methods installed on Gymnasium's class ``name``."""
-    ours = getattr(_gs, name)
-    theirs = getattr(_gym, name)
-    methods: dict[str, Any] = {"sample": ours.__dict__.get("sample"), "contains": ours.__dict__.get("contains")}
-    if name == "Graph":
-        methods["sample"], methods["contains"] = _graph_sample, _graph_contains
-    # Private helpers the two methods call, which Gymnasium's class lacks.
-    for klass in ours.__mro__:
-        if klass is object or not klass.__module__.startswith("gymspaces"):
-            continue
-        for attribute, value in vars(klass).items():
-            if (
-                attribute.startswith("_")
-                and not attribute.startswith("__")
-                and callable(value)
-                and not hasattr(theirs, attribute)
-                and attribute not in methods
-            ):
-                methods[attribute] = value
-    return {attribute: value for attribute, value in methods.items() if value is not None}
 
 
 def _check_version() -> None:
@@ -292,12 +260,6 @@ def patch(*, report: bool = False) -> None:
             # Dependencies first: what gymspaces' code needs to run on
             # Gymnasium's classes (the equivalence table, private helpers).
             state.add_equivalents({getattr(_gym, name): getattr(_gs, name) for name in SPACE_NAMES})
-            methods = {name: _methods(name) for name in SPACE_NAMES}
-            for name in SPACE_NAMES:
-                for attribute, value in methods[name].items():
-                    if attribute not in _ENTRY_POINTS:
-                        state.set_attribute(getattr(_gym, name), attribute, value)
-            state.set_attribute(_gym.Space, "__getstate__", _drop_kernel_caches)
             # Entry points last: Gymnasium's dispatchers, then the methods.
             helpers = [(getattr(gym_utils, name), getattr(gs_utils, name), name) for name in _UTILS_HELPERS]
             helpers += [(getattr(gym_vector, name), getattr(gs_vector, name), name) for name in _VECTOR_HELPERS]
@@ -308,11 +270,10 @@ def patch(*, report: bool = False) -> None:
                 rule = record(name, rule)
                 for theirs in originals:
                     state.register(gymnasium_helper, theirs, rule)
+            state.live.recording = report
             for name in SPACE_NAMES:
-                for attribute in _ENTRY_POINTS:
-                    if attribute in methods[name]:
-                        value = record(f"{name}.{attribute}", methods[name][attribute])
-                        state.set_attribute(getattr(_gym, name), attribute, value)
+                for attribute, entry in _entries.make_entries(name, state.live).items():
+                    state.set_attribute(getattr(_gym, name), attribute, record(f"{name}.{attribute}", entry))
             if report:
                 original_init = _gym.Space.__dict__["__init__"]
                 state.set_attribute(_gym.Space, "__init__", _report.recording_init(original_init, _compiled_class))
@@ -395,7 +356,7 @@ def patched() -> Iterator[None]:
                 unpatch()
 
 
-_KNOWN_BASES = tuple(getattr(library, name) for name in SPACE_NAMES for library in (_gs, _gym))
+_GYMSPACES_BASES = tuple(getattr(_gs, name) for name in SPACE_NAMES)
 
 
 def _is_gymspaces_code(function: Any) -> bool:
@@ -405,23 +366,57 @@ def _is_gymspaces_code(function: Any) -> bool:
 
 
 def _compiled_class(cls: type) -> bool:
-    """Whether instances of ``cls`` (a known space class or a subclass of one)
-    sample and check membership with gymspaces' code.
+    """Whether instances of ``cls`` run gymspaces' code as far as their class goes
+    (the report's check at creation; instances are judged by :func:`plain_reason`)."""
+    if issubclass(cls, _GYMSPACES_BASES):
+        return _is_gymspaces_code(getattr(cls, "sample", None)) and _is_gymspaces_code(getattr(cls, "contains", None))
+    return _state is not None and _guard.class_reason(cls) is None
 
-    Gymnasium's classes resolve to gymspaces' methods only while patched; a
-    subclass that overrides either method resolves to its own code.
+
+def plain_reason(space: Any) -> str | None:
+    """Why ``space`` (or a sub-space) does not run on gymspaces' kernels; ``None`` if it does.
+
+    A Gymnasium space runs compiled only while patched and only where the
+    outcome is provably Gymnasium's: its class (and every sub-space's) must
+    not redefine what Gymnasium's methods read, its generator must be exactly
+    a ``numpy.random.Generator``, and its attributes must be as Gymnasium's
+    ``__init__`` sets them. Otherwise Gymnasium's own code runs, and this
+    says why.
+
+    Examples
+    --------
+    >>> import gymnasium
+    >>> import numpy as np
+    >>> from gymspaces.gymnasium import patched, plain_reason
+    >>> class Doubled(gymnasium.spaces.Discrete):
+    ...     n = property(lambda self: 2 * self.__dict__["n"], lambda self, n: self.__dict__.update(n=n))
+    >>> with patched():
+    ...     print(plain_reason(gymnasium.spaces.Discrete(3)))
+    ...     print(plain_reason(Doubled(3)))
+    None
+    Doubled redefines n
     """
-    if not issubclass(cls, _KNOWN_BASES):
-        return False
-    return _is_gymspaces_code(getattr(cls, "sample", None)) and _is_gymspaces_code(getattr(cls, "contains", None))
+    cls = type(space)
+    if issubclass(cls, _GYMSPACES_BASES):
+        if not _compiled_class(cls):
+            return f"{cls.__qualname__} overrides sample or contains"
+        for child in _children(space):
+            reason = plain_reason(child)
+            if reason is not None:
+                return reason
+        return None
+    if _state is None:
+        return "Gymnasium is not patched"
+    return _guard.tree_reason(space)
 
 
 def is_compiled(space: Any) -> bool:
     """Whether ``space`` samples, checks membership and flattens with gymspaces' kernels.
 
-    True for gymspaces spaces, compatible spaces and (while patched)
-    Gymnasium spaces, as long as neither their class nor any sub-space's
-    class overrides ``sample`` or ``contains`` with its own code.
+    True for gymspaces spaces and compatible spaces whose classes (and
+    sub-spaces' classes) keep gymspaces' ``sample`` and ``contains``, and,
+    while patched, for Gymnasium spaces whose outcome is provably
+    Gymnasium's (see :func:`plain_reason`, which says why not).
 
     Examples
     --------
@@ -431,18 +426,16 @@ def is_compiled(space: Any) -> bool:
     >>> is_compiled(gymspaces.Box(0, 1)), is_compiled(gymnasium.spaces.Box(0, 1))
     (True, False)
     """
-    if not _compiled_class(type(space)):
-        return False
-    return all(is_compiled(child) for child in _children(space))
+    return plain_reason(space) is None
 
 
 def _children(space: Any) -> list[Any]:
-    if isinstance(space, (_gs.Tuple, _gym.Tuple, _gs.OneOf, _gym.OneOf)):
+    if isinstance(space, (_gs.Tuple, _gs.OneOf)):
         return list(space.spaces)
-    if isinstance(space, (_gs.Dict, _gym.Dict)):
+    if isinstance(space, _gs.Dict):
         return list(space.spaces.values())
-    if isinstance(space, (_gs.Sequence, _gym.Sequence)):
+    if isinstance(space, _gs.Sequence):
         return [space.feature_space]
-    if isinstance(space, (_gs.Graph, _gym.Graph)):
+    if isinstance(space, _gs.Graph):
         return [child for child in (space.node_space, space.edge_space) if child is not None]
     return []

@@ -30,6 +30,7 @@ _LOCK = threading.Lock()
 _calls: Counter[str] = Counter()
 _seconds: dict[str, float] = {}
 _slow_spaces: Counter[tuple[str, str]] = Counter()
+_plain_calls: Counter[tuple[str, str, str]] = Counter()  # (operation, class, reason)
 
 # Frames in these directories are library internals, not "where it was created".
 _LIBRARY_DIRS = tuple(
@@ -85,12 +86,19 @@ def recording_init(original: Callable[..., Any], compiled: Callable[[type], bool
     return __init__
 
 
+def note_plain(label: str, cls: type, reason: str) -> None:
+    """Record that a patched ``label`` call ran Gymnasium's own code, and why."""
+    with _LOCK:
+        _plain_calls[(label, f"{cls.__module__}.{cls.__qualname__}", reason)] += 1
+
+
 def reset() -> None:
     """Forget everything recorded so far."""
     with _LOCK:
         _calls.clear()
         _seconds.clear()
         _slow_spaces.clear()
+        _plain_calls.clear()
 
 
 def report() -> str:
@@ -112,11 +120,18 @@ def report() -> str:
     >>> unpatch()
     """
     with _LOCK:
-        calls, seconds, slow = Counter(_calls), dict(_seconds), Counter(_slow_spaces)
-    lines = ["gymspaces: space operations that ran compiled", f"{'operation':<36} {'calls':>10} {'total ms':>10}"]
+        calls, seconds, slow, plain = Counter(_calls), dict(_seconds), Counter(_slow_spaces), Counter(_plain_calls)
+    lines = ["gymspaces: patched space operations", f"{'operation':<36} {'calls':>10} {'total ms':>10}"]
     for label, count in sorted(calls.items(), key=lambda item: -seconds[item[0]]):
         lines.append(f"{label:<36} {count:>10} {seconds[label] * 1e3:>10.2f}")
     if not calls:
+        lines.append("(none)")
+    lines.append("")
+    lines.append("gymspaces: patched calls that ran Gymnasium's own code (the outcome is not provably the same)")
+    if plain:
+        for (label, name, reason), count in plain.most_common():
+            lines.append(f"{label} on {name} x{count}: {reason}")
+    else:
         lines.append("(none)")
     lines.append("")
     lines.append("gymspaces: spaces that did not run compiled (custom classes, overridden methods)")

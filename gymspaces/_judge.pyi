@@ -1,0 +1,19 @@
+from collections.abc import Callable
+from typing import Any
+
+class Judge:
+    base: type
+    def __init__(
+        self,
+        base: type,
+        watched: tuple[str, ...],
+        judge_class: Callable[[type], str | None],
+        validate: Callable[[Any], str | None],
+        judge_generator: Callable[[Any], str],
+    ) -> None: ...
+    def reason(self, space: Any) -> str | None: ...
+    def forget(self) -> None: ...
+
+def use_judges(lookup: Callable[[type], Judge | None]) -> None: ...
+def space_reason(space: Any) -> str | None: ...
+def tree_reason(space: Any) -> str | None: ...

@@ -1,0 +1,198 @@
+"""Per-call verdicts on whether a space may run compiled, remembered by identity.
+
+Patch mode asks, on every call of a Gymnasium space, whether gymspaces'
+kernels provably give that call's plain result (see
+``gymspaces/gymnasium/_guard.py``, which supplies the rules). The rules are
+Python and slow; this kernel makes the per-call question cheap:
+
+* the class's verdict is looked up by type (judged once per class);
+* the generator is checked to be exactly a ``numpy.random.Generator``;
+* the attributes the rules read are compared, by identity, with
+  combinations of objects the rules found sound before. Only a new
+  combination goes back to the rules.
+
+Nothing is stored on the space: the memo is keyed by the attribute objects
+themselves (the rules' verdict depends on nothing else).
+"""
+
+from cpython.list cimport PyList_GET_ITEM
+from cpython.object cimport PyObject
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
+
+from gymspaces._attrs cimport PyDict_GetItemWithError, instance_dict
+
+import numpy as np
+
+cdef type GENERATOR = np.random.Generator
+
+cdef enum:
+    # Classes made on the fly are judged again after this many: the table stays bounded.
+    MAX_CLASSES = 4096
+    MAX_WATCHED = 8
+    MEMO_SLOTS = 256  # a power of two
+
+
+cdef class Judge:
+    """The verdicts of one kind of space (Gymnasium's ``Discrete``, say).
+
+    Parameters
+    ----------
+    base : type
+        The kind's own class (its instances skip the class verdict lookup).
+    watched : tuple of str
+        Instance attributes the rules read. The rules' verdict on an instance
+        depends on these objects only, so it is remembered per combination
+        of objects (by identity), whichever space holds them.
+    judge_class : callable
+        ``judge_class(cls)``: why instances of ``cls`` cannot run compiled, or None.
+    validate : callable
+        ``validate(space)``: why the space cannot run compiled, or None.
+    judge_generator : callable
+        ``judge_generator(generator)``: why a generator that is not exactly a
+        numpy ``Generator`` cannot be drawn from by the kernels (a reason).
+    """
+    cdef readonly object base
+    cdef tuple watched
+    cdef object judge_class
+    cdef object validate
+    cdef object judge_generator
+    cdef dict class_verdicts
+    # Direct-mapped memo of sound combinations: slot -> tuple of the watched
+    # objects (strong references, so no other object can take their place).
+    cdef list memo
+
+    def __cinit__(self, base, tuple watched, judge_class, validate, judge_generator):
+        if len(watched) > MAX_WATCHED:
+            raise ValueError(f"at most {MAX_WATCHED} watched attributes")
+        self.base = base
+        self.watched = watched
+        self.judge_class = judge_class
+        self.validate = validate
+        self.judge_generator = judge_generator
+        self.class_verdicts = {}
+        self.memo = [None] * MEMO_SLOTS
+
+    cdef object class_reason(self, cls):
+        cdef PyObject *found = PyDict_GetItemWithError(self.class_verdicts, cls)
+        if found != NULL:
+            return <object> found
+        verdict = self.judge_class(cls)
+        if len(self.class_verdicts) >= MAX_CLASSES:
+            self.class_verdicts.clear()
+        self.class_verdicts[cls] = verdict
+        return verdict
+
+    cpdef object reason(self, space):
+        """Why ``space`` cannot run compiled now, or None (then it can)."""
+        cdef PyObject *found
+        cdef PyObject *values[MAX_WATCHED]
+        cdef Py_ssize_t i, count = PyTuple_GET_SIZE(self.watched)
+        cdef size_t mixed = 0
+        cdef dict namespace
+        cls = type(space)
+        if cls is not self.base:
+            verdict = self.class_reason(cls)
+            if verdict is not None:
+                return verdict
+        namespace = instance_dict(space)
+        if namespace is None:
+            return "the space has no instance dict"
+        found = PyDict_GetItemWithError(namespace, "_np_random")
+        if found != NULL and <object> found is not None and type(<object> found) is not GENERATOR:
+            return self.judge_generator(<object> found)
+        for i in range(count):
+            found = PyDict_GetItemWithError(namespace, <object> PyTuple_GET_ITEM(self.watched, i))
+            values[i] = found if found != NULL else <PyObject *> ABSENT
+            mixed = (mixed ^ <size_t> values[i]) * <size_t> 0x9E3779B97F4A7C15ULL
+        slot = PyList_GET_ITEM(self.memo, (mixed >> 17) & (MEMO_SLOTS - 1))
+        if (<object> slot) is not None and remembered(<tuple> <object> slot, values, count):
+            return None
+        verdict = self.validate(space)
+        if verdict is None:
+            self.memo[(mixed >> 17) & (MEMO_SLOTS - 1)] = tuple([<object> values[i] for i in range(count)])
+        return verdict
+
+    def forget(self):
+        """Judge every class and combination again (after a class is changed in place)."""
+        self.class_verdicts.clear()
+        self.memo = [None] * MEMO_SLOTS
+
+
+cdef object ABSENT = object()  # an attribute the instance does not hold
+
+
+cdef inline bint remembered(tuple slot, PyObject **values, Py_ssize_t count) noexcept:
+    cdef Py_ssize_t i
+    if PyTuple_GET_SIZE(slot) != count:
+        return False
+    for i in range(count):
+        if PyTuple_GET_ITEM(slot, i) != values[i]:
+            return False
+    return True
+
+
+# ----------------------------------------------------------------------------
+# Trees: the flatten family and vector helpers run a whole tree at once
+# ----------------------------------------------------------------------------
+
+cdef dict JUDGES = {}  # class -> Judge, or None for a class no judge covers
+cdef object judge_lookup = None  # cls -> Judge or None (the rules' resolver)
+
+
+def use_judges(lookup):
+    """``lookup(cls)``: the Judge of ``cls``'s kind, or None. Verdicts are remembered per class."""
+    global judge_lookup
+    judge_lookup = lookup
+    JUDGES.clear()
+
+
+cdef object judge_of(cls):
+    cdef PyObject *found = PyDict_GetItemWithError(JUDGES, cls)
+    if found != NULL:
+        return <object> found
+    judge = judge_lookup(cls) if judge_lookup is not None else None
+    if len(JUDGES) >= MAX_CLASSES:
+        JUDGES.clear()
+    JUDGES[cls] = judge
+    return judge
+
+
+cpdef object space_reason(space):
+    """Why ``space`` itself cannot run compiled, or None."""
+    judge = judge_of(type(space))
+    if judge is None:
+        return f"{type(space).__qualname__} is not one of the classes patch mode compiles"
+    return (<Judge> judge).reason(space)
+
+
+cpdef object tree_reason(space):
+    """Why some node of ``space``'s tree cannot run compiled (the first found), or None."""
+    cdef PyObject *found
+    cdef dict namespace
+    reason = space_reason(space)
+    if reason is not None:
+        return reason
+    namespace = instance_dict(space)
+    found = PyDict_GetItemWithError(namespace, "spaces")
+    if found != NULL:
+        children = <object> found
+        if type(children) is dict:
+            children = (<dict> children).values()
+        for child in children:
+            reason = tree_reason(child)
+            if reason is not None:
+                return sub_space_reason(child, reason)
+        return None
+    for name in ("feature_space", "node_space", "edge_space"):
+        found = PyDict_GetItemWithError(namespace, name)
+        if found != NULL and <object> found is not None:
+            reason = tree_reason(<object> found)
+            if reason is not None:
+                return sub_space_reason(<object> found, reason)
+    return None
+
+
+cdef str sub_space_reason(child, str reason):
+    if reason.startswith("sub-space "):
+        return reason
+    return f"sub-space {type(child).__name__}: {reason}"

@@ -1,0 +1,182 @@
+"""The ``sample`` and ``contains`` that patch mode installs on Gymnasium's classes.
+
+Each is a thin function with the signature of the Gymnasium method it
+replaces. It runs gymspaces' compiled method when :mod:`._guard` proves the
+outcome is Gymnasium's, and Gymnasium's own method otherwise; gymspaces'
+exceptions leave it as the Gymnasium class of the same name and message.
+Nothing else is installed on Gymnasium's classes: gymspaces' methods are
+called as functions on the Gymnasium instance, and the kernels keep their
+caches beside it, not in it.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium.error as _gym_error
+import gymnasium.spaces as _gym
+import numpy as np
+
+import gymspaces as _gs
+import gymspaces.error as _gs_error
+from gymspaces.gymnasium import _guard
+
+__all__ = ["Live", "make_entries", "translated"]
+
+_NDARRAY = np.ndarray
+_TRANSLATION: dict[type, type] = {
+    _gs_error.Error: _gym_error.Error,
+    _gs_error.CustomSpaceError: _gym_error.CustomSpaceError,
+}
+
+
+class Live:
+    """Whether the patch that made an entry is still in effect (entries handed
+    out earlier -- a bound method kept by user code -- run Gymnasium's code after
+    ``unpatch()``)."""
+
+    __slots__ = ("on", "recording")
+
+    def __init__(self) -> None:
+        self.on = True
+        self.recording = False  # patch(report=True): calls that run plain are noted with their reason
+
+
+def _note_plain(label: str, space: Any) -> None:
+    from gymspaces.gymnasium import _report
+
+    reason = _guard.tree_reason(space)
+    _report.note_plain(label, type(space), reason or "arguments that Gymnasium's own code handles (see docs/patching.md)")
+
+
+def translated(error: BaseException) -> BaseException:
+    """Gymnasium's exception for gymspaces' ``error`` (same class name, same arguments)."""
+    theirs = _TRANSLATION.get(type(error))
+    if theirs is None:
+        return error
+    replacement = theirs(*error.args)
+    replacement.__traceback__ = error.__traceback__
+    return replacement
+
+
+def _plain_arguments(mask: Any, probability: Any) -> bool:
+    """Arguments a fundamental space leaves to Gymnasium: an ndarray subclass (plain
+    code may return it), anything under ``python -O`` (plain skips its asserts)."""
+    if mask is None and probability is None:
+        return False
+    if _OPTIMIZED:
+        return True
+    return (mask is not None and type(mask) is not _NDARRAY and type(mask) is not tuple) or (
+        probability is not None and type(probability) is not _NDARRAY and type(probability) is not tuple
+    )
+
+
+_OPTIMIZED = bool(sys.flags.optimize)
+
+
+def _sample_entry(name: str, compiled: Callable[..., Any], original: Callable[..., Any], live: Live) -> Any:
+    fundamental = name in ("Discrete", "MultiBinary", "MultiDiscrete", "Text")
+    composite_masks = not fundamental and name != "Box"
+    # Sequence draws a stacked sample through the batching rules, which read
+    # the feature space's attributes directly: its whole tree must be provable.
+    whole_tree = name == "Sequence"
+    judge = _guard.JUDGES[name].reason
+
+    def sample(self: Any, mask: Any = None, probability: Any = None) -> Any:
+        if live.on and judge(self) is None:
+            if fundamental:
+                plain = _plain_arguments(mask, probability)
+            elif composite_masks:
+                plain = _OPTIMIZED and (mask is not None or probability is not None)
+            else:  # Box: any mask or probability raises; Gymnasium words it
+                plain = mask is not None or probability is not None
+            if whole_tree and not plain:
+                plain = _guard.tree_reason(self) is not None
+            if not plain:
+                try:
+                    return compiled(self, mask, probability)
+                except (_gs_error.Error, _gs_error.CustomSpaceError) as error:
+                    failure = error
+                raise translated(failure)
+        if live.recording:
+            _note_plain(f"{name}.sample", self)
+        return original(self, mask, probability)
+
+    return sample
+
+
+def _graph_sample_entry(compiled: Callable[..., Any], original: Callable[..., Any], live: Live) -> Any:
+    def sample(
+        self: Any, mask: Any = None, probability: Any = None, num_nodes: int = 10, num_edges: int | None = None
+    ) -> Any:
+        # Gymnasium warns (through its logger) when edges are asked of a graph
+        # without an edge space, and numpy warns on some probability inputs:
+        # both run Gymnasium's own code.
+        if (
+            live.on
+            and probability is None
+            and not (num_edges is not None and vars(self).get("edge_space") is None)
+            and not (_OPTIMIZED and mask is not None)
+            and _guard.tree_reason(self) is None
+        ):
+            try:
+                return _gym.GraphInstance(*compiled(self, mask, probability, num_nodes, num_edges))
+            except (_gs_error.Error, _gs_error.CustomSpaceError) as error:
+                failure = error
+            raise translated(failure)
+        if live.recording:
+            _note_plain("Graph.sample", self)
+        return original(self, mask, probability, num_nodes, num_edges)
+
+    return sample
+
+
+def _contains_entry(name: str, compiled: Callable[..., Any], original: Callable[..., Any], live: Live) -> Any:
+    # Box and MultiDiscrete cast other inputs with numpy, and Box warns through
+    # Gymnasium's logger: those inputs run Gymnasium's code.
+    arrays_only = name in ("Box", "MultiDiscrete")
+    judge = _guard.JUDGES[name].reason
+
+    def contains(self: Any, x: Any) -> bool:
+        if live.on and (not arrays_only or type(x) is _NDARRAY) and judge(self) is None:
+            try:
+                return compiled(self, x)
+            except (_gs_error.Error, _gs_error.CustomSpaceError) as error:
+                failure = error
+            raise translated(failure)
+        if live.recording:
+            _note_plain(f"{name}.contains", self)
+        return original(self, x)
+
+    return contains
+
+
+def _graph_contains(compiled: Callable[..., Any]) -> Callable[..., Any]:
+    def contains(self: Any, x: Any) -> bool:
+        # Gymnasium accepts only its own GraphInstance (gymspaces' is another class).
+        if not isinstance(x, _gym.GraphInstance):
+            return False
+        return bool(compiled(self, _gs.GraphInstance(*x)))
+
+    return contains
+
+
+def make_entries(name: str, live: Live) -> dict[str, Any]:
+    """``sample`` and ``contains`` for Gymnasium's class ``name``, bound to ``live``."""
+    ours, theirs = getattr(_gs, name), getattr(_gym, name)
+    original_sample, original_contains = theirs.__dict__["sample"], theirs.__dict__["contains"]
+    if name == "Graph":
+        sample = _graph_sample_entry(ours.sample, original_sample, live)
+        graph_contains = _graph_contains(ours.contains)
+        contains = _contains_entry(name, graph_contains, original_contains, live)
+    else:
+        sample = _sample_entry(name, ours.sample, original_sample, live)
+        contains = _contains_entry(name, ours.contains, original_contains, live)
+    for entry, original in ((sample, original_sample), (contains, original_contains)):
+        entry.__name__ = original.__name__
+        entry.__qualname__ = original.__qualname__
+        entry.__doc__ = original.__doc__
+        entry.__module__ = __name__
+    return {"sample": sample, "contains": contains}

@@ -1,0 +1,245 @@
+"""The rule of patch mode: a call runs compiled only when its outcome is provably plain.
+
+A patched call on a Gymnasium space takes gymspaces' compiled path only when
+every observable result (value, generator state, exception class and message,
+warnings) is the one Gymnasium's own method gives. That is proved from three
+facts, checked in this order:
+
+1. **The class** -- Gymnasium's own class, or a subclass whose own code
+   redefines nothing the method reads (no property for ``n``, no
+   ``np_random`` of its own, no ``__getattribute__``...). Decided once per
+   class (:func:`class_reason`).
+2. **The instance** -- its generator is exactly a ``numpy.random.Generator``
+   (a subclass may override ``integers`` or ``uniform``; a ``RandomState`` or
+   a duck-typed object is drawn from by Gymnasium's Python code), and the
+   attributes the kernels read are as Gymnasium's ``__init__`` leaves them
+   (types, shapes, dtypes, a Discrete range that fits its dtype). Decided
+   when the attribute objects change, then remembered by their identity
+   (``gymspaces._judge``, compiled: the per-call check costs tens of ns).
+3. **The arguments** -- the rare inputs on which Gymnasium's method warns
+   through its logger or numpy, depends on ``python -O`` (its ``assert``
+   checks) or returns an ndarray subclass are left to Gymnasium (see the
+   entries in :mod:`gymspaces.gymnasium._entries`).
+
+Anything else runs Gymnasium's own method: slower, never different.
+:func:`plain_reason` says why a space runs plain (``is_compiled`` and the
+report use it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import gymnasium.spaces as _gym
+import numpy as np
+
+from gymspaces import _judge
+
+__all__ = ["GYMNASIUM_CLASSES", "JUDGES", "class_reason", "plain_reason", "tree_reason"]
+
+GYMNASIUM_CLASSES: dict[type, str] = {
+    getattr(_gym, name): name
+    for name in ("Box", "Discrete", "MultiBinary", "MultiDiscrete", "Text", "Tuple", "Dict", "Sequence", "Graph", "OneOf")
+    if hasattr(_gym, name)
+}
+_GENERATOR = np.random.Generator
+
+# What Gymnasium's methods read from a space besides its own per-class
+# attributes: a subclass redefining one of these changes what plain code sees.
+_COMMON_READS = frozenset(
+    {
+        "__getattribute__", "__getattr__", "np_random", "_np_random", "seed", "shape", "_shape", "dtype",
+        "sample", "contains", "__contains__", "is_np_flattenable",
+    }
+)
+_CLASS_READS: dict[str, frozenset[str]] = {
+    "Box": frozenset({"low", "high", "bounded_below", "bounded_above", "is_bounded", "low_repr", "high_repr"}),
+    "Discrete": frozenset({"n", "start"}),
+    "MultiBinary": frozenset({"n"}),
+    "MultiDiscrete": frozenset({"nvec", "start", "_apply_mask", "__len__", "__getitem__"}),
+    "Text": frozenset(
+        {
+            "min_length", "max_length", "character_set", "character_list", "characters", "character_index",
+            "_char_set", "_char_list", "_char_index", "_char_str", "_validate_mask",
+        }
+    ),
+    "Tuple": frozenset({"spaces", "__len__", "__getitem__", "__iter__"}),
+    "Dict": frozenset({"spaces", "__len__", "__getitem__", "__iter__", "keys", "values", "items"}),
+    "Sequence": frozenset({"feature_space", "stack", "stacked_feature_space", "generate_sample_length"}),
+    "Graph": frozenset({"node_space", "edge_space", "batch_node_space", "batch_edge_space", "_generate_sample_space"}),
+    "OneOf": frozenset({"spaces", "__len__", "__getitem__"}),
+}
+
+def _judge_class(cls: type) -> str | None:
+    """Why instances of ``cls`` cannot run compiled as far as their class goes, or None."""
+    base = _gymnasium_base(cls)
+    if base is None:
+        return "not one of Gymnasium's space classes"
+    reads = _COMMON_READS | _CLASS_READS[GYMNASIUM_CLASSES[base]]
+    for klass in cls.__mro__:
+        if klass is base:
+            break
+        redefined = sorted(reads.intersection(vars(klass)))
+        if redefined:
+            return f"{klass.__qualname__} redefines {', '.join(redefined)}"
+    # Gymnasium's own bases (Space, Generic) come after ``base``: theirs, not the user's.
+    return None
+
+
+def _gymnasium_base(cls: type) -> type | None:
+    return next((klass for klass in cls.__mro__ if klass in GYMNASIUM_CLASSES), None)
+
+
+# --------------------------------------------------------------------- instances
+# Each validator reads the instance dict and says why the attributes are not
+# as Gymnasium's __init__ leaves them (None: they are). The compiled judge
+# calls it only when one of the watched attribute objects changed.
+
+
+def _int_range(dtype: np.dtype) -> tuple[int, int]:
+    info = np.iinfo(dtype)
+    return int(info.min), int(info.max)
+
+
+def _discrete(d: Mapping[str, Any]) -> str | None:
+    n: Any = d.get("n")
+    start: Any = d.get("start")
+    dtype = d.get("dtype")
+    if not isinstance(dtype, np.dtype) or dtype.kind not in "iu":
+        return "dtype is not an integer numpy dtype"
+    if type(n) is not dtype.type or type(start) is not dtype.type:
+        return "n or start is not a scalar of the space's dtype"
+    if n <= 0:
+        return "n is not positive"
+    low, high = _int_range(dtype)
+    if int(start) + int(n) - 1 > high or int(start) < low:
+        return "start + n - 1 overflows the dtype (numpy warns or raises per np.errstate)"
+    return None
+
+
+def _box(d: Mapping[str, Any]) -> str | None:
+    dtype, shape = d.get("dtype"), d.get("_shape")
+    if not isinstance(dtype, np.dtype) or dtype.kind not in "fiub":
+        return "dtype is not a numeric numpy dtype"
+    if type(shape) is not tuple:
+        return "_shape is not a tuple"
+    for name in ("low", "high"):
+        bound = d.get(name)
+        if type(bound) is not np.ndarray or bound.dtype != dtype or bound.shape != shape:
+            return f"{name} is not an array of the space's dtype and shape"
+    for name in ("bounded_below", "bounded_above"):
+        flags = d.get(name)
+        if type(flags) is np.bool_ and shape == ():  # what Gymnasium computes for a 0-d Box
+            continue
+        if type(flags) is not np.ndarray or flags.dtype != np.bool_ or flags.shape != shape:
+            return f"{name} is not a bool array of the space's shape"
+    return None
+
+
+def _multi_binary(d: Mapping[str, Any]) -> str | None:
+    dtype, shape = d.get("dtype"), d.get("_shape")
+    if dtype != np.int8 or type(shape) is not tuple:
+        return "dtype or _shape changed"
+    n = d.get("n")
+    if type(n) is int:
+        if shape != (n,):
+            return "n and _shape disagree"
+    elif type(n) is np.ndarray:
+        if tuple(n.tolist()) != shape:
+            return "n and _shape disagree"
+    elif type(n) is not tuple or n != shape:
+        return "n and _shape disagree"
+    return None
+
+
+def _multi_discrete(d: Mapping[str, Any]) -> str | None:
+    dtype, shape, nvec, start = d.get("dtype"), d.get("_shape"), d.get("nvec"), d.get("start")
+    if not isinstance(dtype, np.dtype) or dtype.kind not in "iu":
+        return "dtype is not an integer numpy dtype"
+    for name, array in (("nvec", nvec), ("start", start)):
+        if type(array) is not np.ndarray or array.dtype != dtype or array.shape != shape:
+            return f"{name} is not an array of the space's dtype and shape"
+    return None
+
+
+def _text(d: Mapping[str, Any]) -> str | None:
+    chars, charset = d.get("_char_list"), d.get("_char_set")
+    low, high = d.get("min_length"), d.get("max_length")
+    if type(low) is not int or type(high) is not int or not 0 <= low <= high:
+        return "min_length/max_length are not ints with 0 <= min <= max"
+    if type(chars) is not tuple or type(charset) is not frozenset or len(chars) != len(charset):
+        return "_char_list and _char_set disagree"
+    if not all(type(char) is str and len(char) == 1 for char in chars) or frozenset(chars) != charset:
+        return "_char_list and _char_set disagree"
+    return None
+
+
+def _children_of(name: str, d: Mapping[str, Any]) -> str | None:
+    if name in ("Tuple", "OneOf"):
+        return None if type(d.get("spaces")) is tuple else "spaces is not a tuple"
+    if name == "Dict":
+        return None if type(d.get("spaces")) is dict else "spaces is not a dict"
+    if name == "Sequence":
+        return None if type(d.get("stack")) is bool else "stack is not a bool"
+    return None
+
+
+_VALIDATE = {
+    "Discrete": _discrete,
+    "Box": _box,
+    "MultiBinary": _multi_binary,
+    "MultiDiscrete": _multi_discrete,
+    "Text": _text,
+}
+_WATCHED = {
+    "Discrete": ("n", "start", "dtype"),
+    "Box": ("low", "high", "dtype", "_shape", "bounded_below", "bounded_above"),
+    "MultiBinary": ("n", "_shape", "dtype"),
+    "MultiDiscrete": ("nvec", "start", "dtype", "_shape"),
+    "Text": ("_char_list", "_char_set", "min_length", "max_length"),
+    "Tuple": ("spaces",),
+    "Dict": ("spaces",),
+    "OneOf": ("spaces",),
+    "Sequence": ("feature_space", "stack"),
+    "Graph": ("node_space", "edge_space"),
+}
+
+
+def _generator_reason(generator: Any) -> str:
+    if isinstance(generator, _GENERATOR):
+        return f"np_random is a Generator subclass ({type(generator).__qualname__})"
+    return f"np_random is not a numpy Generator ({type(generator).__qualname__})"
+
+
+def _validator(name: str) -> Any:
+    rule = _VALIDATE.get(name)
+    if rule is None:
+        return lambda space: _children_of(name, vars(space))
+    return lambda space: rule(vars(space))
+
+
+JUDGES: dict[str, _judge.Judge] = {
+    name: _judge.Judge(cls, _WATCHED[name], _judge_class, _validator(name), _generator_reason)
+    for cls, name in GYMNASIUM_CLASSES.items()
+}
+
+
+def _judge_of_class(cls: type) -> _judge.Judge | None:
+    base = _gymnasium_base(cls)
+    return None if base is None else JUDGES[GYMNASIUM_CLASSES[base]]
+
+
+_judge.use_judges(_judge_of_class)
+
+plain_reason = _judge.space_reason
+"""``plain_reason(space)``: why ``space`` itself runs Gymnasium's code while patched, or None."""
+
+tree_reason = _judge.tree_reason
+"""``tree_reason(space)``: why some node of ``space``'s tree runs Gymnasium's code, or None
+(the helpers -- flatten family, vector helpers -- judge whole trees)."""
+
+
+def class_reason(cls: type) -> str | None:
+    """Why instances of ``cls`` cannot run compiled as far as their class goes, or None."""
+    return _judge_class(cls)
