@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import builtins
 import os
+import re
 import sys
 import types
 from typing import NoReturn
@@ -22,6 +23,7 @@ __loader__, __spec__, ...), tracebacks, error messages and exit status.
 options:
   --report      at exit, print to stderr which space operations ran and
                 which spaces did not run compiled
+  --version     print the versions of gymspaces and Gymnasium and exit
   -h, --help    print this help and exit
 
 The processes the program starts are patched too: the command sets
@@ -55,7 +57,7 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _parse(arguments: list[str]) -> tuple[bool, str, bool, list[str]]:
-    """``(report, script or module, whether a module, program arguments)``; answers --help and exits."""
+    """``(report, script or module, whether a module, program arguments)``; answers --help and --version and exits."""
     report = False
     while arguments and arguments[0].startswith("-") and arguments[0] != "-m":
         option = arguments.pop(0)
@@ -63,6 +65,9 @@ def _parse(arguments: list[str]) -> tuple[bool, str, bool, list[str]]:
             report = True
         elif option in ("-h", "--help"):
             print(HELP.strip())
+            raise SystemExit(0)
+        elif option == "--version":
+            print(_version())
             raise SystemExit(0)
         else:
             _usage_error(f"unknown option {option}")
@@ -81,6 +86,44 @@ def _usage_error(problem: str | None = None) -> NoReturn:
     lines += [USAGE, "Try `python -m gymspaces.gymnasium --help' for more information."]
     print("\n".join(lines), file=sys.stderr)
     raise SystemExit(2)
+
+
+def _version() -> str:
+    from gymspaces import __version__
+
+    try:
+        from gymnasium import __version__ as gymnasium_version
+    except ImportError:
+        gymnasium_version = "not installed"
+    return f"gymspaces {__version__} (Gymnasium {gymnasium_version})"
+
+
+def without_gymnasium(problem: str) -> None:
+    """Answer ``python -m gymspaces.gymnasium`` when Gymnasium cannot be imported.
+
+    ``python -m gymspaces.gymnasium`` imports the package ``gymspaces.gymnasium``
+    before this module, and that import needs Gymnasium. The package calls
+    this function when it cannot import Gymnasium: if the import is the
+    command's, --help and --version are answered, and any other use gets
+    ``problem`` as one line (the interpreter's format for ``-m`` errors) and
+    exit status 1, without a traceback. Otherwise it returns, and the package
+    raises its ImportError.
+
+    Parameters
+    ----------
+    problem : str
+        What is missing and how to install it.
+    """
+    # While ``python -m NAME`` imports NAME's packages, sys.argv is
+    # ["-m", *arguments], and the interpreter's own argument list holds NAME
+    # (or a -m option with NAME attached) right before those arguments.
+    if sys.argv[:1] != ["-m"] or len(sys.orig_argv) < len(sys.argv):
+        return
+    if not re.fullmatch(r"(-\w*m)?gymspaces\.gymnasium(\.__main__)?", sys.orig_argv[-len(sys.argv)]):
+        return
+    _parse(sys.argv[1:])
+    print(f"{sys.executable}: {problem}", file=sys.stderr)
+    raise SystemExit(1)
 
 
 def _run(program: str, as_module: bool, arguments: list[str]) -> None:

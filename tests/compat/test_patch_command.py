@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import py_compile
+import re
 import signal
 import subprocess
 import sys
@@ -18,7 +19,10 @@ import textwrap
 import zipfile
 from pathlib import Path
 
+import gymnasium
 import pytest
+
+import gymspaces
 
 COMMAND = ["-m", "gymspaces.gymnasium"]
 
@@ -90,6 +94,10 @@ def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     return path
+
+
+# A package that shadows the installed one (PYTHONPATH comes first on sys.path).
+NOT_INSTALLED = "raise ModuleNotFoundError(\"No module named 'gymnasium'\", name='gymnasium')"
 
 
 @pytest.fixture
@@ -252,3 +260,44 @@ def test_keyboard_interrupt_ends_by_sigint(tmp_path: Path) -> None:
     plain = run(["interrupted.py"], tmp_path)
     assert plain.returncode == -signal.SIGINT
     assert assert_same_as_python(["interrupted.py"], tmp_path).startswith("at exit\nTraceback")
+
+
+# --help, --version and usage errors.
+
+
+def test_help_is_plain_text(tmp_path: Path) -> None:
+    result = run([*COMMAND, "--help"], tmp_path)
+    assert result.returncode == 0 and result.stdout.startswith("usage: python -m gymspaces.gymnasium")
+    assert "--report" in result.stdout and "GYMSPACES_PATCH=1" in result.stdout
+    assert "``" not in result.stdout and not re.search(r":\w+:`", result.stdout)  # no reST markup
+
+
+def test_version(tmp_path: Path) -> None:
+    result = run([*COMMAND, "--version"], tmp_path)
+    assert (result.stdout, result.returncode) == (f"gymspaces {gymspaces.__version__} (Gymnasium {gymnasium.__version__})\n", 0)
+    result = run(["-m", "gymspaces", "--version"], tmp_path)
+    assert (result.stdout, result.returncode) == (f"gymspaces {gymspaces.__version__}\n", 0)
+
+
+@pytest.mark.parametrize(("args", "first_line"), [([], "usage:"), (["--bogus", "x.py"], "unknown option --bogus")])
+def test_usage_errors(tmp_path: Path, args: list[str], first_line: str) -> None:
+    result = run([*COMMAND, *args], tmp_path)
+    assert result.returncode == 2 and result.stderr.startswith(first_line) and "--help" in result.stderr
+
+
+def test_without_gymnasium(tmp_path: Path) -> None:
+    write(tmp_path / "shadow" / "gymnasium" / "__init__.py", NOT_INSTALLED)
+    write(tmp_path / "trainer.py", "import gymspaces.gymnasium\n")
+    shadow = str(tmp_path / "shadow")
+    result = run([*COMMAND, "--help"], tmp_path, PYTHONPATH=shadow)
+    assert result.returncode == 0 and result.stdout.startswith("usage: python -m gymspaces.gymnasium"), result.stderr
+    result = run([*COMMAND, "--version"], tmp_path, PYTHONPATH=shadow)
+    assert result.stdout == f"gymspaces {gymspaces.__version__} (Gymnasium not installed)\n"
+    result = run([*COMMAND, "train.py"], tmp_path, PYTHONPATH=shadow)
+    assert result.returncode == 1
+    assert result.stderr == f"{sys.executable}: gymspaces.gymnasium needs Gymnasium: pip install 'gymnasium>=1.0'\n"
+    # Anything else that imports gymspaces.gymnasium gets the ImportError.
+    for args in (["trainer.py", "--help"], ["-m", "trainer", "--help"]):
+        result = run(args, tmp_path, PYTHONPATH=shadow)
+        assert result.returncode == 1 and result.stdout == ""
+        assert result.stderr.endswith("ImportError: gymspaces.gymnasium needs Gymnasium: pip install 'gymnasium>=1.0'\n")
