@@ -1,4 +1,4 @@
-"""``python -m gymspaces.gymnasium`` runs a program as ``python`` does.
+"""``python -m gymspaces.gymnasium`` runs a program as ``python`` does; ``GYMSPACES_PATCH`` values.
 
 Each case runs the same program under a real ``python`` and under the command
 (same interpreter, same working directory) and compares what the program
@@ -13,6 +13,7 @@ import os
 import py_compile
 import re
 import signal
+import site
 import subprocess
 import sys
 import textwrap
@@ -24,6 +25,7 @@ import pytest
 
 import gymspaces
 
+ROOT = Path(__file__).resolve().parents[2]
 COMMAND = ["-m", "gymspaces.gymnasium"]
 
 # What a program sees of itself: its __main__ module's names (in order, with
@@ -96,7 +98,8 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
-# A package that shadows the installed one (PYTHONPATH comes first on sys.path).
+# Packages that shadow the installed ones (PYTHONPATH comes first on sys.path).
+BROKEN = "raise RuntimeError('broken on purpose')"
 NOT_INSTALLED = "raise ModuleNotFoundError(\"No module named 'gymnasium'\", name='gymnasium')"
 
 
@@ -260,6 +263,56 @@ def test_keyboard_interrupt_ends_by_sigint(tmp_path: Path) -> None:
     plain = run(["interrupted.py"], tmp_path)
     assert plain.returncode == -signal.SIGINT
     assert assert_same_as_python(["interrupted.py"], tmp_path).startswith("at exit\nTraceback")
+
+
+# GYMSPACES_PATCH at start-up.
+
+PATCHED = "from gymspaces.gymnasium import is_patched; print(is_patched())"
+
+
+@pytest.mark.parametrize(
+    ("value", "patched"),
+    [("1", True), (" TRUE ", True), ("yes", True), ("On", True),
+     ("", False), ("0", False), ("false", False), (" No", False), ("OFF ", False)],
+)
+def test_patch_variable_values(tmp_path: Path, value: str, patched: bool) -> None:
+    result = run(["-c", PATCHED], tmp_path, GYMSPACES_PATCH=value)
+    assert (result.stdout, result.stderr, result.returncode) == (f"{patched}\n", "", 0)
+
+
+def test_patch_variable_off_costs_nothing(tmp_path: Path) -> None:
+    loaded = "import sys; print(sorted(m for m in sys.modules if m.startswith(('gymspaces', 'gymnasium', 'numpy'))))"
+    assert run(["-c", loaded], tmp_path, GYMSPACES_PATCH=" Off ").stdout == "[]\n"
+
+
+def assert_one_warning(result: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert result.returncode == 0 and result.stdout.splitlines()[-1] in ("False", "ran")
+    assert len(result.stderr.splitlines()) == 1, result.stderr  # no traceback, no "Error processing line"
+    assert "RuntimeWarning: GYMSPACES_PATCH" in result.stderr and all(word in result.stderr for word in words)
+
+
+@pytest.mark.parametrize("warnings", ["default", "error"])
+def test_patch_variable_not_understood(tmp_path: Path, warnings: str) -> None:
+    result = run(["-W", warnings, "-c", PATCHED], tmp_path, GYMSPACES_PATCH="maybe")
+    assert_one_warning(result, "'maybe' is not understood")
+    assert run(["-W", "ignore", "-c", PATCHED], tmp_path, GYMSPACES_PATCH="maybe").stderr == ""
+
+
+@pytest.mark.parametrize("warnings", ["default", "error"])
+@pytest.mark.parametrize("package", ["gymnasium", "gymspaces"])
+def test_start_up_hook_failure_is_one_warning(tmp_path: Path, package: str, warnings: str) -> None:
+    write(tmp_path / "shadow" / package / "__init__.py", BROKEN)
+    result = run(["-W", warnings, "-c", "print('ran')"], tmp_path, GYMSPACES_PATCH="1", PYTHONPATH=str(tmp_path / "shadow"))
+    assert_one_warning(result, "RuntimeError: broken on purpose")
+
+
+def test_installed_start_up_hook_is_this_checkout() -> None:
+    """The hook tested above is the installed one: reinstall after editing gymspaces-patch.pth."""
+    source = ROOT / "gymspaces-patch.pth"
+    installed = [Path(folder) / source.name for folder in site.getsitepackages() if (Path(folder) / source.name).exists()]
+    if not source.exists() or not installed:
+        pytest.skip("not a checkout with gymspaces installed in site-packages")
+    assert installed[0].read_text() == source.read_text()
 
 
 # --help, --version and usage errors.
