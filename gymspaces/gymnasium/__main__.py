@@ -32,6 +32,8 @@ start-up (AsyncVectorEnv workers under spawn or forkserver, Ray workers;
 fork children inherit the patched interpreter).
 """
 USAGE = HELP.splitlines()[0]
+# python -P (3.11+): the interpreter puts no folder of the program on sys.path.
+_SAFE_PATH = getattr(sys.flags, "safe_path", False)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -172,7 +174,7 @@ def _run_script(script: str, main_module: types.ModuleType) -> None:
     if pkgutil.get_importer(filename) is not None:
         # A directory or zip file: python puts it first on sys.path, even with
         # -P, and runs its __main__ module as for -m.
-        if sys.flags.safe_path:
+        if _SAFE_PATH:
             sys.path.insert(0, filename)
         else:
             sys.path[0] = filename
@@ -180,7 +182,7 @@ def _run_script(script: str, main_module: types.ModuleType) -> None:
         return
     # python puts the directory of the script, symlinks resolved, first on
     # sys.path (where this command has the working directory); -P leaves it out.
-    if not sys.flags.safe_path:
+    if not _SAFE_PATH:
         sys.path[0] = os.path.dirname(os.path.realpath(filename))
     try:
         with open(filename, "rb") as file:
