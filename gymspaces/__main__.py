@@ -7,8 +7,9 @@ Without arguments it prints the demo table of :mod:`gymspaces.bench.demo`;
 
 import sys
 
-USAGE = """usage: python -m gymspaces          sample every space (and compare with Gymnasium)
-       python -m gymspaces bench    benchmark against Gymnasium; see bench --help"""
+USAGE = """usage: python -m gymspaces            sample every space (and compare with Gymnasium)
+       python -m gymspaces bench      benchmark against Gymnasium; see bench --help
+       python -m gymspaces --version  print the version of gymspaces"""
 
 
 def main(argv: list[str]) -> int:
@@ -19,6 +20,11 @@ def main(argv: list[str]) -> int:
         return bench(argv[1:])
     if argv and argv[0] in ("-h", "--help"):
         print(USAGE)
+        return 0
+    if argv and argv[0] == "--version":
+        from gymspaces._version import __version__
+
+        print(f"gymspaces {__version__}")
         return 0
     if argv:
         print(f"{USAGE}\npython -m gymspaces: error: unknown command {argv[0]!r}", file=sys.stderr)

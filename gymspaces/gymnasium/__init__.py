@@ -18,9 +18,14 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 try:
     import gymnasium as _gymnasium  # noqa: F401
 except ImportError as error:  # pragma: no cover - depends on the environment
-    raise ImportError(
-        "gymspaces.gymnasium needs Gymnasium: pip install 'gymnasium>=1.0'"
-    ) from error
+    _problem = "gymspaces.gymnasium needs Gymnasium: pip install 'gymnasium>=1.0'"
+    from gymspaces.gymnasium.__main__ import without_gymnasium
+
+    # ``python -m gymspaces.gymnasium`` imports this package before its
+    # __main__: there, --help and --version answer and exit, other uses get
+    # one line. Any other import gets the ImportError.
+    without_gymnasium(_problem)
+    raise ImportError(_problem) from error
 
 import gymnasium.spaces as _gym
 

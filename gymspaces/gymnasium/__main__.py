@@ -1,54 +1,51 @@
-"""``python -m gymspaces.gymnasium``: run an unmodified program with Gymnasium patched.
+"""``python -m gymspaces.gymnasium``: run a program as ``python`` would, with Gymnasium patched.
 
-Usage::
-
-    python -m gymspaces.gymnasium [--report] script.py [args ...]
-    python -m gymspaces.gymnasium [--report] -m module [args ...]
-
-The program runs as ``python script.py`` / ``python -m module`` would run it
-(``sys.argv``, ``__main__``, exit status, tracebacks), after
-:func:`gymspaces.gymnasium.patch`. ``GYMSPACES_PATCH=1`` is set for the
-processes it starts, which the start-up hook installed with gymspaces patches
-too (``AsyncVectorEnv`` workers under ``spawn``/``forkserver``, Ray workers;
-``fork`` children inherit the patched interpreter). ``--report`` prints, at
-exit, which space operations ran and which spaces did not run compiled.
+``--help`` prints :data:`HELP`. See docs/patching.md for what the command guarantees.
 """
 
 from __future__ import annotations
 
+import builtins
 import os
-import runpy
+import re
 import sys
+import types
+from typing import NoReturn
 
-USAGE = "usage: python -m gymspaces.gymnasium [--report] (script.py | -m module) [args ...]"
+# Plain text (not the docstring: ``python -OO`` drops docstrings).
+HELP = """usage: python -m gymspaces.gymnasium [--report] (script.py | -m module) [args ...]
+
+Run a Python program with Gymnasium's spaces patched to run on gymspaces'
+compiled kernels. The program runs as "python script.py" or "python -m module"
+would run it: same sys.argv, sys.path[0], __main__ module (__file__,
+__loader__, __spec__, ...), tracebacks, error messages and exit status.
+
+options:
+  --report      at exit, print to stderr which space operations ran and
+                which spaces did not run compiled
+  --version     print the versions of gymspaces and Gymnasium and exit
+  -h, --help    print this help and exit
+
+The processes the program starts are patched too: the command sets
+GYMSPACES_PATCH=1, and an interpreter started with it patches itself at
+start-up (AsyncVectorEnv workers under spawn or forkserver, Ray workers;
+fork children inherit the patched interpreter).
+"""
+USAGE = HELP.splitlines()[0]
+# python -P (3.11+): the interpreter puts no folder of the program on sys.path.
+_SAFE_PATH = getattr(sys.flags, "safe_path", False)
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Parse ``argv`` (default ``sys.argv[1:]``), patch, and run the program."""
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    report = False
-    while arguments and arguments[0].startswith("-") and arguments[0] != "-m":
-        option = arguments.pop(0)
-        if option == "--report":
-            report = True
-        elif option in ("-h", "--help"):
-            print(USAGE)
-            print(__doc__.split("\n\n", 2)[2].strip())
-            return
-        else:
-            raise SystemExit(f"{USAGE}\nunknown option: {option}")
-    module = None
-    if arguments and arguments[0] == "-m":
-        if len(arguments) < 2:
-            raise SystemExit(f"{USAGE}\n-m needs a module name")
-        module = arguments[1]
-        arguments = arguments[2:]
-    elif not arguments:
-        raise SystemExit(USAGE)
-    else:
-        script = arguments.pop(0)
+    """Parse the command line, patch Gymnasium and run the program.
 
-    os.environ["GYMSPACES_PATCH"] = "1"
+    Parameters
+    ----------
+    argv : list of str, optional
+        The command's arguments; ``sys.argv[1:]`` by default.
+    """
+    report, program, as_module, arguments = _parse(list(sys.argv[1:] if argv is None else argv))
+    os.environ["GYMSPACES_PATCH"] = "1"  # for the processes the program starts
     from gymspaces.gymnasium import _patch
 
     _patch.patch(report=report)
@@ -58,17 +55,265 @@ def main(argv: list[str] | None = None) -> None:
         from gymspaces.gymnasium._report import report as report_table
 
         atexit.register(lambda: print(report_table(), file=sys.stderr))
+    _run(program, as_module, arguments)
 
-    if module is not None:
-        # As ``python -m module``: sys.path[0] is the working directory (it
-        # already is, since this runs under -m); argv[0] becomes the module's file.
-        sys.argv = [module, *arguments]
-        runpy.run_module(module, run_name="__main__", alter_sys=True)
+
+def _parse(arguments: list[str]) -> tuple[bool, str, bool, list[str]]:
+    """``(report, script or module, whether a module, program arguments)``; answers --help and --version and exits."""
+    report = False
+    while arguments and arguments[0].startswith("-") and arguments[0] != "-m":
+        option = arguments.pop(0)
+        if option == "--report":
+            report = True
+        elif option in ("-h", "--help"):
+            print(HELP.strip())
+            raise SystemExit(0)
+        elif option == "--version":
+            print(_version())
+            raise SystemExit(0)
+        else:
+            _usage_error(f"unknown option {option}")
+    if not arguments:
+        _usage_error()
+    if arguments[0] != "-m":
+        return report, arguments[0], False, arguments[1:]
+    if len(arguments) < 2:
+        _usage_error("Argument expected for the -m option")  # python's words
+    return report, arguments[1], True, arguments[2:]
+
+
+def _usage_error(problem: str | None = None) -> NoReturn:
+    # Shaped like the interpreter's own usage errors, with its exit status 2.
+    lines = [problem] if problem else []
+    lines += [USAGE, "Try `python -m gymspaces.gymnasium --help' for more information."]
+    print("\n".join(lines), file=sys.stderr)
+    raise SystemExit(2)
+
+
+def _version() -> str:
+    from gymspaces import __version__
+
+    try:
+        from gymnasium import __version__ as gymnasium_version
+    except ImportError:
+        gymnasium_version = "not installed"
+    return f"gymspaces {__version__} (Gymnasium {gymnasium_version})"
+
+
+def without_gymnasium(problem: str) -> None:
+    """Answer ``python -m gymspaces.gymnasium`` when Gymnasium cannot be imported.
+
+    ``python -m gymspaces.gymnasium`` imports the package ``gymspaces.gymnasium``
+    before this module, and that import needs Gymnasium. The package calls
+    this function when it cannot import Gymnasium: if the import is the
+    command's, --help and --version are answered, and any other use gets
+    ``problem`` as one line (the interpreter's format for ``-m`` errors) and
+    exit status 1, without a traceback. Otherwise it returns, and the package
+    raises its ImportError.
+
+    Parameters
+    ----------
+    problem : str
+        What is missing and how to install it.
+    """
+    # While ``python -m NAME`` imports NAME's packages, sys.argv is
+    # ["-m", *arguments], and the interpreter's own argument list holds NAME
+    # (or a -m option with NAME attached) right before those arguments.
+    if sys.argv[:1] != ["-m"] or len(sys.orig_argv) < len(sys.argv):
+        return
+    if not re.fullmatch(r"(-\w*m)?gymspaces\.gymnasium(\.__main__)?", sys.orig_argv[-len(sys.argv)]):
+        return
+    _parse(sys.argv[1:])
+    print(f"{sys.executable}: {problem}", file=sys.stderr)
+    raise SystemExit(1)
+
+
+def _run(program: str, as_module: bool, arguments: list[str]) -> None:
+    """Run the program in a new ``__main__`` module, as the interpreter would."""
+    main_module = types.ModuleType("__main__")
+    # What the interpreter puts in the __main__ module it makes at start-up, in
+    # its order; exec() would otherwise add the builtins' dict, not the module.
+    main_module.__annotations__ = {}
+    main_module.__builtins__ = builtins  # type: ignore[attr-defined]
+    # The program's module stays __main__ after it ends (for atexit handlers,
+    # pickling, multiprocessing) as under python; this runner stays alive
+    # through its functions' globals.
+    sys.modules["__main__"] = main_module
+    if as_module:
+        sys.argv = ["-m", *arguments]  # what python shows while it looks the module up
+        _run_module(program)
     else:
-        # As ``python script.py``: sys.path[0] is the script's directory.
-        sys.argv = [script, *arguments]
-        sys.path[0] = os.path.dirname(os.path.abspath(script))
-        runpy.run_path(script, run_name="__main__")
+        sys.argv = [program, *arguments]
+        _run_script(program, main_module)
+
+
+def _run_module(name: str, alter_argv: bool = True) -> None:
+    """As ``python -m name`` (``alter_argv``: sys.argv[0] becomes the module's file)."""
+    import runpy
+
+    # runpy._run_module_as_main is what the interpreter itself calls for -m
+    # (by name, from C): the module is found, errors are worded, sys.argv[0]
+    # and __main__ (__spec__, __file__, __package__, ...) are set exactly as
+    # under ``python -m``, and its frames show in tracebacks as under python.
+    error: BaseException | None = None
+    try:
+        runpy._run_module_as_main(name, alter_argv)  # type: ignore[attr-defined]
+    except SystemExit:
+        raise
+    except BaseException as caught:
+        error = caught
+    if error is not None:  # reported outside the except clause, as python does: nothing is being handled
+        raise _print_uncaught(error)
+
+
+def _run_script(script: str, main_module: types.ModuleType) -> None:
+    """As ``python script``: a source or bytecode file, or a directory or zip file with a __main__.py."""
+    import pkgutil
+
+    filename = _absolute(script)
+    if pkgutil.get_importer(filename) is not None:
+        # A directory or zip file: python puts it first on sys.path, even with
+        # -P, and runs its __main__ module as for -m.
+        if _SAFE_PATH:
+            sys.path.insert(0, filename)
+        else:
+            sys.path[0] = filename
+        _run_module("__main__", alter_argv=False)
+        return
+    # python puts the directory of the script, symlinks resolved, first on
+    # sys.path (where this command has the working directory); -P leaves it out.
+    if not _SAFE_PATH:
+        sys.path[0] = os.path.dirname(os.path.realpath(filename))
+    try:
+        with open(filename, "rb") as file:
+            source = file.read()
+    except OSError as problem:
+        # python's message, with the name the interpreter was started as.
+        print(f"{sys.orig_argv[0]}: can't open file {filename!r}: [Errno {problem.errno}] {problem.strerror}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+    from importlib.machinery import SourceFileLoader, SourcelessFileLoader
+    from importlib.util import MAGIC_NUMBER
+
+    namespace = vars(main_module)
+    namespace.update(__file__=filename, __cached__=None)
+    # python runs a file as bytecode when it is named .pyc or starts with the
+    # first half of the bytecode magic number.
+    bytecode = filename.endswith(".pyc") or source[:2] == MAGIC_NUMBER[:2]
+    namespace["__loader__"] = (SourcelessFileLoader if bytecode else SourceFileLoader)("__main__", filename)
+    error: BaseException | None = None
+    try:
+        exec(_code(source, filename, bytecode), namespace)
+    except SystemExit:
+        raise  # python exits at once, leaving __file__ in place
+    except BaseException as caught:
+        error = caught
+    finally:
+        # python flushes stderr then stdout once a script has run, whatever
+        # the outcome (not after -m): output order is kept with buffered stdout.
+        for stream in (sys.stderr, sys.stdout):
+            try:
+                stream.flush()
+            except Exception:  # as python: a stream that cannot flush is left
+                pass
+    # Outside the except clause, as python reports it: nothing is being handled.
+    leave = None if error is None else _print_uncaught(error)
+    # Once the script has ended, python takes these two out of __main__.
+    namespace.pop("__file__", None)
+    namespace.pop("__cached__", None)
+    if leave is not None:
+        raise leave
+
+
+def _absolute(path: str) -> str:
+    # python makes the script's path absolute by prefixing the working
+    # directory, without normalising: "./a/../b.py" stays as written after
+    # the prefix, and in "/" the result starts with "//" ("" and "." are the
+    # working directory). Windows normalises, as os.path.abspath does there.
+    if path in ("", "."):
+        return os.getcwd()
+    if os.path.isabs(path):
+        return path
+    return os.path.abspath(path) if os.name == "nt" else os.getcwd() + os.sep + path
+
+
+def _code(source: bytes, filename: str, bytecode: bool) -> types.CodeType:
+    """The code object of a script file, as python makes it."""
+    if not bytecode:
+        # dont_inherit: this module's ``from __future__`` imports must not
+        # change how the program compiles.
+        return compile(source, filename, "exec", dont_inherit=True)
+    import marshal
+    from importlib.util import MAGIC_NUMBER
+
+    if source[:4] != MAGIC_NUMBER:
+        raise RuntimeError("Bad magic number in .pyc file")  # python's error
+    code = marshal.loads(source[16:])  # after python's 16-byte header
+    if not isinstance(code, types.CodeType):
+        raise RuntimeError("Bad code object in .pyc file")
+    return code
+
+
+def _print_uncaught(error: BaseException) -> BaseException:
+    """Print an exception the program did not catch, as the interpreter does.
+
+    The traceback loses this runner's frames, so it reads as under python;
+    ``sys.excepthook`` prints it, so a hook the program set is honoured.
+
+    Parameters
+    ----------
+    error : BaseException
+        The exception, not SystemExit.
+
+    Returns
+    -------
+    BaseException
+        What to raise to leave as python would: ``SystemExit(1)``, or a
+        KeyboardInterrupt, with which the interpreter ends by SIGINT.
+    """
+    traceback = _without_runner(error.__traceback__)
+    error.__traceback__ = traceback  # the default hook prints the exception's own traceback
+    _set_last(error)
+    hook = sys.excepthook
+    try:
+        hook(type(error), error, traceback)
+    except SystemExit:
+        raise  # as python: a hook that exits, exits
+    except BaseException as hook_error:
+        # python's report of a failing hook: both exceptions.
+        hook_error.__traceback__ = _without_runner(hook_error.__traceback__)
+        print("Error in sys.excepthook:", file=sys.stderr)
+        sys.__excepthook__(type(hook_error), hook_error, hook_error.__traceback__)
+        print("\nOriginal exception was:", file=sys.stderr)
+        sys.__excepthook__(type(error), error, traceback)
+    if not isinstance(error, KeyboardInterrupt):
+        return SystemExit(1)
+
+    # A KeyboardInterrupt that leaves the interpreter's -m run makes it exit
+    # by SIGINT once finalised (atexit handlers run), as it does for a script.
+    # The interpreter prints that exception with sys.excepthook: a one-shot
+    # hook stands in, which prints nothing (the program's traceback is
+    # printed) and puts back the program's hook and sys.last_*.
+    def printed(*_: object) -> None:
+        sys.excepthook = hook
+        _set_last(error)
+
+    sys.excepthook = printed
+    return KeyboardInterrupt()
+
+
+def _without_runner(traceback: types.TracebackType | None) -> types.TracebackType | None:
+    """``traceback`` without its first frames, this module's."""
+    while traceback is not None and traceback.tb_frame.f_globals is globals():
+        traceback = traceback.tb_next
+    return traceback
+
+
+def _set_last(error: BaseException) -> None:
+    # What python records about the exception it reports.
+    sys.last_type, sys.last_value, sys.last_traceback = type(error), error, error.__traceback__
+    if sys.version_info >= (3, 12):
+        sys.last_exc = error
 
 
 if __name__ == "__main__":
