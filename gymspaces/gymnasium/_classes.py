@@ -14,6 +14,7 @@ import gymnasium.spaces as _gym
 import numpy as np
 
 import gymspaces as _gs
+import gymspaces.error as _gs_error
 from gymspaces.dict import _ordered_spaces
 from gymspaces.gymnasium import _convert
 
@@ -45,6 +46,44 @@ def _check_child(child: Any, message: str) -> Any:
     if not isinstance(child, (_gs.Space, _gym.Space)):
         raise TypeError(message)
     return _adopt(child)
+
+
+_GYMSPACES_ERRORS = (_gs_error.Error, _gs_error.CustomSpaceError)
+
+
+def _raising_gymnasiums_errors(cls: type) -> None:
+    """Give ``cls`` a ``sample`` and ``seed`` that raise Gymnasium's error classes.
+
+    A compatible space is a Gymnasium space, so ``except gymnasium.error.Error``
+    must catch what its methods raise (a mask given to a Box, a negative seed).
+    """
+    ours: Any = cls.__mro__[1]
+    sample, seed = ours.sample, ours.seed
+
+    def sample_(self: Any, mask: Any = None, probability: Any = None) -> Any:
+        try:
+            return sample(self, mask, probability)
+        except _GYMSPACES_ERRORS as error:
+            failure = error
+        raise _convert.gymnasium_error(failure)
+
+    def seed_(self: Any, seed: Any = None) -> Any:
+        try:
+            return seed_of_ours(self, seed)
+        except _GYMSPACES_ERRORS as error:
+            failure = error
+        raise _convert.gymnasium_error(failure)
+
+    seed_of_ours = seed
+    methods: list[tuple[Any, str, Any]] = [(sample_, "sample", sample), (seed_, "seed", seed)]
+    for method, name, original in methods:
+        if name == "sample" and "sample" in vars(cls):
+            continue  # its own (Graph's), which translates itself
+        method.__name__ = name
+        method.__qualname__ = f"{cls.__name__}.{name}"
+        method.__doc__ = original.__doc__
+        method.__wrapped__ = original
+        setattr(cls, name, method)
 
 
 def _equal(gs_cls: Any, gym_cls: Any) -> Any:
@@ -464,7 +503,11 @@ class Graph(_gs.Graph, Space, _gym.Graph):  # type: ignore[misc]  # see above: b
         >>> np.array_equal(reference.edge_links, graph.edge_links)
         True
         """
-        return GraphInstance(*_gs.Graph.sample(self, mask, probability, num_nodes, num_edges))
+        try:
+            return GraphInstance(*_gs.Graph.sample(self, mask, probability, num_nodes, num_edges))
+        except _GYMSPACES_ERRORS as error:
+            failure = error
+        raise _convert.gymnasium_error(failure)
 
     def contains(self, x: Any) -> bool:
         """Whether ``x`` (either library's ``GraphInstance``) is a valid graph.
@@ -529,6 +572,10 @@ def compatible_graphs(value: Any) -> Any:
         return value
     return value
 
+
+for _compatible in (Box, Discrete, Text, Graph, MultiDiscrete, MultiBinary, Tuple, Sequence, Dict, OneOf):
+    _raising_gymnasiums_errors(_compatible)
+del _compatible
 
 # Shown (reprs, pickles by reference) under their public module.
 for _public in (Space, Box, Discrete, Text, Graph, GraphInstance, MultiDiscrete, MultiBinary, Tuple, Sequence, Dict,

@@ -21,7 +21,10 @@ from typing import Any
 import gymnasium.spaces as _gym
 import numpy as np
 
+import gymnasium.error as _gym_error
+
 import gymspaces as _gs
+import gymspaces.error as _gs_error
 from gymspaces.space import KERNEL_CACHE_ATTRS
 
 __all__ = ["SPACE_NAMES", "Converter", "add_family", "convert", "convert_any"]
@@ -236,3 +239,20 @@ def convert_any(spaces: Any, target: str, *, share: bool, strict: bool) -> Any:
             return type(spaces)(*items)
         return type(spaces)(items)
     return converter.space(spaces)  # not a space: TypeError naming the class
+
+
+_ERRORS: dict[type, type] = {
+    _gs_error.Error: _gym_error.Error,
+    _gs_error.CustomSpaceError: _gym_error.CustomSpaceError,
+}
+
+
+def gymnasium_error(error: BaseException) -> BaseException:
+    """Gymnasium's exception for gymspaces' ``error``: the class of the same name
+    (``Error``, ``CustomSpaceError``) with the same arguments; others as they are."""
+    theirs = _ERRORS.get(type(error))
+    if theirs is None:
+        return error
+    replacement = theirs(*error.args)
+    replacement.__traceback__ = error.__traceback__
+    return replacement

@@ -15,21 +15,18 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-import gymnasium.error as _gym_error
 import gymnasium.spaces as _gym
 import numpy as np
 
 import gymspaces as _gs
 import gymspaces.error as _gs_error
 from gymspaces.gymnasium import _guard
+from gymspaces.gymnasium._convert import gymnasium_error
 
 __all__ = ["Live", "make_entries", "translated"]
 
 _NDARRAY = np.ndarray
-_TRANSLATION: dict[type, type] = {
-    _gs_error.Error: _gym_error.Error,
-    _gs_error.CustomSpaceError: _gym_error.CustomSpaceError,
-}
+translated = gymnasium_error
 
 
 class Live:
@@ -49,16 +46,6 @@ def _note_plain(label: str, space: Any) -> None:
 
     reason = _guard.tree_reason(space)
     _report.note_plain(label, type(space), reason or "arguments that Gymnasium's own code handles (see docs/patching.md)")
-
-
-def translated(error: BaseException) -> BaseException:
-    """Gymnasium's exception for gymspaces' ``error`` (same class name, same arguments)."""
-    theirs = _TRANSLATION.get(type(error))
-    if theirs is None:
-        return error
-    replacement = theirs(*error.args)
-    replacement.__traceback__ = error.__traceback__
-    return replacement
 
 
 def _plain_arguments(mask: Any, probability: Any) -> bool:

@@ -112,13 +112,33 @@ def test_gymspaces_comes_first_in_the_mro():
         mro = cls.__mro__
         assert mro[1] is getattr(gymspaces, name)
         assert mro.index(gymspaces.Space) < mro.index(getattr(gym_spaces, name))
-        # The hot paths are gymspaces' own functions, not wrappers.
-        for method in ("sample", "contains", "seed"):
-            if name == "Graph" and method in ("sample", "contains"):
-                continue  # these re-wrap GraphInstance (see test_graph_instances)
-            assert getattr(cls, method) is getattr(getattr(gymspaces, name), method)
+        # contains is gymspaces' own function; sample and seed wrap gymspaces'
+        # only to raise Gymnasium's error classes (a compatible space is a
+        # Gymnasium space: ``except gymnasium.error.Error`` must catch them).
+        if name != "Graph":  # Graph's re-wrap GraphInstance (see test_graph_instances)
+            assert cls.contains is getattr(gymspaces, name).contains
+            assert cls.sample.__wrapped__ is getattr(gymspaces, name).sample
+        assert cls.seed.__wrapped__ is getattr(gymspaces, name).seed
         assert cls.np_random is gymspaces.Space.np_random
-    assert compat.Box.sample is gymspaces.Box.sample
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: compat.Box(0.0, 1.0, (3,)).sample(mask=np.ones(3, np.int8)),
+        lambda: compat.Dict(a=compat.Box(0.0, 1.0, (3,))).sample(mask={"a": np.ones(3, np.int8)}),
+        lambda: compat.Discrete(3, seed=-1),
+        lambda: compat.Graph(compat.Box(0.0, 1.0, (2,)), compat.Discrete(3), seed=0).sample(
+            mask=(np.ones(2, np.int8), None)
+        ),
+    ],
+    ids=["box-mask", "dict-child-mask", "negative-seed", "graph-node-mask"],
+)
+def test_errors_are_gymnasiums_classes(call):
+    """A compatible space is a Gymnasium space: ``except gymnasium.error.Error`` catches its errors."""
+    with pytest.raises(gymnasium.error.Error) as raised:
+        call()
+    assert type(raised.value) is gymnasium.error.Error
 
 
 @pytest.mark.parametrize("kind", KINDS)
