@@ -46,7 +46,11 @@ from gymspaces.gymnasium._convert import SPACE_NAMES
 __all__ = ["patch", "unpatch", "is_patched", "patched", "is_compiled", "plain_reason", "VERIFIED_GYMNASIUM"]
 
 VERIFIED_GYMNASIUM = ("1.4.0",)
-"""Gymnasium releases whose sample streams gymspaces is tested against."""
+"""Gymnasium releases patch mode is verified against: every patched operation gives
+that release's own results (values, generator states, exceptions, warnings)."""
+
+# Opting in to patch a release not in VERIFIED_GYMNASIUM (patch(unverified=True) does too).
+UNVERIFIED_VARIABLE = "GYMSPACES_PATCH_UNVERIFIED"
 
 _MISSING = object()
 _LOCK = threading.RLock()
@@ -184,19 +188,33 @@ def _gymnasium_rule(
     return rule
 
 
-def _check_version() -> None:
+def _may_patch(unverified: bool | None) -> bool:
+    """Whether to patch the installed Gymnasium; warns once when it will not, or
+    when it will although unverified."""
     global _warned_version
-    if gymnasium.__version__ not in VERIFIED_GYMNASIUM and not _warned_version:
+    if gymnasium.__version__ in VERIFIED_GYMNASIUM:
+        return True
+    if unverified is None:
+        unverified = os.environ.get(UNVERIFIED_VARIABLE, "").strip().lower() in ("1", "true", "yes", "on")
+    if not _warned_version:
         _warned_version = True
-        warnings.warn(
-            f"gymspaces' sample streams are verified against Gymnasium "
-            f"{', '.join(VERIFIED_GYMNASIUM)}; the installed Gymnasium is {gymnasium.__version__}",
-            RuntimeWarning,
-            stacklevel=3,
-        )
+        verified = ", ".join(VERIFIED_GYMNASIUM)
+        if unverified:
+            message = (
+                f"patching Gymnasium {gymnasium.__version__}, which gymspaces is not verified against "
+                f"(verified: {verified}): results may differ from that release's own"
+            )
+        else:
+            message = (
+                f"Gymnasium {gymnasium.__version__} is not a release gymspaces is verified against "
+                f"(verified: {verified}), so it stays unpatched: its own code runs. "
+                f"patch(unverified=True) or {UNVERIFIED_VARIABLE}=1 patches it anyway"
+            )
+        warnings.warn(message, RuntimeWarning, stacklevel=3)
+    return unverified
 
 
-def patch(*, report: bool = False) -> None:
+def patch(*, report: bool = False, unverified: bool | None = None) -> None:
     """Run every Gymnasium space on gymspaces' kernels, until :func:`unpatch`.
 
     Covers spaces made before and after the call, by any code: Gymnasium's
@@ -208,8 +226,10 @@ def patch(*, report: bool = False) -> None:
     ``report=True`` turns recording on if it was off); it is safe to call
     from several threads.
 
-    Warns (``RuntimeWarning``, once) if the installed Gymnasium is not a
-    release gymspaces is verified against.
+    A Gymnasium release that patch mode is not verified against
+    (:data:`VERIFIED_GYMNASIUM`) stays unpatched, with one
+    ``RuntimeWarning``, unless ``unverified`` says otherwise: no release is
+    ever silently different.
 
     Parameters
     ----------
@@ -218,6 +238,10 @@ def patch(*, report: bool = False) -> None:
         created that do not run compiled, for :func:`report` (costs two
         clock reads per call). If already patched without recording,
         recording starts now (with counts from zero).
+    unverified : bool, optional
+        Patch a release that is not verified anyway (with one warning).
+        Default: whether ``GYMSPACES_PATCH_UNVERIFIED`` is set to a true
+        value (``1``, ``true``, ``yes``, ``on``).
 
     Examples
     --------
@@ -242,7 +266,8 @@ def patch(*, report: bool = False) -> None:
             # ``--report`` asks for it): patch again, recording.
             previous, _state = _state, None
             previous.undo()
-        _check_version()
+        if not _may_patch(unverified):
+            return
         import gymnasium.spaces.utils as gym_utils
         import gymnasium.vector.utils as gym_vector
 

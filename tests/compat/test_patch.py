@@ -304,17 +304,34 @@ def test_spaces_in_use_while_another_thread_patches_and_unpatches() -> None:
     assert flips > 10 and calls[0] > 10
 
 
-def test_unverified_gymnasium_version_warns_once(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unverified_gymnasium_stays_unpatched_with_one_warning(monkeypatch: pytest.MonkeyPatch) -> None:
     from gymspaces.gymnasium import _patch
 
     monkeypatch.setattr(gymnasium, "__version__", "9.9.9")
     monkeypatch.setattr(_patch, "_warned_version", False)
-    with pytest.warns(RuntimeWarning, match="9.9.9"):
+    monkeypatch.delenv("GYMSPACES_PATCH_UNVERIFIED", raising=False)
+    original = G.Box.sample
+    with pytest.warns(RuntimeWarning, match="9.9.9 is not a release .* stays unpatched"):
         patch()
-    unpatch()
+    assert not is_patched() and G.Box.sample is original
     with gymnasium_warnings() as caught:
         patch()
-    assert not caught
+        with patched():
+            assert not is_compiled(G.Discrete(3))
+    assert not caught and not is_patched()
+
+
+@pytest.mark.parametrize("how", ["argument", "variable"])
+def test_an_unverified_gymnasium_is_patched_on_request(monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    from gymspaces.gymnasium import _patch
+
+    monkeypatch.setattr(gymnasium, "__version__", "9.9.9")
+    monkeypatch.setattr(_patch, "_warned_version", False)
+    monkeypatch.setenv("GYMSPACES_PATCH_UNVERIFIED", "1" if how == "variable" else "0")
+    with pytest.warns(RuntimeWarning, match="patching Gymnasium 9.9.9, which gymspaces is not verified against"):
+        patch(unverified=True) if how == "argument" else patch()
+    assert is_patched()
+    unpatch()
 
 
 class gymnasium_warnings:

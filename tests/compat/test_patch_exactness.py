@@ -123,6 +123,22 @@ def test_warning_filters_by_module_see_gymnasium(action: str) -> None:
     assert_plain_equals_patched(case)
 
 
+def test_the_default_filter_shows_what_it_shows_plain() -> None:
+    """Under the "default" action a warning shows once per place it comes from:
+    patched calls must come from Gymnasium's places too, so the count is the same."""
+
+    def case() -> Any:
+        space = G.Box(0, 1, (2,))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.resetwarnings()
+            warnings.simplefilter("default")
+            for _ in range(3):
+                space.contains([0.5, 0.5])
+        return len(caught)
+
+    assert assert_plain_equals_patched(case)["value"] == 1
+
+
 def test_warnings_are_attributed_to_gymnasium() -> None:
     plain = assert_plain_equals_patched(lambda: G.Box(0, 1, (2,)).contains([0.5, 0.5]))
     assert [name for *_, name in plain["warnings"]] == ["box.py"]
