@@ -107,9 +107,11 @@ cdef class Judge:
         slot = PyList_GET_ITEM(self.memo, (mixed >> 17) & (MEMO_SLOTS - 1))
         if (<object> slot) is not None and remembered(<tuple> <object> slot, values, count):
             return None
+        # Owned references before any Python code runs (validate may touch the dict).
+        current = tuple([<object> values[i] for i in range(count)])
         verdict = self.validate(space)
         if verdict is None:
-            self.memo[(mixed >> 17) & (MEMO_SLOTS - 1)] = tuple([<object> values[i] for i in range(count)])
+            self.memo[(mixed >> 17) & (MEMO_SLOTS - 1)] = current
         return verdict
 
     def forget(self):
