@@ -17,6 +17,7 @@ import gymspaces as _gs
 import gymspaces.error as _gs_error
 from gymspaces.dict import _ordered_spaces
 from gymspaces.gymnasium import _convert
+from gymspaces.gymnasium._release import SPACE_NAMES
 
 __all__ = [
     "Space",
@@ -30,7 +31,7 @@ __all__ = [
     "Tuple",
     "Sequence",
     "Dict",
-    "OneOf",
+    *(["OneOf"] if "OneOf" in SPACE_NAMES else []),
     "compatible_graphs",
 ]
 
@@ -293,42 +294,46 @@ class Tuple(_gs.Tuple, Space, _gym.Tuple):  # type: ignore[misc]  # see above: b
     __hash__ = None  # type: ignore[assignment]
 
 
-class OneOf(_gs.OneOf, Space, _gym.OneOf):  # type: ignore[misc]  # see above: both libraries' declarations
-    """:class:`gymspaces.OneOf` that is a :class:`gymnasium.spaces.OneOf`.
+# A compatible OneOf exists only where Gymnasium has one (1.x): before, there is
+# no Gymnasium class for it to be an instance of (gymspaces.OneOf remains).
+if "OneOf" in SPACE_NAMES:
 
-    Children are made compatible (see the module docstring).
+    class OneOf(_gs.OneOf, Space, _gym.OneOf):  # type: ignore[misc]  # see above: both libraries' declarations
+        """:class:`gymspaces.OneOf` that is a :class:`gymnasium.spaces.OneOf`.
 
-    Examples
-    --------
-    >>> import gymnasium
-    >>> import numpy as np
-    >>> from gymspaces.gymnasium.spaces import Box, Discrete, OneOf
-    >>> space = OneOf((Discrete(2), Box(-1, 1, (2,))), seed=0)
-    >>> isinstance(space, gymnasium.spaces.OneOf)
-    True
-    >>> space.sample()
-    (np.int64(1), array([ 0.65423167, -0.4485111 ], dtype=float32))
-    >>> gymnasium.spaces.flatten(space, (np.int64(0), np.int64(1)))
-    array([0., 0., 1.])
-    """
+        Children are made compatible (see the module docstring).
 
-    def __init__(self, spaces: Any, seed: Any = None) -> None:
-        if not isinstance(spaces, Iterable):
-            raise TypeError(f"{spaces} is not an iterable")
-        children = tuple(spaces)
-        if not children:
-            raise ValueError("Empty `OneOf` spaces are not supported.")
-        self.spaces = tuple(
-            _check_child(
-                child,
-                f"{child} does not inherit from `gymnasium.Space`. Actual Type: {type(child)}",
+        Examples
+        --------
+        >>> import gymnasium
+        >>> import numpy as np
+        >>> from gymspaces.gymnasium.spaces import Box, Discrete, OneOf
+        >>> space = OneOf((Discrete(2), Box(-1, 1, (2,))), seed=0)
+        >>> isinstance(space, gymnasium.spaces.OneOf)
+        True
+        >>> space.sample()
+        (np.int64(1), array([ 0.65423167, -0.4485111 ], dtype=float32))
+        >>> gymnasium.spaces.flatten(space, (np.int64(0), np.int64(1)))
+        array([0., 0., 1.])
+        """
+
+        def __init__(self, spaces: Any, seed: Any = None) -> None:
+            if not isinstance(spaces, Iterable):
+                raise TypeError(f"{spaces} is not an iterable")
+            children = tuple(spaces)
+            if not children:
+                raise ValueError("Empty `OneOf` spaces are not supported.")
+            self.spaces = tuple(
+                _check_child(
+                    child,
+                    f"{child} does not inherit from `gymnasium.Space`. Actual Type: {type(child)}",
+                )
+                for child in children
             )
-            for child in children
-        )
-        _gs.Space.__init__(self, None, None, seed)
+            _gs.Space.__init__(self, None, None, seed)
 
-    __eq__ = _equal(_gs.OneOf, _gym.OneOf)
-    __hash__ = None  # type: ignore[assignment]
+        __eq__ = _equal(_gs.OneOf, _gym.OneOf)
+        __hash__ = None  # type: ignore[assignment]
 
 
 class Dict(_gs.Dict, Space, _gym.Dict):  # type: ignore[misc]  # see above: both libraries' declarations
@@ -573,14 +578,12 @@ def compatible_graphs(value: Any) -> Any:
     return value
 
 
-for _compatible in (Box, Discrete, Text, Graph, MultiDiscrete, MultiBinary, Tuple, Sequence, Dict, OneOf):
-    _raising_gymnasiums_errors(_compatible)
-del _compatible
+for _name in SPACE_NAMES:
+    _raising_gymnasiums_errors(globals()[_name])
 
 # Shown (reprs, pickles by reference) under their public module.
-for _public in (Space, Box, Discrete, Text, Graph, GraphInstance, MultiDiscrete, MultiBinary, Tuple, Sequence, Dict,
-                OneOf):
-    _public.__module__ = "gymspaces.gymnasium.spaces"
-del _public
+for _name in (*SPACE_NAMES, "Space", "GraphInstance"):
+    globals()[_name].__module__ = "gymspaces.gymnasium.spaces"
+del _name
 
 _convert.add_family("compat", {name: globals()[name] for name in (*_convert.SPACE_NAMES, "Space", "GraphInstance")})

@@ -25,22 +25,10 @@ import gymnasium.error as _gym_error
 
 import gymspaces as _gs
 import gymspaces.error as _gs_error
+from gymspaces.gymnasium._release import ALL_SPACE_NAMES, LEGACY_LAYOUT, SPACE_NAMES
 from gymspaces.space import KERNEL_CACHE_ATTRS
 
 __all__ = ["SPACE_NAMES", "Converter", "add_family", "convert", "convert_any"]
-
-SPACE_NAMES = (
-    "Box",
-    "Discrete",
-    "MultiBinary",
-    "MultiDiscrete",
-    "Text",
-    "Tuple",
-    "Dict",
-    "Sequence",
-    "Graph",
-    "OneOf",
-)
 
 # Old ``gym`` (0.26) spaces store nearly the same attributes; they are
 # converted only when ``gym.spaces`` is already imported (a gym space object
@@ -49,7 +37,12 @@ _LEGACY_MODULE = "gym.spaces"
 
 
 def _is_legacy(cls: type) -> bool:
-    return cls.__module__ == "gym" or cls.__module__.startswith("gym.")
+    """Whether ``cls`` stores the attributes of gym 0.26 (gym's classes, and
+    Gymnasium's on a release of that layout, 0.29)."""
+    module = cls.__module__
+    if module == "gym" or module.startswith("gym."):
+        return True
+    return LEGACY_LAYOUT and module.startswith("gymnasium.")
 
 
 def _upgrade_legacy_state(name: str, state: dict[str, Any]) -> dict[str, Any]:
@@ -76,6 +69,28 @@ def _upgrade_legacy_state(name: str, state: dict[str, Any]) -> dict[str, Any]:
     elif name == "Dict":
         state["spaces"] = dict(state["spaces"])
         state.setdefault("sort_keys", True)
+    return state
+
+
+def _downgrade_state(name: str, state: dict[str, Any]) -> dict[str, Any]:
+    """Gymnasium 1.x attributes (gymspaces') in the form of a Gymnasium release with
+    gym 0.26's layout (0.29), as that release's ``__init__`` leaves them.
+
+    ``Box`` gets its repr strings from Gymnasium's own ``__setstate__`` (which
+    computes the missing ones); ``Dict`` keeps an ``OrderedDict`` and no
+    ``sort_keys``; ``Graph`` has no ``batch_*_space``.
+    """
+    state = dict(state)
+    if name == "Box":
+        for key in ("low_repr", "high_repr"):
+            if state.get(key) is None:
+                state.pop(key, None)
+    elif name == "Dict":
+        state.pop("sort_keys", None)
+        state["spaces"] = OrderedDict(state["spaces"])
+    elif name == "Graph":
+        state.pop("batch_node_space", None)
+        state.pop("batch_edge_space", None)
     return state
 
 
@@ -108,11 +123,14 @@ def _family(target: str) -> dict[type, type]:
         libraries.append(legacy)
     goal = _FAMILIES[target]
     table: dict[type, type] = {}
-    for name in SPACE_NAMES:
+    for name in ALL_SPACE_NAMES:
+        counterpart = getattr(goal, name, None)  # none: a class the installed Gymnasium lacks
+        if counterpart is None:
+            continue
         for library in libraries:
             cls = getattr(library, name, None)
             if isinstance(cls, type):
-                table[cls] = getattr(goal, name)
+                table[cls] = counterpart
     return table
 
 
@@ -180,9 +198,12 @@ class Converter:
         state = dict(vars(space))
         for name in KERNEL_CACHE_ATTRS:
             state.pop(name, None)
-        legacy = _is_legacy(cls)
+        # Between the two attribute layouts (see _release.LEGACY_LAYOUT).
+        legacy = _is_legacy(cls) and not _is_legacy(target)
         if legacy:
             state = _upgrade_legacy_state(target.__name__, state)
+        elif _is_legacy(target) and not _is_legacy(cls):
+            state = _downgrade_state(target.__name__, state)
         converted: Any = object.__new__(target)
         self.memo[key] = converted
         self.memo.setdefault(id(self.memo), []).append(space)  # keep ids valid

@@ -22,6 +22,7 @@ import gymspaces as _gs
 import gymspaces.error as _gs_error
 from gymspaces.gymnasium import _guard
 from gymspaces.gymnasium._convert import gymnasium_error
+from gymspaces.gymnasium._release import SAMPLE_TAKES_PROBABILITY
 
 __all__ = ["Live", "make_entries", "translated"]
 
@@ -150,16 +151,33 @@ def _graph_contains(compiled: Callable[..., Any]) -> Callable[..., Any]:
     return contains
 
 
+def _as_current_sample(original: Callable[..., Any]) -> Callable[..., Any]:
+    """Gymnasium's ``original`` sample called as the entries call it: ``(self, mask,
+    probability[, num_nodes, num_edges])``. A release whose ``sample`` takes no
+    ``probability`` (0.29) gets the call without it, and, given one, the
+    ``TypeError`` it raises itself."""
+    if SAMPLE_TAKES_PROBABILITY:
+        return original
+
+    def sample(self: Any, mask: Any, probability: Any, *graph_arguments: Any) -> Any:
+        if probability is None:
+            return original(self, mask, *graph_arguments)
+        return original(self, mask, *graph_arguments, probability=probability)
+
+    return sample
+
+
 def make_entries(name: str, live: Live) -> dict[str, Any]:
     """``sample`` and ``contains`` for Gymnasium's class ``name``, bound to ``live``."""
     ours, theirs = getattr(_gs, name), getattr(_gym, name)
     original_sample, original_contains = theirs.__dict__["sample"], theirs.__dict__["contains"]
+    plain_sample = _as_current_sample(original_sample)
     if name == "Graph":
-        sample = _graph_sample_entry(ours.sample, original_sample, live)
+        sample = _graph_sample_entry(ours.sample, plain_sample, live)
         graph_contains = _graph_contains(ours.contains)
         contains = _contains_entry(name, graph_contains, original_contains, live)
     else:
-        sample = _sample_entry(name, ours.sample, original_sample, live)
+        sample = _sample_entry(name, ours.sample, plain_sample, live)
         contains = _contains_entry(name, ours.contains, original_contains, live)
     for entry, original in ((sample, original_sample), (contains, original_contains)):
         entry.__name__ = original.__name__

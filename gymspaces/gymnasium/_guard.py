@@ -35,14 +35,11 @@ import gymnasium.spaces as _gym
 import numpy as np
 
 from gymspaces import _judge
+from gymspaces.gymnasium._release import SPACE_NAMES
 
 __all__ = ["GYMNASIUM_CLASSES", "JUDGES", "class_reason", "plain_reason", "tree_reason"]
 
-GYMNASIUM_CLASSES: dict[type, str] = {
-    getattr(_gym, name): name
-    for name in ("Box", "Discrete", "MultiBinary", "MultiDiscrete", "Text", "Tuple", "Dict", "Sequence", "Graph", "OneOf")
-    if hasattr(_gym, name)
-}
+GYMNASIUM_CLASSES: dict[type, str] = {getattr(_gym, name): name for name in SPACE_NAMES}
 _GENERATOR = np.random.Generator
 
 # What Gymnasium's methods read from a space besides its own per-class
@@ -182,6 +179,8 @@ def _children_of(name: str, d: Mapping[str, Any]) -> str | None:
         return None if type(d.get("spaces")) is dict else "spaces is not a dict"
     if name == "Sequence":
         return None if type(d.get("stack")) is bool else "stack is not a bool"
+    if name == "Graph":  # Gymnasium 0.29's Graph keeps no batched spaces; the kernels read them
+        return None if "batch_node_space" in d else "batch_node_space is missing"
     return None
 
 

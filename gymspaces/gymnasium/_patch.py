@@ -41,7 +41,7 @@ import gymspaces as _gs
 from gymspaces import _dispatch, _kernel_wiring
 from gymspaces.error import DEFERRABLE, CustomSpaceError, Error, Unproven
 from gymspaces.gymnasium import _entries, _guard
-from gymspaces.gymnasium._convert import SPACE_NAMES
+from gymspaces.gymnasium._release import ALL_SPACE_NAMES, SPACE_NAMES, utils_helper, vector_helper
 
 __all__ = ["patch", "unpatch", "is_patched", "patched", "is_compiled", "plain_reason", "VERIFIED_GYMNASIUM"]
 
@@ -268,9 +268,6 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
             previous.undo()
         if not _may_patch(unverified):
             return
-        import gymnasium.spaces.utils as gym_utils
-        import gymnasium.vector.utils as gym_vector
-
         from gymspaces import utils as gs_utils
         from gymspaces import vector as gs_vector
 
@@ -286,9 +283,11 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
             # Gymnasium's classes (the equivalence table, private helpers).
             state.add_equivalents({getattr(_gym, name): getattr(_gs, name) for name in SPACE_NAMES})
             # Entry points last: Gymnasium's dispatchers, then the methods.
-            helpers = [(getattr(gym_utils, name), getattr(gs_utils, name), name) for name in _UTILS_HELPERS]
-            helpers += [(getattr(gym_vector, name), getattr(gs_vector, name), name) for name in _VECTOR_HELPERS]
+            helpers = [(utils_helper(name), getattr(gs_utils, name), name) for name in _UTILS_HELPERS]
+            helpers += [(vector_helper(name), getattr(gs_vector, name), name) for name in _VECTOR_HELPERS]
             for gymnasium_helper, gymspaces_helper, name in helpers:
+                if gymnasium_helper is None:  # a helper the installed Gymnasium lacks
+                    continue
                 registry = gymnasium_helper.registry
                 originals = {theirs: registry[theirs] for theirs in state.equivalents if theirs in registry}
                 rule = _gymnasium_rule(gymspaces_helper, name, name != "flatdim", state, originals)
@@ -381,7 +380,7 @@ def patched() -> Iterator[None]:
                 unpatch()
 
 
-_GYMSPACES_BASES = tuple(getattr(_gs, name) for name in SPACE_NAMES)
+_GYMSPACES_BASES = tuple(getattr(_gs, name) for name in ALL_SPACE_NAMES)
 
 
 def _is_gymspaces_code(function: Any) -> bool:

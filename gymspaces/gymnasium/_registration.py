@@ -21,6 +21,7 @@ from gymspaces.error import CustomSpaceError
 from gymspaces.gymnasium import _classes, _convert
 from gymspaces.gymnasium import _compat_utils as compat_utils
 from gymspaces.gymnasium._classes import compatible_graphs
+from gymspaces.gymnasium._release import vector_helper
 from gymspaces.space import FOREIGN_SPACE_CLASSES
 
 __all__ = ["register_with_gymnasium"]
@@ -81,12 +82,15 @@ def register_with_gymnasium() -> None:
         batched = gs_vector.batch_differing_spaces(spaces)
         return _convert.convert(batched, "compat", share=True, keep_unknown=True)
 
+    gym_batch_differing_spaces = vector_helper("batch_differing_spaces")  # None before Gymnasium 1.0
+
     # What compat_utils.flatten/unflatten compute, compiled: graph samples are
     # made compatible, and array results skip that walk.
     _flatten.set_compatible_finish(compatible_graphs)
     bases = {getattr(_classes, name): getattr(_gs, name) for name in _convert.SPACE_NAMES}
     for ours, base in bases.items():
-        gym_vector.batch_differing_spaces.register(ours, _gymnasium_errors(batch_differing_spaces))
+        if gym_batch_differing_spaces is not None:
+            gym_batch_differing_spaces.register(ours, _gymnasium_errors(batch_differing_spaces))
         if base in gs_vector.batch_differing_spaces.registry:
             gs_vector.batch_differing_spaces.register(ours, gs_vector.batch_differing_spaces.dispatch(base))
         for gymnasium_helper, gymspaces_helper, implementation in helpers:

@@ -22,6 +22,10 @@ kept as it is: it samples itself, but only a custom *Gymnasium* space is
 understood by Gymnasium's helpers. Derive custom spaces from
 :class:`Space` below to have both.
 
+Each Gymnasium space class the installed release has gets its compatible
+class: on Gymnasium 0.29, which has no ``OneOf``, there is no compatible
+``OneOf`` (use :class:`gymspaces.OneOf`, which Gymnasium's code does not know).
+
 Equality follows Gymnasium's rules and accepts the plain Gymnasium and the
 plain gymspaces namesake on either side: ``spaces.Box(0, 1) ==
 gymnasium.spaces.Box(0, 1) == gymspaces.Box(0, 1)``.
@@ -36,14 +40,17 @@ from gymspaces.gymnasium._classes import (
     GraphInstance,
     MultiBinary,
     MultiDiscrete,
-    OneOf,
     Sequence,
     Space,
     Text,
     Tuple,
 )
 from gymspaces.gymnasium._compat_utils import flatdim, flatten, flatten_space, unflatten
+from gymspaces.gymnasium._release import SPACE_NAMES as _SPACE_NAMES
 from gymspaces.gymnasium.spaces import utils
+
+if "OneOf" in _SPACE_NAMES:  # Gymnasium 1.x; before, there is no Gymnasium OneOf to be
+    from gymspaces.gymnasium._classes import OneOf
 
 __all__ = [
     "Space",
@@ -57,7 +64,7 @@ __all__ = [
     "Tuple",
     "Sequence",
     "Dict",
-    "OneOf",
+    *(["OneOf"] if "OneOf" in _SPACE_NAMES else []),
     "flatdim",
     "flatten_space",
     "flatten",

@@ -1,0 +1,76 @@
+"""What the installed Gymnasium release has: the one place that decides.
+
+gymspaces.gymnasium supports Gymnasium 0.29.1 to 1.4.0. The releases differ
+in what exists (0.29 has no ``OneOf`` and no ``batch_differing_spaces``), in
+the signatures of ``sample`` (0.29 takes no ``probability``) and in the
+attributes their spaces store (0.29's ``Dict`` keeps an ``OrderedDict`` and no
+``sort_keys``, its ``Graph`` no ``batch_node_space``/``batch_edge_space``, its
+``Box`` computes ``low_repr``/``high_repr`` at once: the layout of gym 0.26).
+Everything is read from the installed Gymnasium at import; the rest of the
+layer asks this module instead of checking attributes itself.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import gymnasium
+import gymnasium.spaces as _gym
+import gymnasium.spaces.utils as _gym_utils
+import gymnasium.vector.utils as _gym_vector
+
+__all__ = [
+    "ALL_SPACE_NAMES",
+    "SPACE_NAMES",
+    "VERSION",
+    "LEGACY_LAYOUT",
+    "SAMPLE_TAKES_PROBABILITY",
+    "utils_helper",
+    "vector_helper",
+]
+
+VERSION: str = gymnasium.__version__
+
+ALL_SPACE_NAMES = (
+    "Box",
+    "Discrete",
+    "MultiBinary",
+    "MultiDiscrete",
+    "Text",
+    "Tuple",
+    "Dict",
+    "Sequence",
+    "Graph",
+    "OneOf",
+)
+"""The space classes gymspaces has (and Gymnasium 1.x has)."""
+
+SPACE_NAMES: tuple[str, ...] = tuple(
+    name for name in ALL_SPACE_NAMES if isinstance(getattr(_gym, name, None), type)
+)
+"""Those of :data:`ALL_SPACE_NAMES` that the installed ``gymnasium.spaces`` has: the
+classes that get a compatible counterpart, conversions and patch entries."""
+
+LEGACY_LAYOUT: bool = "sort_keys" not in vars(_gym.Dict({}))
+"""Whether Gymnasium's spaces store their attributes as gym 0.26 did (Gymnasium
+0.29): a ``Dict`` without ``sort_keys`` is the mark of that layout."""
+
+SAMPLE_TAKES_PROBABILITY: bool = "probability" in inspect.signature(_gym.Space.sample).parameters
+"""Whether Gymnasium's ``sample`` methods take ``probability`` (1.x) or only ``mask`` (0.29)."""
+
+
+def _dispatcher(module: Any, name: str) -> Any:
+    helper = getattr(module, name, None)
+    return helper if hasattr(helper, "register") and hasattr(helper, "registry") else None
+
+
+def vector_helper(name: str) -> Any | None:
+    """Gymnasium's singledispatch vector helper ``name`` (``gymnasium.vector.utils``), or None
+    when the release has none (``batch_differing_spaces`` before 1.0)."""
+    return _dispatcher(_gym_vector, name)
+
+
+def utils_helper(name: str) -> Any | None:
+    """Gymnasium's singledispatch helper ``name`` of ``gymnasium.spaces.utils``, or None."""
+    return _dispatcher(_gym_utils, name)
