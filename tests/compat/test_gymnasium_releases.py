@@ -34,11 +34,20 @@ ALL_NAMES = ("Box", "Discrete", "MultiBinary", "MultiDiscrete", "Text", "Tuple",
 PRESENT = tuple(name for name in ALL_NAMES if isinstance(getattr(G, name, None), type))
 RELEASE_1 = int(VERSION.split(".")[0]) >= 1
 
-# Gymnasium 0.29 draws Text, Sequence and Graph samples with other generator
-# calls than 1.4.0 (which gymspaces follows): Text's characters with
-# ``choice``, Sequence's lengths and Graph's edge counts differently. Those
-# are compared by structure only there; the other kinds give the same values.
-SAME_STREAM = set(PRESENT) if RELEASE_1 else {"Box", "Discrete", "MultiBinary", "MultiDiscrete", "Tuple", "Dict"}
+# Releases before 1.4.0 draw some kinds with other generator calls than 1.4.0
+# (which gymspaces follows). 0.29: Text's characters with ``choice``,
+# Sequence's lengths and Graph's edge counts differently. Before 1.4.0: Graph
+# (1.4.0 samples nodes and edges through its batched spaces). 1.0.0: Text
+# (1.1.0 changed the draw). Those are compared by structure only there; the
+# other kinds give the same values.
+_RELEASE = tuple(int(part) for part in VERSION.split(".")[:2])
+SAME_STREAM = set(PRESENT)
+if _RELEASE < (1, 0):
+    SAME_STREAM -= {"Text", "Sequence", "Graph"}
+if _RELEASE < (1, 4):
+    SAME_STREAM -= {"Graph"}
+if _RELEASE < (1, 1):
+    SAME_STREAM -= {"Text"}
 
 
 def _space(lib, name, seed=None):
