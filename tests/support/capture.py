@@ -659,12 +659,19 @@ def _label() -> str:
     """``file:line`` of the innermost test-module frame calling the helper (plus its caller's
     line when that is in the same file): the same in both passes, and where to look."""
     frame = sys._getframe(2)
-    while frame is not None and (frame.f_code.co_filename.startswith(_SUPPORT_DIR)
-                                 or not frame.f_code.co_filename.startswith(_TESTS_DIR)):
+    outside = None  # the innermost frame outside support/ and site-packages: a test out of tests/
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith(_SUPPORT_DIR):
+            if filename.startswith(_TESTS_DIR):
+                break
+            if outside is None and "-packages" not in filename and not filename.startswith("<"):
+                outside = frame
         frame = frame.f_back
     if frame is None:
-        return "?"
-    filename = frame.f_code.co_filename
+        if outside is None:
+            return "?"
+        return sys.intern(f"{os.path.basename(outside.f_code.co_filename)}:{outside.f_lineno}")
     label = f"{filename[len(_TESTS_DIR):]}:{frame.f_lineno}"
     caller = frame.f_back
     if caller is not None and caller.f_code.co_filename == filename:

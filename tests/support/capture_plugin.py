@@ -71,9 +71,11 @@ def _settings() -> tuple[str, Path] | None:
 
 
 def configure(config: pytest.Config) -> None:
-    """Called from ``tests/conftest.py``: registers the plugin when the variables ask for it."""
+    """Registers the plugin when the variables ask for it: called from ``tests/conftest.py``,
+    or as this module's ``pytest_configure`` (``-p support.capture_plugin``, for a session
+    outside the suite, such as the tests of this mechanism)."""
     settings = _settings()
-    if settings is None:
+    if settings is None or config.pluginmanager.has_plugin("gymspaces-capture"):
         return
     mode, path = settings
     seed = os.environ.get("PYTHONHASHSEED", "")
@@ -89,6 +91,9 @@ def configure(config: pytest.Config) -> None:
             "(and without GYMSPACES_PATCH)")
     plugin = CapturePlugin(mode, path, patched=is_patched())
     config.pluginmanager.register(plugin, "gymspaces-capture")
+
+
+pytest_configure = configure
 
 
 class CapturePlugin:
@@ -113,7 +118,7 @@ class CapturePlugin:
 
     def pytest_configure(self, config: pytest.Config) -> None:
         capture.RECORDER = self.recorder
-        _install_entropy_hook(self.recorder)
+        _install_entropy_hook()
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         _remove_entropy_hook()
@@ -272,31 +277,38 @@ def read(path: Path) -> tuple[dict, dict[str, bytes]]:
 _original_randbits: Any = None
 
 
-def _install_entropy_hook(recorder: capture.Recorder) -> None:
-    """Pin OS entropy (see :meth:`support.capture.Recorder.entropy`): numpy's ``SeedSequence()``
-    (so ``default_rng()``, a space's lazy ``np_random``, ...) draws it through
-    ``numpy.random.bit_generator.randbits``, a module global looked up at each call."""
+def _install_entropy_hook() -> bool:
+    """Pin OS entropy for whichever recorder is installed (see
+    :meth:`support.capture.Recorder.entropy`): numpy's ``SeedSequence()`` (so ``default_rng()``,
+    a space's lazy ``np_random``, ...) draws it through ``numpy.random.bit_generator.randbits``,
+    a module global looked up at each call. False if the hook was already there."""
     global _original_randbits
     import numpy.random.bit_generator as bit_generator
 
     if _original_randbits is not None:
-        return
+        return False
     original = _original_randbits = bit_generator.randbits
 
     def randbits(k: int) -> int:
-        pinned = recorder.entropy(k)
+        recorder = capture.RECORDER
+        pinned = None if recorder is None else recorder.entropy(k)
         return original(k) if pinned is None else pinned
 
     bit_generator.randbits = randbits
-    # The hook must see numpy's own draws: two unseeded SeedSequences made now agree.
-    probe = [np.random.SeedSequence().entropy for _ in range(2)]
-    recorder.outside_draws = recorder.counters.entropy_outside_tests = 0
-    if probe != [np.random.SeedSequence().entropy for _ in range(2)]:
-        bit_generator.randbits = original
-        _original_randbits = None
+    # The hook must see numpy's own draws: two fresh recorders pin the same seeds.
+    session = capture.RECORDER
+    try:
+        probes = []
+        for _ in range(2):
+            capture.RECORDER = capture.Recorder("write")
+            probes.append([np.random.SeedSequence().entropy for _ in range(2)])
+    finally:
+        capture.RECORDER = session
+    if probes[0] != probes[1]:
+        _remove_entropy_hook()
         raise pytest.UsageError("numpy no longer draws entropy through bit_generator.randbits: "
                                 "update support/capture_plugin.py")
-    recorder.outside_draws = recorder.counters.entropy_outside_tests = 0
+    return True
 
 
 def _remove_entropy_hook() -> None:
