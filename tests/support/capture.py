@@ -63,9 +63,15 @@ def _digest(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
+_QUALNAMES: dict[type, str] = {}
+
+
 def qualname(cls: type) -> str:
     """``module.qualname`` of a class: tells two libraries' same-named classes apart."""
-    return f"{cls.__module__}.{cls.__qualname__}"
+    name = _QUALNAMES.get(cls)
+    if name is None:
+        name = _QUALNAMES[cls] = f"{cls.__module__}.{cls.__qualname__}"
+    return name
 
 
 # --------------------------------------------------------------------------- encoding
@@ -73,7 +79,8 @@ def qualname(cls: type) -> str:
 
 def _text(text: str) -> Any:
     """A string with object addresses blanked; long strings as prefix + digest + length."""
-    text = _ADDRESS.sub("0x?", text)
+    if "0x" in text:
+        text = _ADDRESS.sub("0x?", text)
     if len(text) <= _TEXT_LIMIT:
         return text
     return ("long", text[:200], _digest(text.encode("utf-8", "surrogatepass")), len(text))
@@ -93,6 +100,7 @@ def _blob(data: bytes) -> Any:
     return ("digest", _digest(data), len(data), data[:_PREVIEW_BYTES])
 
 
+_PY_SCALARS = frozenset({type(None), bool, int, float, complex})
 _value_bytes: Callable[[Any], bytes] | None = None
 
 
@@ -135,6 +143,8 @@ def encode(value: Any, depth: int = 0) -> Any:
     str/bytes/int naming the type (``module.qualname``) at every level."""
     cls = type(value)
     name = qualname(cls)
+    if cls in _PY_SCALARS:
+        return ("py", name, repr(value))
     if depth > 40:
         return ("deep", name, _safe_repr(value))
     if isinstance(value, np.ndarray):
@@ -146,8 +156,6 @@ def encode(value: Any, depth: int = 0) -> Any:
         if isinstance(value, np.object_):  # pragma: no cover - numpy returns the object itself
             return ("scalar", name, "|O", encode(value.item(), depth + 1))
         return ("scalar", name, _dtype(value.dtype), _blob(_array_bytes(np.asarray(value))))
-    if value is None or cls in (bool, int, float, complex):
-        return ("py", name, repr(value))
     if isinstance(value, str):
         return ("str", name, _text(value) if cls is str else _text(str.__str__(value)))
     if isinstance(value, (bytes, bytearray, memoryview)):
@@ -178,7 +186,20 @@ def encode(value: Any, depth: int = 0) -> Any:
 def encode_state(generator: Any) -> Any:
     """A generator's (or bit generator's) state, PCG64's buffered half-word included."""
     bit_generator = getattr(generator, "bit_generator", generator)
-    return ("state", qualname(type(bit_generator)), encode(bit_generator.state))
+    return ("state", qualname(type(bit_generator)), _state(bit_generator.state))
+
+
+def _state(part: Any) -> Any:
+    """A bit generator's state dict (str keys; int, str and array values) as nested tuples:
+    cheaper than :func:`encode` for the most frequent record, and as exact."""
+    cls = type(part)
+    if cls is dict:
+        return tuple((key, _state(value)) for key, value in part.items())
+    if cls is int or cls is str:
+        return part
+    if cls is np.ndarray:
+        return (part.dtype.str, part.shape, _blob(part.tobytes()))
+    return encode(part)
 
 
 def _where(filename: str) -> str:
