@@ -158,6 +158,21 @@ def test_the_other_librarys_error_class_with_the_same_message_is_caught():
     assert "Box.sample cannot be provided a mask" in found[0].difference.patched
 
 
+def test_an_error_class_of_the_same_name_is_not_the_class():
+    impostor = type("Error", (Exception,), {"__module__": "gymnasium.error", "__qualname__": "Error"})
+    found = plain_then_patched(lambda patched: outcome(raiser(impostor if patched else gymnasium.error.Error)))
+    assert parts(found) == ["exception class"]
+    assert "another class object" in found[0].difference.patched
+
+
+def test_node_ids_are_keyed_without_object_addresses():
+    recorder = capture.Recorder("write")
+    for nodeid in ("t.py::test[<object at 0x7f00aa>]", "t.py::test[<object at 0x7f00bb>]", "t.py::test[1]"):
+        recorder.begin(nodeid)
+        recorder.finish()
+    assert list(recorder.written) == ["t.py::test[<object at 0x?>]", "t.py::test[<object at 0x?>] #2", "t.py::test[1]"]
+
+
 def test_a_different_message_and_raising_instead_of_returning_are_caught():
     found = plain_then_patched(lambda patched: outcome(raiser(ValueError, "high < low" if patched else "low > high")))
     assert parts(found) == ["exception message"]

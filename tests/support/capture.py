@@ -202,6 +202,27 @@ def _state(part: Any) -> Any:
     return encode(part)
 
 
+_ERROR_CLASSES: dict[type, str] = {}
+
+
+def _error_class(cls: type) -> str:
+    """``module.qualname``, marked when it does not import as this very class object (a copy
+    of ``gymnasium.error.Error`` with the same name is not ``gymnasium.error.Error``)."""
+    name = _ERROR_CLASSES.get(cls)
+    if name is None:
+        name = qualname(cls)
+        try:
+            found: Any = sys.modules[cls.__module__]
+            for part in cls.__qualname__.split("."):
+                found = getattr(found, part)
+        except (KeyError, AttributeError):  # a local class: no importable name to compare
+            found = cls
+        if found is not cls:
+            name += " (another class object than the one of that name)"
+        _ERROR_CLASSES[cls] = name
+    return name
+
+
 def _where(filename: str) -> str:
     """A warning's file, the same wherever the tree and the environment are."""
     path = filename.replace("\\", "/")
@@ -222,7 +243,7 @@ def encode_warning(message: Any) -> tuple:
 
 def encode_outcome(value: Any, error: BaseException | None, caught: list, state_of: Any = None) -> tuple:
     if error is not None:
-        result = ("raised", qualname(type(error)), _text(str(error)))
+        result = ("raised", _error_class(type(error)), _text(str(error)))
     else:
         result = ("returned", encode(value))
     warned = tuple(encode_warning(w) for w in caught)
@@ -507,9 +528,14 @@ class Recorder:
     # ----------------------------------------------------------------- test lifecycle
 
     def begin(self, nodeid: str) -> None:
-        self.test = _Test(nodeid)
+        # The key: the node id without object addresses (a parameter's repr in its id would
+        # change it per run), numbered if that makes two ids alike.
+        key = _ADDRESS.sub("0x?", nodeid)
+        if key in self.seen:
+            key += f" #{sum(k.startswith(key + ' #') for k in self.seen) + 2}"
+        self.test = _Test(key)
         self.thread = threading.get_ident()
-        self.seen.add(nodeid)
+        self.seen.add(key)
         self.counters.tests += 1
         if self.mode == "compare":
             load = self.captured.get(nodeid)
