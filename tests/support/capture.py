@@ -44,6 +44,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import numpy as np
@@ -242,6 +243,7 @@ def encode_warning(message: Any) -> tuple:
 
 
 def encode_outcome(value: Any, error: BaseException | None, caught: list, state_of: Any = None) -> tuple:
+    result: tuple
     if error is not None:
         result = ("raised", _error_class(type(error)), _text(str(error)))
     else:
@@ -412,7 +414,9 @@ def compare(plain: tuple, patched: tuple) -> list[Difference]:
                 "exception message", f"exception message of {plain_result[1]}",
                 render(plain_result[2], 300), render(patched_result[2], 300)))
     elif plain_result != patched_result:
-        path, aspect, a, b = _first_difference(plain_result[1], patched_result[1])
+        found = _first_difference(plain_result[1], patched_result[1])
+        assert found is not None
+        path, aspect, a, b = found
         differences.append(Difference("value", f"value: {aspect}", f"{path} = {a}", f"{path} = {b}"))
     if plain_warned != patched_warned:
         differences.append(_warnings_difference(plain_warned, patched_warned))
@@ -705,7 +709,7 @@ RECORDER: Recorder | None = None
 def _label() -> str:
     """``file:line`` of the innermost test-module frame calling the helper (plus its caller's
     line when that is in the same file): the same in both passes, and where to look."""
-    frame = sys._getframe(2)
+    frame: FrameType | None = sys._getframe(2)
     outside = None  # the innermost frame outside support/ and site-packages: a test out of tests/
     while frame is not None:
         filename = frame.f_code.co_filename

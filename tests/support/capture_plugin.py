@@ -10,10 +10,11 @@ ends; ``compare`` refuses a missing or unfinished file. Both need
 ``PYTHONHASHSEED`` set to a number (the same one): the order of a set of
 strings -- a ``Text`` charset given as a set -- depends on it.
 
-In compare mode a test fails (``pytest.fail``, no traceback) at the end of its call phase when one of its
-records differs from the capture, when it makes more or fewer helper calls than
-the capture holds for it (for a test that passed in the write pass), or when it
-is not in the capture at all. Every difference is also listed, grouped, in the
+In compare mode a test fails (``pytest.fail``, no traceback into the plugin)
+at the end of its call phase when one of its records differs from the
+capture, when it makes more or fewer helper calls than the capture holds for
+it (for a test that passed in the write pass), or when it is not in the
+capture at all. Every difference is also listed, grouped, in the
 terminal summary, and the session fails if any was found (a test marked xfail
 cannot hide one). ``GYMSPACES_TEST_CAPTURE_REPORT=<file.json>`` writes the
 full list.
@@ -21,12 +22,14 @@ full list.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import pickle
 import platform
 import zlib
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -102,7 +105,7 @@ class CapturePlugin:
         self.header: dict[str, Any] = {}
         self.chunks: dict[str, bytes] = {}
         self.interrupted = False
-        captured = None
+        captured: dict[str, Callable[[], capture.CapturedTest]] | None = None
         if mode == "compare":
             self.header, self.chunks = read(path)
             mine = _environment()
@@ -111,7 +114,7 @@ class CapturePlugin:
             if differing:
                 raise pytest.UsageError(
                     f"{path} was captured in another environment (captured, now): {differing}")
-            captured = {nodeid: (lambda blob=blob: _decode(blob)) for nodeid, blob in self.chunks.items()}
+            captured = {nodeid: functools.partial(_decode, blob) for nodeid, blob in self.chunks.items()}
         self.recorder = capture.Recorder(mode, captured)
 
     # ----------------------------------------------------------------- lifecycle
@@ -287,14 +290,14 @@ def _install_entropy_hook() -> bool:
 
     if _original_randbits is not None:
         return False
-    original = _original_randbits = bit_generator.randbits
+    original = _original_randbits = bit_generator.randbits  # type: ignore[attr-defined]
 
     def randbits(k: int) -> int:
         recorder = capture.RECORDER
         pinned = None if recorder is None else recorder.entropy(k)
         return original(k) if pinned is None else pinned
 
-    bit_generator.randbits = randbits
+    bit_generator.randbits = randbits  # type: ignore[attr-defined]
     # The hook must see numpy's own draws: two fresh recorders pin the same seeds.
     session = capture.RECORDER
     try:
@@ -316,7 +319,7 @@ def _remove_entropy_hook() -> None:
     if _original_randbits is not None:
         import numpy.random.bit_generator as bit_generator
 
-        bit_generator.randbits = _original_randbits
+        bit_generator.randbits = _original_randbits  # type: ignore[attr-defined]
         _original_randbits = None
 
 
