@@ -8,6 +8,10 @@ With ``GYMSPACES_TEST_PATCHED=1`` the whole session runs with
 ``gymspaces.gymnasium.patch()`` on: the differential tests then compare
 gymspaces with Gymnasium's classes running gymspaces' kernels, and the
 Gymnasium-client tests run on patched Gymnasium (CI runs a selection so).
+Gymnasium's side then runs gymspaces' kernels too, so to compare patched
+Gymnasium with plain Gymnasium, run the same tests twice:
+``GYMSPACES_TEST_CAPTURE=<file> GYMSPACES_TEST_CAPTURE_MODE=write`` unpatched,
+then ``...MODE=compare`` patched (:mod:`support.capture_plugin`; tests/README.md).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
 import gymspaces
+from support import capture_plugin
 
 set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "gymspaces-tests-hypothesis")
 settings.register_profile(
@@ -39,6 +44,10 @@ if PATCHED_SESSION:
     from gymspaces.gymnasium import patch
 
     patch()
+
+
+def pytest_configure(config):
+    capture_plugin.configure(config)  # GYMSPACES_TEST_CAPTURE: record, or compare with, plain outcomes
 
 
 @pytest.fixture(params=[gymspaces, gymnasium.spaces], ids=["gymspaces", "gymnasium"])

@@ -139,7 +139,7 @@ def write_both(ours: Any, theirs: Any, index: Any, value: Any, our_memory: Any, 
         outcome(lambda: gym_vector.write_to_shared_memory(theirs, index, their_value, their_memory)),
         f"index {index!r}",
     )
-    assert leaf_bytes(our_memory) == leaf_bytes(their_memory)
+    assert_same_value(leaf_bytes(our_memory), leaf_bytes(their_memory), "memory contents")
 
 
 def read_both(ours: Any, theirs: Any, our_memory: Any, their_memory: Any, n: Any = N) -> None:
@@ -611,7 +611,7 @@ def test_gymnasium_helpers_take_the_compiled_path_on_compatible_spaces() -> None
             value = theirs.sample()
             gym_vector.write_to_shared_memory(ours, index, value, our_memory)
             gym_vector.write_to_shared_memory(theirs, index, value, their_memory)
-        assert leaf_bytes(our_memory) == leaf_bytes(their_memory)
+        assert_same_value(leaf_bytes(our_memory), leaf_bytes(their_memory), "memory contents")
         assert _shared_memory.has_plan(ours, our_memory)
         assert_same_views(gym_vector.read_from_shared_memory(ours, our_memory, N),
                           gym_vector.read_from_shared_memory(theirs, their_memory, N))
@@ -619,7 +619,7 @@ def test_gymnasium_helpers_take_the_compiled_path_on_compatible_spaces() -> None
         for bad in ({"image": 1}, {**value, "keys": np.zeros(3, np.uint16)}):
             assert_same_outcome(outcome(lambda: gym_vector.write_to_shared_memory(ours, 0, bad, our_memory)),
                                 outcome(lambda: gym_vector.write_to_shared_memory(theirs, 0, bad, their_memory)))
-        assert leaf_bytes(our_memory) == leaf_bytes(their_memory)
+        assert_same_value(leaf_bytes(our_memory), leaf_bytes(their_memory), "memory contents")
 
 
 def test_gymnasium_errors_for_custom_children_of_compatible_spaces() -> None:

@@ -23,6 +23,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
 from gymnasium.wrappers import FlattenObservation
+from support.differential import assert_same_value
 from support.gymnasium_envs import DemoEnv
 
 import gymspaces
@@ -57,24 +58,9 @@ KINDS = list(_spaces(gymspaces))
 
 
 def _same(a, b):
-    """Equal values of equal types (arrays: dtype, shape and contents)."""
-    assert type(a) is type(b) or (
-        isinstance(a, tuple) and isinstance(b, tuple)  # GraphInstance of either library
-    ), (type(a), type(b))
-    if isinstance(a, np.ndarray):
-        assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b), (a, b)
-    elif isinstance(a, dict):
-        assert list(a) == list(b)
-        for key in a:
-            _same(a[key], b[key])
-    elif isinstance(a, (tuple, list)):
-        assert len(a) == len(b)
-        for x, y in zip(a, b):
-            _same(x, y)
-    elif isinstance(a, np.generic):
-        assert a.dtype == b.dtype and a == b, (a, b)
-    else:
-        assert a == b, (a, b)
+    """Equal values of equal types: ``assert_same_value`` (dtype, shape and bytes; a
+    GraphInstance of either library), which also records Gymnasium's side ``b``."""
+    assert_same_value(a, b)
 
 
 def _compat_tree(space):

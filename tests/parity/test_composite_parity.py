@@ -130,6 +130,7 @@ def test_repr_contains_and_jsonable(recipe, seed):
     gs_space.seed(seed), gym_space.seed(seed)
     samples = [(gs_space.sample(), gym_space.sample()) for _ in range(2)]
     for gs_sample, gym_sample in samples:
+        assert_same_value(gs_sample, gym_sample, "sample")
         verdict = outcome(lambda: gs_space.contains(gs_sample))
         expected = outcome(lambda: gym_space.contains(gym_sample))
         # Both libraries raise for e.g. a stacked Sequence of an empty Dict.

@@ -4,6 +4,8 @@
   built with either library and a seed; ``spaces_corpus`` holds the fixed
   recipes, ``recipe_strategies`` the Hypothesis strategies that generate them.
 * ``differential``: run a call on both libraries and compare results exactly.
+* ``capture``, ``capture_plugin``: record those calls in an unpatched session and
+  compare a patched session's with them (``GYMSPACES_TEST_CAPTURE``).
 * ``composite_helpers``: generators, valid masks and nested seeds of a space tree.
 * ``fuzz_support``: corrupted masks, probabilities and values for the fuzz tests.
 * ``common_checks``: checks the per-space modules run on their recipes.

@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from support.differential import assert_same_generator_state
+from support import capture
+from support.differential import _assert_same_generator_state
 
 COMPOSITE_KINDS = ("Tuple", "Dict", "Sequence", "Graph", "OneOf")
 
@@ -48,12 +49,13 @@ def generators(space: Any, path: str = "root") -> Iterator[tuple[str, Any]]:
 
 def assert_same_tree_states(gs_space: Any, gym_space: Any, context: str = "") -> None:
     """Every generator of the two trees is unset in both or in the same state."""
+    capture.observe_tree_states(gym_space)
     gs_gens, gym_gens = list(generators(gs_space)), list(generators(gym_space))
     assert [p for p, _ in gs_gens] == [p for p, _ in gym_gens]
     for (path, a), (_, b) in zip(gs_gens, gym_gens):
         assert (a is None) == (b is None), f"generator set in only one library at {path} ({context})"
         if a is not None:
-            assert_same_generator_state(a, b, f"{context} {path}")
+            _assert_same_generator_state(a, b, f"{context} {path}")
 
 
 def same_sharing(gs_space: Any, gym_space: Any) -> bool:

@@ -4,6 +4,11 @@
 class names, so one :class:`~support.recipes.Recipe` builds either one.
 Comparisons here are exact: same Python type, same dtype (byte order
 included), same shape and the same bytes.
+
+Every :func:`outcome`, and the Gymnasium (``expected``) side of every
+assertion here, is also reported to :mod:`support.capture`, which in a
+capture session records it (unpatched) or compares it with the record
+(patched): the patched-vs-plain half of a differential test.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import numpy as np
 
 import gymspaces
 import gymspaces.error
+from support import capture
 
 GS = gymspaces
 GYM = gymnasium.spaces
@@ -58,8 +64,12 @@ class Outcome:
         return f"returned {self.value!r}"
 
 
-def outcome(call: Callable[[], Any]) -> Outcome:
-    """Run ``call`` recording every warning; capture its result or its exception."""
+def outcome(call: Callable[[], Any], *, state_of: Any = None) -> Outcome:
+    """Run ``call`` recording every warning; capture its result or its exception.
+
+    ``state_of`` (a space or a generator): its generator state after the call
+    belongs to the outcome's capture record.
+    """
     result = Outcome()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -68,6 +78,7 @@ def outcome(call: Callable[[], Any]) -> Outcome:
         except Exception as exc:  # noqa: BLE001 - any exception is data here
             result.error = exc
     result.warnings = [(w.category, str(w.message)) for w in caught]
+    capture.observe_outcome(result.value, result.error, caught, state_of)
     return result
 
 
@@ -91,11 +102,16 @@ def assert_same_value(actual: Any, expected: Any, context: str = "") -> None:
     """Exact equality: same type, dtype (incl. byte order), shape and bytes, through
     tuples, lists, dicts (key order included) and graph samples (either library's
     ``GraphInstance``, field by field)."""
+    capture.observe_value(expected)
+    _assert_same_value(actual, expected, context)
+
+
+def _assert_same_value(actual: Any, expected: Any, context: str = "") -> None:
     where = f" ({context})" if context else ""
     if isinstance(expected, GRAPH_INSTANCES) and type(actual) is not type(expected):
         assert isinstance(actual, GRAPH_INSTANCES), f"not a GraphInstance{where}: {actual!r}"
         for field in expected._fields:
-            assert_same_value(getattr(actual, field), getattr(expected, field), f"{context}.{field}")
+            _assert_same_value(getattr(actual, field), getattr(expected, field), f"{context}.{field}")
         return
     assert type(actual) is type(expected), (
         f"type mismatch{where}: gymspaces {type(actual)!r} vs gymnasium {type(expected)!r}"
@@ -108,7 +124,7 @@ def assert_same_value(actual: Any, expected: Any, context: str = "") -> None:
             f"shape mismatch{where}: {actual.shape} vs {expected.shape}"
         )
         if expected.dtype == object:  # bytes would be pointers: compare the elements
-            assert_same_value(np.asarray(actual).tolist(), np.asarray(expected).tolist(), context)
+            _assert_same_value(np.asarray(actual).tolist(), np.asarray(expected).tolist(), context)
             return
         equal_nan = actual.dtype.kind in "fc"
         assert np.array_equal(actual, expected, equal_nan=equal_nan), (
@@ -122,11 +138,11 @@ def assert_same_value(actual: Any, expected: Any, context: str = "") -> None:
     elif isinstance(actual, (tuple, list)):
         assert len(actual) == len(expected), f"length mismatch{where}"
         for i, (a, b) in enumerate(zip(actual, expected)):
-            assert_same_value(a, b, f"{context}[{i}]")
+            _assert_same_value(a, b, f"{context}[{i}]")
     elif isinstance(actual, dict):
         assert list(actual) == list(expected), f"keys mismatch{where}"
         for key in actual:
-            assert_same_value(actual[key], expected[key], f"{context}[{key!r}]")
+            _assert_same_value(actual[key], expected[key], f"{context}[{key!r}]")
     else:
         assert actual == expected, f"value mismatch{where}: {actual!r} vs {expected!r}"
 
@@ -156,7 +172,7 @@ def assert_same_outcome(
                 f"gymnasium {expected.error}"
             )
     else:
-        assert_same_value(actual.value, expected.value, context)
+        _assert_same_value(actual.value, expected.value, context)
     if same_warnings:
         assert actual.warnings == expected.warnings, (
             f"warnings mismatch{where}: gymspaces {actual.warnings} vs gymnasium {expected.warnings}"
@@ -181,6 +197,12 @@ def states_equal(a: Any, b: Any) -> bool:
 def assert_same_generator_state(actual: np.random.Generator, expected: np.random.Generator,
                                 context: str = "") -> None:
     """Two generators are in the same state (PCG64's buffered 32-bit half-word included)."""
+    capture.observe_state(expected)
+    _assert_same_generator_state(actual, expected, context)
+
+
+def _assert_same_generator_state(actual: np.random.Generator, expected: np.random.Generator,
+                                 context: str = "") -> None:
     a, b = actual.bit_generator.state, expected.bit_generator.state
     assert states_equal(a, b), f"RNG state mismatch ({context}):\n {a}\n {b}"
 
@@ -206,8 +228,8 @@ def assert_same_stream(
     instead of in every stream test.
     """
     for i in range(draws):
-        actual = outcome(lambda: gs_space.sample(**sample_kwargs))
-        expected = outcome(lambda: gym_space.sample(**sample_kwargs))
+        actual = outcome(lambda: gs_space.sample(**sample_kwargs), state_of=gs_space)
+        expected = outcome(lambda: gym_space.sample(**sample_kwargs), state_of=gym_space)
         assert_same_outcome(actual, expected, f"{context} draw {i}", same_warnings=same_warnings)
     assert_same_state(gs_space, gym_space, context)
 
@@ -216,5 +238,6 @@ def seeded_pair(build: Callable[..., Any], seed: int) -> tuple[Any, Any]:
     """Build a space in both libraries and seed both with ``seed``; seed() returns agree."""
     gs_space, gym_space = build(GS), build(GYM)
     gs_seed, gym_seed = gs_space.seed(seed), gym_space.seed(seed)
+    capture.observe_value(gym_seed)
     assert type(gs_seed) is type(gym_seed) and gs_seed == gym_seed
     return gs_space, gym_space
