@@ -131,6 +131,12 @@ def _box(d: Mapping[str, Any]) -> str | None:
             continue
         if type(flags) is not np.ndarray or flags.dtype != np.bool_ or flags.shape != shape:
             return f"{name} is not a bool array of the space's shape"
+    if dtype.kind == "f":
+        with np.errstate(over="ignore", invalid="ignore"):
+            both = np.logical_and(d["bounded_below"], d["bounded_above"])
+            if np.isinf(d["high"][both] - d["low"][both]).any():
+                # Gymnasium's uniform draw overflows: numpy warns (or raises) there.
+                return "high - low overflows the dtype (numpy warns or raises per np.errstate)"
     return None
 
 
@@ -242,3 +248,58 @@ tree_reason = _judge.tree_reason
 def class_reason(cls: type) -> str | None:
     """Why instances of ``cls`` cannot run compiled as far as their class goes, or None."""
     return _judge_class(cls)
+
+
+def children(space: Any) -> list[Any]:
+    """The sub-spaces a Gymnasium composite holds (none for fundamental spaces)."""
+    d = vars(space)
+    if "spaces" in d:
+        spaces = d["spaces"]
+        return list(spaces.values()) if isinstance(spaces, dict) else list(spaces)
+    return [d[name] for name in ("feature_space", "node_space", "edge_space") if d.get(name) is not None]
+
+
+def _cast_limits(space: Any, source: np.dtype, found: list[tuple[float, float]]) -> None:
+    """Ranges of the leaves of ``space`` into which Gymnasium casts an unflattened
+    ``source`` array, where a value outside the range makes numpy warn."""
+    d = vars(space)
+    name = GYMNASIUM_CLASSES.get(_gymnasium_base(type(space)) or object)
+    if name in ("Box", "MultiBinary", "Discrete", "MultiDiscrete"):
+        # Box and MultiBinary leaves cast the array; OneOf casts its slice into
+        # a child's flat dtype, an integer one for Discrete and MultiDiscrete.
+        target = d.get("dtype")
+        if isinstance(target, np.dtype) and target != source:
+            if target.kind in "iu":
+                info = np.iinfo(target)
+                found.append((float(info.min), float(info.max)))
+            elif target.kind == "f" and target.itemsize < source.itemsize:
+                limit = float(np.finfo(target).max)
+                found.append((-limit, limit))
+        return
+    for child in children(space):
+        _cast_limits(child, source, found)
+
+
+def unflatten_may_warn(space: Any, x: Any) -> bool:
+    """Whether Gymnasium's ``unflatten(space, x)`` may warn in a cast (numpy's
+    "invalid value" or "overflow encountered in cast"): then its own rule runs.
+
+    Only a float ``x`` cast into integer or narrower float leaves can; it does
+    when a value is not finite or outside a leaf's range.
+    """
+    arrays = [x] if type(x) is np.ndarray else [getattr(x, "nodes", None), getattr(x, "edges", None)]
+    arrays = [a for a in arrays if type(a) is np.ndarray and a.dtype.kind in "fc" and a.size]
+    for array in arrays:
+        if array.dtype.kind == "c":
+            return True
+        limits: list[tuple[float, float]] = []
+        _cast_limits(space, array.dtype, limits)
+        if not limits:
+            continue
+        with np.errstate(all="ignore"):
+            if not np.isfinite(array).all():
+                return True
+            low, high = float(array.min()), float(array.max())
+        if any(low < floor or high > ceiling for floor, ceiling in limits):
+            return True
+    return False

@@ -514,6 +514,17 @@ class Counters:
     incomplete_tests: int = 0
 
 
+def _rebuilding_a_generator() -> bool:
+    """Whether numpy is rebuilding a bit generator from a copy or a pickle
+    (``numpy/random/_pickle.py`` is on the stack): its state is set right after."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code.co_filename.replace("\\", "/").endswith("numpy/random/_pickle.py"):
+            return True
+        frame = frame.f_back
+    return False
+
+
 class Recorder:
     """Collects (write) or checks (compare) the records of the running test."""
 
@@ -672,6 +683,11 @@ class Recorder:
         reported). Elsewhere (other threads) the OS answers (``None``) and the
         running test's later records become placeholders: not reproducible.
         """
+        if _rebuilding_a_generator():
+            # A copy or unpickling of a bit generator: numpy builds it seeded,
+            # then sets the copied state. That entropy is never observable, and
+            # how many copies a path makes is not part of the contract.
+            return 0
         test = self.test
         if threading.get_ident() != self.thread and self.thread is not None:
             self.counters.entropy_other_threads += 1
