@@ -276,6 +276,9 @@ def _cast_limits(space: Any, source: np.dtype, found: list[tuple[float, float]])
                 limit = float(np.finfo(target).max)
                 found.append((-limit, limit))
         return
+    if name == "OneOf":  # its first entry, the index, is cast to int64
+        info = np.iinfo(np.int64)
+        found.append((float(info.min), float(info.max)))
     for child in children(space):
         _cast_limits(child, source, found)
 
@@ -287,8 +290,14 @@ def unflatten_may_warn(space: Any, x: Any) -> bool:
     Only a float ``x`` cast into integer or narrower float leaves can; it does
     when a value is not finite or outside a leaf's range.
     """
-    arrays = [x] if type(x) is np.ndarray else [getattr(x, "nodes", None), getattr(x, "edges", None)]
-    arrays = [a for a in arrays if type(a) is np.ndarray and a.dtype.kind in "fc" and a.size]
+    candidates: list[Any]
+    if type(x) is np.ndarray:
+        candidates = [x]
+    elif type(x) is tuple:  # a Sequence's flattened items
+        candidates = list(x)
+    else:  # a Graph's flattened nodes and edges
+        candidates = [getattr(x, "nodes", None), getattr(x, "edges", None)]
+    arrays = [a for a in candidates if type(a) is np.ndarray and a.dtype.kind in "fc" and a.size]
     for array in arrays:
         if array.dtype.kind == "c":
             return True
@@ -302,4 +311,66 @@ def unflatten_may_warn(space: Any, x: Any) -> bool:
             low, high = float(array.min()), float(array.max())
         if any(low < floor or high > ceiling for floor, ceiling in limits):
             return True
+    return False
+
+
+def _array_may_warn(array: np.ndarray, limits: list[tuple[float, float]]) -> bool:
+    if not limits or array.dtype.kind not in "fc" or not array.size:
+        return False
+    if array.dtype.kind == "c":
+        return True
+    with np.errstate(all="ignore"):
+        if not np.isfinite(array).all():
+            return True
+        low, high = float(array.min()), float(array.max())
+    return any(low < floor or high > ceiling for floor, ceiling in limits)
+
+
+def flatten_may_warn(space: Any, x: Any) -> bool:
+    """Whether Gymnasium's ``flatten(space, x)`` may warn in a cast: a float array
+    leaf cast into an integer or narrower float Box/MultiBinary holding a value
+    that does not fit. Inputs that are not arrays where arrays are expected
+    are left to Gymnasium too (its numpy casts decide)."""
+    name = GYMNASIUM_CLASSES.get(_gymnasium_base(type(space)) or object)
+    d = vars(space)
+    if name in ("Box", "MultiBinary"):
+        if type(x) is not np.ndarray:
+            return True
+        if x.dtype == d.get("dtype"):
+            return False
+        limits: list[tuple[float, float]] = []
+        _cast_limits(space, x.dtype, limits)
+        return _array_may_warn(x, limits)
+    if name == "Dict":
+        if type(x) is not dict:
+            return True
+        return any(key in x and flatten_may_warn(child, x[key]) for key, child in d["spaces"].items())
+    if name == "Tuple":
+        if type(x) is not tuple:
+            return True
+        return any(flatten_may_warn(child, item) for child, item in zip(d["spaces"], x))
+    if name == "OneOf":
+        if type(x) is not tuple or len(x) != 2:
+            return True
+        try:
+            child = d["spaces"][x[0]]
+        except (IndexError, TypeError):
+            return True
+        return flatten_may_warn(child, x[1])
+    if name == "Sequence":
+        feature = d["feature_space"]
+        if type(x) is tuple:
+            return any(flatten_may_warn(feature, item) for item in x)
+        return True
+    if name == "Graph":
+        for array, child in ((getattr(x, "nodes", None), d["node_space"]), (getattr(x, "edges", None), d.get("edge_space"))):
+            if child is None or array is None:
+                continue
+            if type(array) is not np.ndarray:
+                return True
+            limits = []
+            _cast_limits(child, array.dtype, limits)
+            if _array_may_warn(array, limits):
+                return True
+        return False
     return False

@@ -165,12 +165,13 @@ def _gymnasium_rule(
         return next(originals[klass] for klass in type(space).__mro__ if klass in originals)
 
     convert = _graph_instance if graphs else None
-    casts = name == "unflatten"  # casts the flat array into each leaf's dtype
+    # Helpers that cast their input into each leaf's dtype, where numpy may warn.
+    may_warn = {"unflatten": _guard.unflatten_may_warn, "flatten": _guard.flatten_may_warn}.get(name)
 
     def rule(space: Any, *args: Any, **kwargs: Any) -> Any:
         if _state is not state or _guard.tree_reason(space) is not None:
             return gymnasiums(space)(space, *args, **kwargs)
-        if casts and args and _guard.unflatten_may_warn(space, args[0]):
+        if may_warn is not None and args and may_warn(space, args[0]):
             return gymnasiums(space)(space, *args, **kwargs)
         deferrable = DEFERRABLE.set(True)
         try:
