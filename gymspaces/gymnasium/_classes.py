@@ -87,6 +87,14 @@ def _raising_gymnasiums_errors(cls: type) -> None:
         setattr(cls, name, method)
 
 
+def _checked_children(children: Iterable[Any]) -> tuple[Any, ...]:
+    """A Tuple's or OneOf's children, each checked and adopted (Gymnasium's message)."""
+    return tuple(
+        _check_child(child, f"{child} does not inherit from `gymnasium.Space`. Actual Type: {type(child)}")
+        for child in children
+    )
+
+
 def _equal(gs_cls: Any, gym_cls: Any) -> Any:
     """``__eq__`` accepting the gymspaces and the Gymnasium namesake (and subclasses)."""
 
@@ -281,13 +289,7 @@ class Tuple(_gs.Tuple, Space, _gym.Tuple):  # type: ignore[misc]  # see above: b
     """
 
     def __init__(self, spaces: Any, seed: Any = None) -> None:
-        self.spaces = tuple(
-            _check_child(
-                child,
-                f"{child} does not inherit from `gymnasium.Space`. Actual Type: {type(child)}",
-            )
-            for child in spaces
-        )
+        self.spaces = _checked_children(spaces)
         _gs.Space.__init__(self, None, None, seed)
 
     __eq__ = _equal(_gs.Tuple, _gym.Tuple)
@@ -323,13 +325,7 @@ if "OneOf" in SPACE_NAMES:
             children = tuple(spaces)
             if not children:
                 raise ValueError("Empty `OneOf` spaces are not supported.")
-            self.spaces = tuple(
-                _check_child(
-                    child,
-                    f"{child} does not inherit from `gymnasium.Space`. Actual Type: {type(child)}",
-                )
-                for child in children
-            )
+            self.spaces = _checked_children(children)
             _gs.Space.__init__(self, None, None, seed)
 
         __eq__ = _equal(_gs.OneOf, _gym.OneOf)
