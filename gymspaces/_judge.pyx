@@ -60,6 +60,7 @@ cdef class Judge:
     # Direct-mapped memo of sound combinations: slot -> tuple of the watched
     # objects (strong references, so no other object can take their place).
     cdef list memo
+    cdef dict sound  # ids of a sound combination's objects -> those objects (kept alive)
 
     def __cinit__(self, base, tuple watched, judge_class, validate, judge_generator):
         if len(watched) > MAX_WATCHED:
@@ -71,6 +72,7 @@ cdef class Judge:
         self.judge_generator = judge_generator
         self.class_verdicts = {}
         self.memo = [None] * MEMO_SLOTS
+        self.sound = {}
 
     cdef object class_reason(self, cls):
         cdef PyObject *found = PyDict_GetItemWithError(self.class_verdicts, cls)
@@ -109,15 +111,28 @@ cdef class Judge:
             return None
         # Owned references before any Python code runs (validate may touch the dict).
         current = tuple([<object> values[i] for i in range(count)])
+        # Two combinations that share a slot would evict each other on every
+        # call: every sound combination is also kept in a dict (keyed by the
+        # objects themselves, which hash by identity or by value of immutable
+        # scalars), and a hit there goes back into the slot without the rules.
+        key = tuple([id(item) for item in current])
+        known = self.sound.get(key)
+        if known is not None and all([a is b for a, b in zip(<tuple> known, current)]):
+            self.memo[(mixed >> 17) & (MEMO_SLOTS - 1)] = known
+            return None
         verdict = self.validate(space)
         if verdict is None:
             self.memo[(mixed >> 17) & (MEMO_SLOTS - 1)] = current
+            if len(self.sound) >= MAX_CLASSES:
+                self.sound.clear()
+            self.sound[key] = current
         return verdict
 
     def forget(self):
         """Judge every class and combination again (after a class is changed in place)."""
         self.class_verdicts.clear()
         self.memo = [None] * MEMO_SLOTS
+        self.sound = {}
 
 
 cdef object ABSENT = object()  # an attribute the instance does not hold
