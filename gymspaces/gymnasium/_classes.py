@@ -14,7 +14,6 @@ import gymnasium.spaces as _gym
 import numpy as np
 
 import gymspaces as _gs
-import gymspaces.error as _gs_error
 from gymspaces.dict import _ordered_spaces
 from gymspaces.gymnasium import _convert
 from gymspaces.gymnasium._release import SPACE_NAMES
@@ -49,9 +48,6 @@ def _check_child(child: Any, message: str) -> Any:
     return _adopt(child)
 
 
-_GYMSPACES_ERRORS = (_gs_error.Error, _gs_error.CustomSpaceError)
-
-
 def _raising_gymnasiums_errors(cls: type) -> None:
     """Give ``cls`` a ``sample`` and ``seed`` that raise Gymnasium's error classes.
 
@@ -64,14 +60,14 @@ def _raising_gymnasiums_errors(cls: type) -> None:
     def sample_(self: Any, mask: Any = None, probability: Any = None) -> Any:
         try:
             return sample(self, mask, probability)
-        except _GYMSPACES_ERRORS as error:
+        except _convert.GYMSPACES_ERRORS as error:
             failure = error
         raise _convert.gymnasium_error(failure)
 
     def seed_(self: Any, seed: Any = None) -> Any:
         try:
             return seed_of_ours(self, seed)
-        except _GYMSPACES_ERRORS as error:
+        except _convert.GYMSPACES_ERRORS as error:
             failure = error
         raise _convert.gymnasium_error(failure)
 
@@ -506,7 +502,7 @@ class Graph(_gs.Graph, Space, _gym.Graph):  # type: ignore[misc]  # see above: b
         """
         try:
             return GraphInstance(*_gs.Graph.sample(self, mask, probability, num_nodes, num_edges))
-        except _GYMSPACES_ERRORS as error:
+        except _convert.GYMSPACES_ERRORS as error:
             failure = error
         raise _convert.gymnasium_error(failure)
 

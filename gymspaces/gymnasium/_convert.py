@@ -268,6 +268,10 @@ _ERRORS: dict[type, type] = {
 }
 
 
+GYMSPACES_ERRORS: tuple[type[Exception], ...] = (_gs_error.Error, _gs_error.CustomSpaceError)
+"""gymspaces' exceptions that have a Gymnasium namesake (``except GYMSPACES_ERRORS``)."""
+
+
 def gymnasium_error(error: BaseException) -> BaseException:
     """Gymnasium's exception for gymspaces' ``error``: the class of the same name
     (``Error``, ``CustomSpaceError``) with the same arguments; others as they are."""

@@ -19,15 +19,13 @@ import gymnasium.spaces as _gym
 import numpy as np
 
 import gymspaces as _gs
-import gymspaces.error as _gs_error
 from gymspaces.gymnasium import _guard
-from gymspaces.gymnasium._convert import gymnasium_error
+from gymspaces.gymnasium._convert import GYMSPACES_ERRORS, gymnasium_error
 from gymspaces.gymnasium._release import SAMPLE_TAKES_PROBABILITY
 
-__all__ = ["Live", "make_entries", "translated"]
+__all__ = ["Live", "make_entries"]
 
 _NDARRAY = np.ndarray
-translated = gymnasium_error
 
 
 class Live:
@@ -85,9 +83,9 @@ def _sample_entry(name: str, compiled: Callable[..., Any], original: Callable[..
             if not plain:
                 try:
                     return compiled(self, mask, probability)
-                except (_gs_error.Error, _gs_error.CustomSpaceError) as error:
+                except GYMSPACES_ERRORS as error:
                     failure = error
-                raise translated(failure)
+                raise gymnasium_error(failure)
         if live.recording:
             _note_plain(f"{name}.sample", self)
         return original(self, mask, probability)
@@ -111,9 +109,9 @@ def _graph_sample_entry(compiled: Callable[..., Any], original: Callable[..., An
         ):
             try:
                 return _gym.GraphInstance(*compiled(self, mask, probability, num_nodes, num_edges))
-            except (_gs_error.Error, _gs_error.CustomSpaceError) as error:
+            except GYMSPACES_ERRORS as error:
                 failure = error
-            raise translated(failure)
+            raise gymnasium_error(failure)
         if live.recording:
             _note_plain("Graph.sample", self)
         return original(self, mask, probability, num_nodes, num_edges)
@@ -131,9 +129,9 @@ def _contains_entry(name: str, compiled: Callable[..., Any], original: Callable[
         if live.on and (not arrays_only or type(x) is _NDARRAY) and judge(self) is None:
             try:
                 return compiled(self, x)
-            except (_gs_error.Error, _gs_error.CustomSpaceError) as error:
+            except GYMSPACES_ERRORS as error:
                 failure = error
-            raise translated(failure)
+            raise gymnasium_error(failure)
         if live.recording:
             _note_plain(f"{name}.contains", self)
         return original(self, x)

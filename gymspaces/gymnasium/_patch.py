@@ -39,8 +39,9 @@ import gymnasium.spaces as _gym
 
 import gymspaces as _gs
 from gymspaces import _dispatch, _kernel_wiring
-from gymspaces.error import DEFERRABLE, CustomSpaceError, Error, Unproven
+from gymspaces.error import DEFERRABLE, Unproven
 from gymspaces.gymnasium import _entries, _guard
+from gymspaces.gymnasium._convert import GYMSPACES_ERRORS, gymnasium_error
 from gymspaces.gymnasium._release import ALL_SPACE_NAMES, SPACE_NAMES, utils_helper, vector_helper
 
 __all__ = ["patch", "unpatch", "is_patched", "patched", "is_compiled", "plain_reason", "VERIFIED_GYMNASIUM"]
@@ -176,7 +177,7 @@ def _gymnasium_rule(
         deferrable = DEFERRABLE.set(True)
         try:
             result = helper(space, *args, **kwargs)
-        except (Error, CustomSpaceError) as error:
+        except GYMSPACES_ERRORS as error:
             failure: BaseException = error
         except Unproven:
             return gymnasiums(space)(space, *args, **kwargs)
@@ -184,7 +185,7 @@ def _gymnasium_rule(
             return result if convert is None else convert(result)
         finally:
             DEFERRABLE.reset(deferrable)
-        raise _entries.translated(failure)
+        raise gymnasium_error(failure)
 
     rule.__name__ = rule.__qualname__ = f"{name}_compiled"
     rule.__doc__ = helper.__doc__
