@@ -19,7 +19,7 @@ import gymnasium.spaces as _gym
 import numpy as np
 
 import gymspaces as _gs
-from gymspaces.gymnasium import _guard
+from gymspaces.gymnasium import _guard, _release_rules
 from gymspaces.gymnasium._convert import GYMSPACES_ERRORS, gymnasium_error
 from gymspaces.gymnasium._release import SAMPLE_TAKES_PROBABILITY
 
@@ -69,6 +69,11 @@ def _sample_entry(name: str, compiled: Callable[..., Any], original: Callable[..
     # the feature space's attributes directly: its whole tree must be provable.
     whole_tree = name == "Sequence"
     judge = _guard.JUDGES[name].reason
+    # Masks and probabilities the installed release takes otherwise (None: as 1.4.0).
+    release_proven = _release_rules.sample_arguments(composite=composite_masks)
+    # A fundamental space validates its arguments before it draws: a call it
+    # refuses can run again as Gymnasium's, on releases that word errors otherwise.
+    rerun = _release_rules.RERUN_ON_ERROR and fundamental
 
     def sample(self: Any, mask: Any = None, probability: Any = None) -> Any:
         if live.on and judge(self) is None:
@@ -78,12 +83,18 @@ def _sample_entry(name: str, compiled: Callable[..., Any], original: Callable[..
                 plain = _OPTIMIZED and (mask is not None or probability is not None)
             else:  # Box: any mask or probability raises; Gymnasium words it
                 plain = mask is not None or probability is not None
+            if not plain and release_proven is not None and (mask is not None or probability is not None):
+                plain = not release_proven(mask, probability)
             if whole_tree and not plain:
                 plain = _guard.tree_reason(self) is not None
             if not plain:
                 try:
                     return compiled(self, mask, probability)
-                except GYMSPACES_ERRORS as error:
+                except Exception as error:
+                    if rerun:
+                        return original(self, mask, probability)
+                    if not isinstance(error, GYMSPACES_ERRORS):
+                        raise
                     failure = error
                 raise gymnasium_error(failure)
         if live.recording:
@@ -124,9 +135,15 @@ def _contains_entry(name: str, compiled: Callable[..., Any], original: Callable[
     # Gymnasium's logger: those inputs run Gymnasium's code.
     arrays_only = name in ("Box", "MultiDiscrete")
     judge = _guard.JUDGES[name].reason
+    release_proven = _release_rules.contains_arguments(name)  # None: as 1.4.0
 
     def contains(self: Any, x: Any) -> bool:
-        if live.on and (not arrays_only or type(x) is _NDARRAY) and judge(self) is None:
+        if (
+            live.on
+            and (not arrays_only or type(x) is _NDARRAY)
+            and judge(self) is None
+            and (release_proven is None or release_proven(self, x))
+        ):
             try:
                 return compiled(self, x)
             except GYMSPACES_ERRORS as error:

@@ -36,6 +36,7 @@ import numpy as np
 
 from gymspaces import _judge
 from gymspaces.gymnasium._release import SPACE_NAMES
+from gymspaces.gymnasium._release_rules import INSTANCE as _RELEASE_INSTANCE
 
 __all__ = ["GYMNASIUM_CLASSES", "JUDGES", "class_reason", "plain_reason", "tree_reason"]
 
@@ -218,10 +219,17 @@ def _generator_reason(generator: Any) -> str:
 
 
 def _validator(name: str) -> Any:
-    rule = _VALIDATE.get(name)
-    if rule is None:
-        return lambda space: _children_of(name, vars(space))
-    return lambda space: rule(vars(space))
+    rule = _VALIDATE.get(name) or (lambda d: _children_of(name, d))
+    release_rule = _RELEASE_INSTANCE.get(name)
+    if release_rule is None:
+        return lambda space: rule(vars(space))
+
+    def validate(space: Any) -> str | None:
+        # Valid as 1.4.0 leaves it first; then what the installed release does otherwise.
+        d = vars(space)
+        return rule(d) or release_rule(d)
+
+    return validate
 
 
 JUDGES: dict[str, _judge.Judge] = {

@@ -40,7 +40,7 @@ import gymnasium.spaces as _gym
 import gymspaces as _gs
 from gymspaces import _dispatch, _kernel_wiring
 from gymspaces.error import DEFERRABLE, Unproven
-from gymspaces.gymnasium import _entries, _guard
+from gymspaces.gymnasium import _entries, _guard, _release_rules
 from gymspaces.gymnasium._convert import GYMSPACES_ERRORS, gymnasium_error
 from gymspaces.gymnasium._release import ALL_SPACE_NAMES, SPACE_NAMES, utils_helper, vector_helper
 
@@ -79,6 +79,10 @@ os.register_at_fork(before=_before_fork, after_in_parent=_after_fork, after_in_c
 # flatten_space) stay Gymnasium's: the spaces they build are Gymnasium's
 # classes, hence compiled too.
 _UTILS_HELPERS = ("flatdim", "flatten", "unflatten")
+# The helpers whose calls leave nothing behind but their result.
+_PURE_HELPERS = frozenset(
+    {"flatdim", "flatten", "unflatten", "create_empty_array", "create_shared_memory", "read_from_shared_memory"}
+)
 _VECTOR_HELPERS = (
     "concatenate",
     "iterate",
@@ -168,6 +172,10 @@ def _gymnasium_rule(
     convert = _graph_instance if graphs else None
     # Helpers that cast their input into each leaf's dtype, where numpy may warn.
     may_warn = {"unflatten": _guard.unflatten_may_warn, "flatten": _guard.flatten_may_warn}.get(name)
+    # A helper that neither draws nor writes can run again as Gymnasium's when
+    # gymspaces refuses the call: on releases that refuse (or accept) such
+    # inputs otherwise, their own code then decides.
+    rerun = _release_rules.RERUN_ON_ERROR and name in _PURE_HELPERS
 
     def rule(space: Any, *args: Any, **kwargs: Any) -> Any:
         if _state is not state or _guard.tree_reason(space) is not None:
@@ -177,10 +185,12 @@ def _gymnasium_rule(
         deferrable = DEFERRABLE.set(True)
         try:
             result = helper(space, *args, **kwargs)
-        except GYMSPACES_ERRORS as error:
+        except Exception as error:
+            if rerun or isinstance(error, Unproven):
+                return gymnasiums(space)(space, *args, **kwargs)
+            if not isinstance(error, GYMSPACES_ERRORS):
+                raise
             failure: BaseException = error
-        except Unproven:
-            return gymnasiums(space)(space, *args, **kwargs)
         else:
             return result if convert is None else convert(result)
         finally:

@@ -13,6 +13,7 @@ layer asks this module instead of checking attributes itself.
 from __future__ import annotations
 
 import inspect
+import re
 from typing import Any
 
 import gymnasium
@@ -24,6 +25,7 @@ __all__ = [
     "ALL_SPACE_NAMES",
     "SPACE_NAMES",
     "VERSION",
+    "RELEASE",
     "LEGACY_LAYOUT",
     "SAMPLE_TAKES_PROBABILITY",
     "utils_helper",
@@ -31,6 +33,12 @@ __all__ = [
 ]
 
 VERSION: str = gymnasium.__version__
+
+_numbers = re.match(r"(\d+)\.(\d+)\.(\d+)", VERSION)
+RELEASE: tuple[int, int, int] = (
+    (int(_numbers[1]), int(_numbers[2]), int(_numbers[3])) if _numbers else (0, 0, 0)
+)
+"""The installed release as ``(major, minor, micro)``; ``(0, 0, 0)`` if unreadable."""
 
 ALL_SPACE_NAMES = (
     "Box",

@@ -1,0 +1,174 @@
+"""What the installed Gymnasium release does unlike 1.4.0, and where patch mode leaves it to Gymnasium.
+
+gymspaces' kernels reproduce Gymnasium 1.4.0. Patched on another release, a
+call runs compiled only where that release gives the same result; this
+module is the table of where it does not, chosen once at import from the
+installed release (:data:`._release.RELEASE`). Each entry is the narrowest
+condition under which the release's own code gives something else, found by
+diffing the releases' ``spaces/`` and ``vector/utils/`` and pinned by the
+release differential (``tests/tools/release_differential.py``):
+
+* :data:`INSTANCE` -- spaces whose attributes meet a difference (a Graph
+  without batched sub-spaces, a signed integer Box near its dtype's limits
+  on a release that clipped there) run Gymnasium's code for every
+  operation; the judge remembers the verdict, so it costs nothing per call.
+* :func:`contains_arguments` -- inputs on which a release's ``contains``
+  answers otherwise (a Python int outside the dtype, another scalar type)
+  run Gymnasium's ``contains``.
+* :func:`sample_arguments` -- masks a release words or handles otherwise.
+* :data:`RERUN_ON_ERROR` -- a release words some errors otherwise: a call
+  that gymspaces refuses before it draws or writes anything runs
+  Gymnasium's own code, which then raises (or, where that release accepts
+  the input, returns) exactly what it gives plain.
+"""
+
+from __future__ import annotations
+
+from array import typecodes as _ARRAY_TYPECODES
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from gymspaces.gymnasium._release import RELEASE, SAMPLE_TAKES_PROBABILITY, VERSION
+
+__all__ = ["INSTANCE", "RERUN_ON_ERROR", "COMPOSITE_MASKS_PLAIN", "contains_arguments", "sample_arguments"]
+
+_BEFORE_1_4 = RELEASE < (1, 4)
+_BEFORE_1_1 = RELEASE < (1, 1)
+_BEFORE_1_0 = RELEASE < (1, 0)
+
+RERUN_ON_ERROR: bool = _BEFORE_1_4
+"""Whether a call gymspaces refuses runs Gymnasium's code to raise that release's error."""
+
+COMPOSITE_MASKS_PLAIN: bool = _BEFORE_1_1
+"""Whether composites sample with a mask through Gymnasium's code: 1.0 and 0.29 word
+their mask errors otherwise and (Sequence) take other masks; a composite's children
+draw before a later child's mask is refused, so the call cannot be run again."""
+
+# Floats represent every integer up to 2**53: Gymnasium draws integer Boxes as
+# floats, and beyond that the releases' rounding and clipping differ.
+_EXACT_FLOAT_INTEGER = 2**53
+
+
+def _all_true(flags: Any) -> bool:
+    return bool(np.all(flags))
+
+
+def _box(d: Mapping[str, Any]) -> str | None:
+    dtype: np.dtype = d["dtype"]
+    if _BEFORE_1_4 and dtype.kind in "iu":
+        low, high = d["low"], d["high"]
+        bounded = _all_true(d["bounded_below"]) and _all_true(d["bounded_above"])
+        if low.size and (int(low.min()) < -_EXACT_FLOAT_INTEGER or int(high.max()) > _EXACT_FLOAT_INTEGER):
+            return f"Gymnasium {VERSION} rounds and clips integer samples beyond 2**53 otherwise"
+        if _BEFORE_1_0 and not bounded:
+            return f"Gymnasium {VERSION} does not clip unbounded integer samples"
+        if dtype.kind == "i" and dtype != np.int64:
+            info = np.iinfo(dtype)
+            near_limits = low.size and (int(low.min()) < int(info.min) + 2 or int(high.max()) > int(info.max) - 2)
+            if not bounded or near_limits:
+                return f"Gymnasium {VERSION} clips {dtype} samples to 2 inside the dtype's limits"
+    if _BEFORE_1_4 and dtype.char not in _ARRAY_TYPECODES and dtype.kind != "b":
+        # Its shared memory is made with array typecodes only: a TypeError for this dtype.
+        return f"Gymnasium {VERSION} has no shared memory for {dtype}"
+    return None
+
+
+def _discrete(d: Mapping[str, Any]) -> str | None:
+    # Up to 1.3, contains computes ``start + n`` in the space's dtype: numpy
+    # warns (or raises, per np.errstate) where it overflows.
+    if _BEFORE_1_4 and int(d["start"]) + int(d["n"]) > int(np.iinfo(d["dtype"]).max):
+        return f"Gymnasium {VERSION} overflows computing start + n in {d['dtype']}"
+    return None
+
+
+def _multi_discrete(d: Mapping[str, Any]) -> str | None:
+    # Up to 1.3, contains computes ``x - start``, which may wrap around for a negative start.
+    if _BEFORE_1_4 and d["start"].size and int(d["start"].min()) < 0:
+        return f"Gymnasium {VERSION} computes x - start, which wraps for a negative start"
+    return None
+
+
+def _text(d: Mapping[str, Any]) -> str | None:
+    if _BEFORE_1_1:
+        return f"Gymnasium {VERSION}'s Text samples with other draws"
+    return None
+
+
+def _graph(d: Mapping[str, Any]) -> str | None:
+    if _BEFORE_1_4:
+        return f"Gymnasium {VERSION}'s Graph samples, checks and flattens otherwise"
+    return None
+
+
+def _one_of(d: Mapping[str, Any]) -> str | None:
+    if _BEFORE_1_4:
+        return f"Gymnasium {VERSION} flattens OneOf samples to another dtype"
+    return None
+
+
+def _dict(d: Mapping[str, Any]) -> str | None:
+    if _BEFORE_1_0:
+        return f"Gymnasium {VERSION}'s Dict returns OrderedDict samples"
+    return None
+
+
+INSTANCE: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
+    "Box": _box,
+    "Discrete": _discrete,
+    "MultiDiscrete": _multi_discrete,
+    "Text": _text,
+    "Graph": _graph,
+    "OneOf": _one_of,
+    "Dict": _dict,
+}
+"""Per class name: why an instance (its attributes already valid for 1.4.0) meets a
+difference of the installed release, or None. Runs once per attribute combination."""
+
+
+# ---------------------------------------------------------------- arguments
+
+
+def _discrete_contains(space: Any, x: Any) -> bool:
+    # Up to 1.3 a Python int is converted with the dtype's constructor (an
+    # OverflowError outside it) and other scalars compared in numpy's
+    # arithmetic; an int inside the dtype and a scalar of the dtype itself
+    # compare the same on every release.
+    dtype = vars(space)["dtype"]
+    if type(x) is int:
+        info = np.iinfo(dtype)
+        return int(info.min) <= x <= int(info.max)
+    return type(x) is dtype.type
+
+
+def _multi_discrete_contains(space: Any, x: Any) -> bool:
+    # Up to 1.1 any non-object dtype is accepted, up to 1.3 x - start is computed
+    # in numpy's promotion: an array of the space's dtype agrees everywhere.
+    return bool(x.dtype == vars(space)["dtype"])
+
+
+_CONTAINS: dict[str, Callable[[Any, Any], bool]] = (
+    {"Discrete": _discrete_contains, "MultiDiscrete": _multi_discrete_contains} if _BEFORE_1_4 else {}
+)
+
+
+def contains_arguments(name: str) -> Callable[[Any, Any], bool] | None:
+    """``proven(space, x)`` for Gymnasium's ``name.contains`` on the installed release:
+    False where that release's ``contains`` may answer otherwise. None: every input
+    the entry already admits is proven."""
+    return _CONTAINS.get(name)
+
+
+def sample_arguments(composite: bool) -> Callable[[Any, Any], bool] | None:
+    """``proven(mask, probability)`` for a ``sample`` on the installed release, or None
+    (every input the entry already admits is proven)."""
+    if SAMPLE_TAKES_PROBABILITY and not (composite and COMPOSITE_MASKS_PLAIN):
+        return None
+    masks = not (composite and COMPOSITE_MASKS_PLAIN)
+
+    def proven(mask: Any, probability: Any) -> bool:
+        # A release without ``probability`` raises its own TypeError for one.
+        return probability is None and (masks or mask is None)
+
+    return proven
