@@ -225,9 +225,15 @@ def _validator(name: str) -> Any:
         return lambda space: rule(vars(space))
 
     def validate(space: Any) -> str | None:
-        # Valid as 1.4.0 leaves it first; then what the installed release does otherwise.
+        # What the installed release does otherwise comes first (the more useful
+        # reason); a release rule meeting attributes it cannot read leaves the
+        # verdict to the validity rule, which names what is wrong with them.
         d = vars(space)
-        return rule(d) or release_rule(d)
+        try:
+            reason = release_rule(d)
+        except (KeyError, TypeError, AttributeError, ValueError):
+            reason = None
+        return reason or rule(d)
 
     return validate
 

@@ -176,11 +176,14 @@ def _gymnasium_rule(
     # gymspaces refuses the call: on releases that refuse (or accept) such
     # inputs otherwise, their own code then decides.
     rerun = _release_rules.RERUN_ON_ERROR and name in _PURE_HELPERS
+    release_proven = _release_rules.helper_arguments(name)  # None: as 1.4.0
 
     def rule(space: Any, *args: Any, **kwargs: Any) -> Any:
         if _state is not state or _guard.tree_reason(space) is not None:
             return gymnasiums(space)(space, *args, **kwargs)
         if may_warn is not None and args and may_warn(space, args[0]):
+            return gymnasiums(space)(space, *args, **kwargs)
+        if release_proven is not None and not release_proven(space, *args, **kwargs):
             return gymnasiums(space)(space, *args, **kwargs)
         deferrable = DEFERRABLE.set(True)
         try:

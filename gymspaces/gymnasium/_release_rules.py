@@ -16,6 +16,8 @@ release differential (``tests/tools/release_differential.py``):
   answers otherwise (a Python int outside the dtype, another scalar type)
   run Gymnasium's ``contains``.
 * :func:`sample_arguments` -- masks a release words or handles otherwise.
+* :func:`helper_arguments` -- arguments a release's helper takes otherwise
+  (``concatenate`` of a generator before 1.4).
 * :data:`RERUN_ON_ERROR` -- a release words some errors otherwise: a call
   that gymspaces refuses before it draws or writes anything runs
   Gymnasium's own code, which then raises (or, where that release accepts
@@ -28,13 +30,22 @@ from array import typecodes as _ARRAY_TYPECODES
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import gymnasium.spaces as _gym
 import numpy as np
 
 from gymspaces.gymnasium._release import RELEASE, SAMPLE_TAKES_PROBABILITY, VERSION
 
-__all__ = ["INSTANCE", "RERUN_ON_ERROR", "COMPOSITE_MASKS_PLAIN", "contains_arguments", "sample_arguments"]
+__all__ = [
+    "INSTANCE",
+    "RERUN_ON_ERROR",
+    "COMPOSITE_MASKS_PLAIN",
+    "contains_arguments",
+    "helper_arguments",
+    "sample_arguments",
+]
 
 _BEFORE_1_4 = RELEASE < (1, 4)
+_BEFORE_1_3 = RELEASE < (1, 3)
 _BEFORE_1_1 = RELEASE < (1, 1)
 _BEFORE_1_0 = RELEASE < (1, 0)
 
@@ -114,15 +125,19 @@ def _dict(d: Mapping[str, Any]) -> str | None:
     return None
 
 
-INSTANCE: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
-    "Box": _box,
-    "Discrete": _discrete,
-    "MultiDiscrete": _multi_discrete,
-    "Text": _text,
-    "Graph": _graph,
-    "OneOf": _one_of,
-    "Dict": _dict,
-}
+INSTANCE: dict[str, Callable[[Mapping[str, Any]], str | None]] = (
+    {
+        "Box": _box,
+        "Discrete": _discrete,
+        "MultiDiscrete": _multi_discrete,
+        "Text": _text,
+        "Graph": _graph,
+        "OneOf": _one_of,
+        "Dict": _dict,
+    }
+    if _BEFORE_1_4
+    else {}
+)
 """Per class name: why an instance (its attributes already valid for 1.4.0) meets a
 difference of the installed release, or None. Runs once per attribute combination."""
 
@@ -172,3 +187,50 @@ def sample_arguments(composite: bool) -> Callable[[Any, Any], bool] | None:
         return probability is None and (masks or mask is None)
 
     return proven
+
+
+def _sequence_items(space: Any, items: Any, *rest: Any, **keywords: Any) -> bool:
+    # Before 1.4, concatenate hands ``items`` to np.stack as they are, which
+    # refuses anything but a sequence (a generator, say); 1.4 makes a list first.
+    return type(items) is list or type(items) is tuple
+
+
+def _batch_length(space: Any, items: Any) -> int | None:
+    """The number of items a batch ``items`` of ``space`` holds, if every part of it
+    holds the same number; None otherwise (or when it cannot tell)."""
+    if isinstance(space, _gym.Tuple):
+        if type(items) is not tuple or len(items) != len(space.spaces):
+            return None
+        lengths = {_batch_length(child, part) for child, part in zip(space.spaces, items)}
+    elif isinstance(space, _gym.Dict):
+        if not isinstance(items, dict) or any(key not in items for key in space.spaces):
+            return None
+        lengths = {_batch_length(child, items[key]) for key, child in space.spaces.items()}
+    else:
+        try:
+            return len(items)
+        except TypeError:
+            return None
+    return lengths.pop() if len(lengths) == 1 else None
+
+
+def _equal_batches(space: Any, items: Any, *rest: Any, **keywords: Any) -> bool:
+    # Before 1.3, iterate zips a Tuple's or Dict's parts without ``strict``:
+    # parts of unequal length are cut to the shortest instead of refused.
+    if not isinstance(space, (_gym.Tuple, _gym.Dict)):
+        return True
+    return _batch_length(space, items) is not None
+
+
+_HELPERS: dict[str, Callable[..., bool]] = {}
+if _BEFORE_1_4:
+    _HELPERS["concatenate"] = _sequence_items
+if _BEFORE_1_3:
+    _HELPERS["iterate"] = _equal_batches
+
+
+def helper_arguments(name: str) -> Callable[..., bool] | None:
+    """``proven(space, *args, **kwargs)`` for Gymnasium's helper ``name`` on the
+    installed release: False where that release's helper may answer otherwise.
+    None: every call is proven as far as the release goes."""
+    return _HELPERS.get(name)

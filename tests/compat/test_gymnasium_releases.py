@@ -227,6 +227,35 @@ def test_unverified_patch_and_unpatch_restore_exactly():
     _identical(helpers, helpers_after)
 
 
+@pytest.mark.usefixtures("unpatched")
+def test_release_rules_say_what_runs_plain():
+    """Patched, the common spaces run compiled on every release, and those that meet
+    a difference of this release from 1.4.0 run Gymnasium's code, saying why."""
+    from gymspaces.gymnasium import plain_reason
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the opt-in warning, if unverified
+        gsg.patch(unverified=True)
+    try:
+        common = [G.Discrete(5), G.Box(-1.0, 1.0, (3,)), G.Box(0, 255, (4, 4), np.uint8), G.MultiBinary(3)]
+        common += [G.MultiDiscrete([3, 2]), G.Tuple((G.Discrete(2), G.Box(0.0, 1.0, (2,))))]
+        if RELEASE_1:
+            common.append(G.Dict({"a": G.Discrete(2), "b": G.Box(0.0, 1.0, (2,))}))
+        for space in common:
+            assert plain_reason(space) is None, space
+        graph = G.Graph(G.Box(0.0, 1.0, (2,)), G.Discrete(3))
+        clipped = G.Box(-128, 127, (3,), np.int8)
+        if _RELEASE < (1, 4):
+            assert VERSION in plain_reason(graph)
+            assert VERSION in plain_reason(clipped)
+            assert VERSION in plain_reason(G.Tuple((G.Discrete(2), clipped)))
+            assert not is_compiled(graph)
+        else:
+            assert plain_reason(graph) is None and plain_reason(clipped) is None
+    finally:
+        gsg.unpatch()
+
+
 # -------------------------------------------------------------- compile_env
 
 
