@@ -690,6 +690,8 @@ def run_suite(
         rootdir,
         "-p",
         "no:cacheprovider",
+        "-p",
+        "no:xdist",  # timings need one process, even when run from a parallel test session
         "-q",
         "--benchmark-json",
         json_path,
@@ -701,6 +703,9 @@ def run_suite(
     ]
     plugins = [ProgressBar(sys.stderr, cases), RunLabel("quick" if quick else "full")]
     output = io.StringIO()
+    # Started from a worker of a parallel (xdist) test session, the variable
+    # it inherits would make pytest-benchmark disable itself.
+    worker = os.environ.pop("PYTEST_XDIST_WORKER", None)
     try:
         if verbose:
             code = pytest.main(args, plugins=plugins)
@@ -709,6 +714,8 @@ def run_suite(
                 code = pytest.main(args, plugins=plugins)
     finally:
         shutil.rmtree(rootdir, ignore_errors=True)
+        if worker is not None:
+            os.environ["PYTEST_XDIST_WORKER"] = worker
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED) and not verbose:
         sys.stderr.write(output.getvalue())
     return int(code)

@@ -182,6 +182,22 @@ def _as_current_sample(original: Callable[..., Any]) -> Callable[..., Any]:
     return sample
 
 
+def _without_probability(entry: Callable[..., Any], graph: bool) -> Callable[..., Any]:
+    """``entry`` with the signature of a release whose ``sample`` takes no ``probability``
+    (0.29, 1.0): Python itself then refuses one, in that release's words."""
+    if graph:
+
+        def graph_sample(self: Any, mask: Any = None, num_nodes: int = 10, num_edges: int | None = None) -> Any:
+            return entry(self, mask, None, num_nodes, num_edges)
+
+        return graph_sample
+
+    def sample(self: Any, mask: Any = None) -> Any:
+        return entry(self, mask, None)
+
+    return sample
+
+
 def make_entries(name: str, live: Live) -> dict[str, Any]:
     """``sample`` and ``contains`` for Gymnasium's class ``name``, bound to ``live``."""
     ours, theirs = getattr(_gs, name), getattr(_gym, name)
@@ -194,6 +210,8 @@ def make_entries(name: str, live: Live) -> dict[str, Any]:
     else:
         sample = _sample_entry(name, ours.sample, plain_sample, live)
         contains = _contains_entry(name, ours.contains, original_contains, live)
+    if not SAMPLE_TAKES_PROBABILITY:
+        sample = _without_probability(sample, graph=name == "Graph")
     for entry, original in ((sample, original_sample), (contains, original_contains)):
         entry.__name__ = original.__name__
         entry.__qualname__ = original.__qualname__
