@@ -273,6 +273,18 @@ def children(space: Any) -> list[Any]:
     return [d[name] for name in ("feature_space", "node_space", "edge_space") if d.get(name) is not None]
 
 
+def _float_range(target: np.dtype) -> tuple[float, float]:
+    """The floats that cast into the integer dtype ``target`` without numpy's
+    warning: float(max) of a 64-bit dtype rounds up, past the dtype."""
+    info = np.iinfo(target)
+    low, high = float(info.min), float(info.max)
+    if int(low) < int(info.min):
+        low = float(np.nextafter(low, np.inf))
+    if int(high) > int(info.max):
+        high = float(np.nextafter(high, -np.inf))
+    return low, high
+
+
 def _cast_limits(space: Any, source: np.dtype, found: list[tuple[float, float]]) -> None:
     """Ranges of the leaves of ``space`` into which Gymnasium casts an unflattened
     ``source`` array, where a value outside the range makes numpy warn."""
@@ -284,15 +296,13 @@ def _cast_limits(space: Any, source: np.dtype, found: list[tuple[float, float]])
         target = d.get("dtype")
         if isinstance(target, np.dtype) and target != source:
             if target.kind in "iu":
-                info = np.iinfo(target)
-                found.append((float(info.min), float(info.max)))
+                found.append(_float_range(target))
             elif target.kind == "f" and target.itemsize < source.itemsize:
                 limit = float(np.finfo(target).max)
                 found.append((-limit, limit))
         return
     if name == "OneOf":  # its first entry, the index, is cast to int64
-        info = np.iinfo(np.int64)
-        found.append((float(info.min), float(info.max)))
+        found.append(_float_range(np.dtype(np.int64)))
     for child in children(space):
         _cast_limits(child, source, found)
 
