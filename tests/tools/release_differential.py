@@ -174,6 +174,47 @@ def differing_parts(plain: Any, patched: Any) -> list[str]:
     return [key for key in plain if plain.get(key) != patched.get(key)] + [key for key in patched if key not in plain]
 
 
+def _state_rows(states: Any) -> dict[Any, Any]:
+    rows: dict[Any, Any] = {}
+    for entry in states or ():
+        index, tree = entry[0], entry[1]
+        if isinstance(tree, tuple) and tree and isinstance(tree[0], tuple) and len(tree[0]) == 3:
+            for path, cls, state in tree:
+                rows[(index, path, cls)] = state
+        else:
+            rows[(index,)] = tree
+    return rows
+
+
+def _compact_state(state: Any) -> Any:
+    """A PCG64 state as (state, inc, has_uint32, uinteger), the rest as given."""
+    try:
+        fields = dict((key[1], value) for key, value in state[2][2])
+        inner = dict((key[1], value[1]) for key, value in fields["state"][2])
+        return (inner["state"], inner["inc"], fields["has_uint32"][1], fields["uinteger"][1])
+    except Exception:
+        return state
+
+
+def describe(part: str, plain: Any, patched: Any, width: int) -> tuple[str, str]:
+    """Plain and patched renderings of one differing part, trimmed to what differs."""
+    if part == "states":
+        a, b = _state_rows(plain), _state_rows(patched)
+        keys = [key for key in list(a) + [k for k in b if k not in a] if a.get(key, "absent") != b.get(key, "absent")]
+        render = lambda rows: "; ".join(f"{'/'.join(map(str, key))}={_compact_state(rows.get(key, 'absent'))}" for key in keys)  # noqa: E731
+        return _short(render(a), width), _short(render(b), width)
+    return _short(plain, width), _short(patched, width)
+
+
+def kind_of(name: str) -> str:
+    """A group for the summary: the family (first step) and the operation (last step)."""
+    steps = name.split("/")
+    if steps[0] == "single":
+        return name
+    middle = "contains-bad/" if "contains-bad" in steps else ("mask/" if "mask" in steps else ("probability/" if "probability" in steps else ""))
+    return f"{steps[0]}/*/{middle}{steps[-1]}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-k", dest="pattern", default=None, help="run only the cases whose name contains this substring")
@@ -215,34 +256,38 @@ def main(argv: list[str] | None = None) -> int:
         "differ": len(differing),
         "problems": problems,
         "seconds": round(time.monotonic() - began, 1),
-        "differences": [
-            {
-                "name": name,
-                "parts": differing_parts(plain.get(name), patched.get(name)),
-                "plain": repr(plain.get(name)),
-                "patched": repr(patched.get(name)),
-            }
-            for name in differing
-        ],
+        "differences": [],
+        "kinds": {},
     }
+    for name in differing:
+        a, b = plain.get(name), patched.get(name)
+        parts = differing_parts(a, b)
+        shown = {}
+        for part in parts:
+            if part == "missing":
+                shown[part] = {"plain": _short(a, 4000), "patched": _short(b, 4000)}
+            else:
+                rendered = describe(part, a.get(part), b.get(part), 4000)
+                shown[part] = {"plain": rendered[0], "patched": rendered[1]}
+        summary["differences"].append({"name": name, "kind": kind_of(name), "parts": shown})
+        group = summary["kinds"].setdefault(kind_of(name), {"count": 0, "example": name})
+        group["count"] += 1
     print(f"Gymnasium {summary['gymnasium']}, numpy {summary['numpy']}, Python {summary['python']}")
     print(f"gymspaces {summary['gymspaces']}")
     print(f"cases: {summary['cases']}  differ: {summary['differ']}  ({summary['seconds']}s)")
     for problem in problems:
         print(f"PROBLEM: {problem}")
-    for name in differing[: args.show]:
-        a, b = plain.get(name), patched.get(name)
-        parts = differing_parts(a, b)
-        print(f"\n--- {name}  (differs in: {', '.join(parts)})")
-        for part in parts:
-            if part == "missing":
-                print(f"  plain:   {_short(a, args.width)}")
-                print(f"  patched: {_short(b, args.width)}")
-                continue
-            print(f"  [{part}] plain:   {_short(a.get(part), args.width)}")
-            print(f"  [{part}] patched: {_short(b.get(part), args.width)}")
+    for difference in summary["differences"][: args.show]:
+        print(f"\n--- {difference['name']}  (differs in: {', '.join(difference['parts'])})")
+        for part, both in difference["parts"].items():
+            print(f"  [{part}] plain:   {both['plain'][: args.width]}")
+            print(f"  [{part}] patched: {both['patched'][: args.width]}")
     if len(differing) > args.show:
         print(f"\n... and {len(differing) - args.show} more (--show, --json)")
+    if differing:
+        print("\nDiffering cases by kind (count, kind, first case):")
+        for kind, group in sorted(summary["kinds"].items(), key=lambda item: (-item[1]["count"], item[0])):
+            print(f"  {group['count']:5d}  {kind}  ({group['example']})")
     if args.json_path:
         Path(args.json_path).write_text(json.dumps(summary, indent=1))
     if meta_plain.get("gymnasium") != meta_patched.get("gymnasium") or not names:
