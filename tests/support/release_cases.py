@@ -390,6 +390,9 @@ def bad_values(space: Any) -> list[tuple[str, Callable[[], Any]]]:
         ]
     elif isinstance(space, S.Tuple):
         extra = [
+            ("child-2e70", lambda: (2**70, *tuple(good())[1:]) if space.spaces else (2**70,)),
+            ("child-uint64", lambda: (np.uint64(0), *tuple(good())[1:]) if space.spaces else (np.uint64(0),)),
+            ("child-float-array", lambda: (np.zeros(3), *tuple(good())[1:]) if space.spaces else (np.zeros(3),)),
             ("as-list", lambda: list(good())),
             ("short", lambda: tuple(good())[:-1]),
             ("long", lambda: tuple(good()) + (0,)),
@@ -398,6 +401,8 @@ def bad_values(space: Any) -> list[tuple[str, Callable[[], Any]]]:
     elif isinstance(space, S.Dict):
         keys = list(space.spaces)
         extra = [
+            ("child-2e70", lambda: {k: (2**70 if i == 0 else v) for i, (k, v) in enumerate(good().items())}),
+            ("child-uint64", lambda: {k: (np.uint64(0) if i == 0 else v) for i, (k, v) in enumerate(good().items())}),
             ("missing-key", lambda: {k: v for k, v in list(good().items())[1:]}),
             ("extra-key", lambda: {**good(), "zzz": 0}),
             ("ordered", lambda: OrderedDict(good())),
@@ -409,6 +414,9 @@ def bad_values(space: Any) -> list[tuple[str, Callable[[], Any]]]:
         extra = [
             ("as-list", lambda: list(good()) if isinstance(good(), tuple) else good().tolist()),
             ("bad-item", lambda: ("not-an-item",)),
+            ("item-2e70", lambda: (2**70,)),
+            ("item-uint64", lambda: (np.uint64(0),)),
+            ("stacked-float", lambda: np.zeros((2, *(space.feature_space.shape or ())), dtype=np.float64)),
             ("ndarray", lambda: np.zeros((2, 1))),
             ("empty-tuple", lambda: ()),
         ]
@@ -417,6 +425,8 @@ def bad_values(space: Any) -> list[tuple[str, Callable[[], Any]]]:
             ("as-tuple", lambda: tuple(good())),
             ("no-edges", lambda: S.GraphInstance(good().nodes, None, None)),
             ("float-nodes", lambda: S.GraphInstance(np.asarray(good().nodes, dtype=np.float64), good().edges, good().edge_links)),
+            ("int32-links", lambda: S.GraphInstance(good().nodes, good().edges, None if good().edges is None else good().edge_links.astype(np.int32))),
+            ("list-nodes", lambda: S.GraphInstance(np.asarray(good().nodes).tolist(), good().edges, good().edge_links)),
             ("bad-links", lambda: S.GraphInstance(good().nodes, good().edges, None if good().edges is None else good().edge_links + 10)),
         ]
     elif HAS_ONEOF and isinstance(space, S.OneOf):
@@ -425,6 +435,8 @@ def bad_values(space: Any) -> list[tuple[str, Callable[[], Any]]]:
             ("np-index", lambda: (np.int64(0), value_of(space.spaces[0], 0))),
             ("as-list", lambda: [0, value_of(space.spaces[0], 0)]),
             ("short", lambda: (0,)),
+            ("uint64-index", lambda: (np.uint64(0), value_of(space.spaces[0], 0))),
+            ("huge-index", lambda: (2**70, value_of(space.spaces[0], 0))),
             ("wrong-sub", lambda: (0, value_of(space.spaces[-1], 0)) if len(space.spaces) > 1 else (0, None)),
         ]
     return common + extra
@@ -512,6 +524,17 @@ def recipe_cases(recipe: Recipe) -> list[Case]:
         "pickle-sample": lambda t: (lambda s: (lambda c: (t(c).sample(), s.sample()))(pickle.loads(pickle.dumps(s))))(build(t)),
         "attributes": lambda t: (lambda s: (s.shape, s.dtype, s.is_np_flattenable))(build(t)),
     }
+    ops["unflatten-int64-zeros"] = lambda t: (lambda s: U.unflatten(s, np.zeros(U.flatdim(s), dtype=np.int64)))(build(t))
+    ops["unflatten-float16-ones"] = lambda t: (lambda s: U.unflatten(s, np.ones(U.flatdim(s), dtype=np.float16)))(build(t))
+    ops["unflatten-list"] = lambda t: (lambda s: U.unflatten(s, [0] * U.flatdim(s)))(build(t))
+    ops["unflatten-too-long"] = lambda t: (lambda s: U.unflatten(s, np.zeros(U.flatdim(s) + 1, dtype=np.float32)))(build(t))
+    if recipe.kind == "box":
+        ops["is-bounded"] = lambda t: (lambda s: [s.is_bounded(m) for m in ("both", "below", "above")] + [s.is_bounded("sideways")])(build(t))
+    if recipe.kind == "multidiscrete":
+        ops["getitem-len"] = lambda t: (lambda s: (s[0], len(s), s[-1:]))(build(t))
+    if recipe.kind in ("tuple", "dict", "oneof"):
+        ops["container-api"] = lambda t: (lambda s: (len(s), [repr(x) for x in (s.spaces.values() if isinstance(s.spaces, dict) else s.spaces)],
+                                                     list(s.keys()) if hasattr(s, "keys") else s[0] if len(s) else None))(build(t))
     if HAS_DTYPE_SHAPE_EQUIV:
         ops["dtype-shape-equiv"] = lambda t: (
             U.is_space_dtype_shape_equiv(build(t), build(t)),
@@ -523,7 +546,16 @@ def recipe_cases(recipe: Recipe) -> list[Case]:
     cases = [Case(f"{label}/{op}", function) for op, function in ops.items()]
     for bad, maker in bad_values_for(recipe):
         cases.append(Case(f"{label}/contains-bad/{bad}", lambda t, m=maker: (lambda s: s.contains(m(s)))(build(t))))
+        cases.append(Case(f"{label}/flatten-bad/{bad}", lambda t, m=maker: (lambda s: U.flatten(s, m(s)))(build(t))))
+        if bad not in COMMON_BAD:
+            # Odd items into the batch helpers: the casts they make (or refuse).
+            cases.append(Case(f"{label}/concatenate-bad/{bad}", lambda t, m=maker: (lambda s: _concatenate(s, [m(s), m(s)]))(build(t))))
+            cases.append(Case(f"{label}/shared-memory-bad/{bad}", lambda t, m=maker: (lambda s: _shared_memory_roundtrip(s, [m(s)]))(build(t))))
     return cases
+
+
+COMMON_BAD = frozenset(("none", "str", "int-1e20", "int-2e70", "neg-one", "float", "empty-list", "list0", "f64-scalar",
+                        "uint64-scalar", "int8-scalar", "zeros3", "dict"))
 
 
 def bad_values_for(recipe: Recipe) -> list[tuple[str, Callable[[Any], Any]]]:

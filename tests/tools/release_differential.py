@@ -207,12 +207,15 @@ def describe(part: str, plain: Any, patched: Any, width: int) -> tuple[str, str]
 
 
 def kind_of(name: str) -> str:
-    """A group for the summary: the family (first step) and the operation (last step)."""
+    """A group for the summary: the family (first step), the operation and, for
+    the bad-input and mask cases, the input's label (last step)."""
     steps = name.split("/")
     if steps[0] == "single":
         return name
-    middle = "contains-bad/" if "contains-bad" in steps else ("mask/" if "mask" in steps else ("probability/" if "probability" in steps else ""))
-    return f"{steps[0]}/*/{middle}{steps[-1]}"
+    for index, step in enumerate(steps[1:-1], start=1):
+        if step.endswith("-bad") or step in ("mask", "probability", "sizes"):
+            return f"{steps[0]}/*/{step}/{steps[-1]}"
+    return f"{steps[0]}/*/{steps[-1]}"
 
 
 def main(argv: list[str] | None = None) -> int:
