@@ -543,16 +543,24 @@ def recipe_cases(recipe: Recipe) -> list[Case]:
     if HAS_BATCH_DIFFERING:
         ops["batch-differing"] = lambda t: t(V.batch_differing_spaces([build(t), build(t, 99)]))
         ops["batch-differing-sample"] = lambda t: (lambda b: b.sample())(t(V.batch_differing_spaces([build(t), build(t, 5), build(t, 6)])))
+    if label in HUGE_FLAT:
+        # A one-hot of 2**40 entries: plain Gymnasium asks for terabytes, which
+        # fails or not depending on the machine's overcommit policy.
+        ops = {op: function for op, function in ops.items() if not any(word in op for word in FLAT_OPS)}
     cases = [Case(f"{label}/{op}", function) for op, function in ops.items()]
     for bad, maker in bad_values_for(recipe):
         cases.append(Case(f"{label}/contains-bad/{bad}", lambda t, m=maker: (lambda s: s.contains(m(s)))(build(t))))
-        cases.append(Case(f"{label}/flatten-bad/{bad}", lambda t, m=maker: (lambda s: U.flatten(s, m(s)))(build(t))))
+        if label not in HUGE_FLAT:
+            cases.append(Case(f"{label}/flatten-bad/{bad}", lambda t, m=maker: (lambda s: U.flatten(s, m(s)))(build(t))))
         if bad not in COMMON_BAD:
             # Odd items into the batch helpers: the casts they make (or refuse).
             cases.append(Case(f"{label}/concatenate-bad/{bad}", lambda t, m=maker: (lambda s: _concatenate(s, [m(s), m(s)]))(build(t))))
             cases.append(Case(f"{label}/shared-memory-bad/{bad}", lambda t, m=maker: (lambda s: _shared_memory_roundtrip(s, [m(s)]))(build(t))))
     return cases
 
+
+HUGE_FLAT = frozenset(("discrete/huge-n", "multidiscrete/large"))
+FLAT_OPS = ("flatten", "unflatten", "flatten-space")
 
 COMMON_BAD = frozenset(("none", "str", "int-1e20", "int-2e70", "neg-one", "float", "empty-list", "list0", "f64-scalar",
                         "uint64-scalar", "int8-scalar", "zeros3", "dict"))
