@@ -399,7 +399,6 @@ def bad_values(space: Any) -> list[tuple[str, Callable[[], Any]]]:
             ("ndarray", lambda: np.zeros(len(space.spaces))),
         ]
     elif isinstance(space, S.Dict):
-        keys = list(space.spaces)
         extra = [
             ("child-2e70", lambda: {k: (2**70 if i == 0 else v) for i, (k, v) in enumerate(good().items())}),
             ("child-uint64", lambda: {k: (np.uint64(0) if i == 0 else v) for i, (k, v) in enumerate(good().items())}),
@@ -409,7 +408,6 @@ def bad_values(space: Any) -> list[tuple[str, Callable[[], Any]]]:
             ("reversed", lambda: dict(reversed(list(good().items())))),
             ("pairs", lambda: list(good().items())),
         ]
-        del keys
     elif isinstance(space, S.Sequence):
         extra = [
             ("as-list", lambda: list(good()) if isinstance(good(), tuple) else good().tolist()),
