@@ -176,6 +176,7 @@ def _gymnasium_rule(
     # gymspaces refuses the call: on releases that refuse (or accept) such
     # inputs otherwise, their own code then decides.
     rerun = _release_rules.RERUN_ON_ERROR and name in _PURE_HELPERS
+    rerun = rerun or (_release_rules.RERUN_WRITES_ON_ERROR and name == "write_to_shared_memory")
     release_proven = _release_rules.helper_arguments(name)  # None: as 1.4.0
 
     def rule(space: Any, *args: Any, **kwargs: Any) -> Any:

@@ -38,6 +38,7 @@ from gymspaces.gymnasium._release import RELEASE, SAMPLE_TAKES_PROBABILITY, VERS
 __all__ = [
     "INSTANCE",
     "RERUN_ON_ERROR",
+    "RERUN_WRITES_ON_ERROR",
     "COMPOSITE_MASKS_PLAIN",
     "contains_arguments",
     "helper_arguments",
@@ -51,6 +52,12 @@ _BEFORE_1_0 = RELEASE < (1, 0)
 
 RERUN_ON_ERROR: bool = _BEFORE_1_4
 """Whether a call gymspaces refuses runs Gymnasium's code to raise that release's error."""
+
+RERUN_WRITES_ON_ERROR: bool = _BEFORE_1_3
+"""Whether a ``write_to_shared_memory`` gymspaces refuses runs Gymnasium's: before 1.3
+a Tuple's values are zipped without ``strict`` (too many or too few are written as far
+as they go). A refused write wrote nothing but values the release writes too, in
+the same order, so writing again gives the release's memory."""
 
 COMPOSITE_MASKS_PLAIN: bool = _BEFORE_1_1
 """Whether composites sample with a mask through Gymnasium's code: 1.0 and 0.29 word
