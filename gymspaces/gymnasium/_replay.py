@@ -4,7 +4,8 @@ While recording, the report keeps a pickled copy of a few calls of each
 operation (the 1st, 2nd, 4th, 8th, ... call not inside another; only calls on
 spaces made of Gymnasium's own classes with plain-data arguments, whose
 pickling runs no code of the program and draws nothing). At report time
-:func:`ratios` replays them in a separate interpreter started for that: each
+the report (:mod:`gymspaces.gymnasium._report`) runs this module in a separate
+interpreter, which replays them: each
 call runs repeatedly on a fresh copy of its space and arguments, first with
 Gymnasium unpatched, then patched, and the ratio of the per-call times is the
 operation's plain/compiled cost ratio. Nothing runs in the program's process,
@@ -22,71 +23,15 @@ JSON on stdout.
 from __future__ import annotations
 
 import json
-import os
 import pickle
-import subprocess
 import sys
 import time
 import warnings
 from collections.abc import Callable
 from typing import Any
 
-TIMEOUT = 120.0
-"""Seconds the replay may take before the report gives up the estimate."""
-
 _MIN_SECONDS = 2e-4  # per timed batch of calls
 _REPEATS = 3
-
-
-def ratios(samples: list[bytes]) -> tuple[dict[str, float] | None, str]:
-    """Plain/compiled cost ratio per operation from ``samples``, and how it was obtained.
-
-    Returns ``(None, why)`` when there is nothing to replay or the replay failed.
-    """
-    if not samples:
-        return {}, "nothing to replay: no call was kept (none on Gymnasium's own classes with plain-data arguments)"
-    environment = {
-        key: value for key, value in os.environ.items() if key not in ("GYMSPACES_PATCH", "GYMSPACES_REPORT")
-    }
-    package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    # This gymspaces, wherever it was imported from (last: nothing else moves).
-    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [environment.get("PYTHONPATH"), package_root]))
-    started = time.perf_counter()
-    try:
-        result = subprocess.run(
-            [sys.executable, "-m", "gymspaces.gymnasium._replay"],
-            input=pickle.dumps(samples, protocol=pickle.HIGHEST_PROTOCOL),
-            capture_output=True,
-            env=environment,
-            timeout=TIMEOUT,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return None, f"not available: the replay could not run ({type(error).__name__}: {error})"
-    if result.returncode != 0:
-        last = (result.stderr.decode(errors="replace").strip().splitlines() or ["no output"])[-1]
-        return None, f"not available: the replay failed ({last})"
-    measured = json.loads(result.stdout)
-    plain: dict[str, float] = {}
-    compiled: dict[str, float] = {}
-    used = failed = 0
-    for label, plain_seconds, compiled_seconds in measured:
-        if plain_seconds is None or compiled_seconds is None or compiled_seconds <= 0:
-            failed += 1
-            continue
-        used += 1
-        plain[label] = plain.get(label, 0.0) + plain_seconds
-        compiled[label] = compiled.get(label, 0.0) + compiled_seconds
-    result_ratios = {label: plain[label] / compiled[label] for label in plain}
-    spread = ", ".join(f"{label} {ratio:.1f}x" for label, ratio in sorted(result_ratios.items()))
-    note = (
-        f"{used} kept calls (the 1st, 2nd, 4th, 8th, ... of each operation) replayed on copies, plain and "
-        f"compiled, in a separate interpreter ({time.perf_counter() - started:.1f} s); plain time of an "
-        f"operation ~ its measured time x its plain/compiled ratio: {spread or 'none'}"
-    )
-    if failed:
-        note += f"; {failed} kept calls could not be replayed"
-    return result_ratios, note
 
 
 def _operation(label: str, space: Any, rest: tuple[Any, ...], kwargs: dict[str, Any]) -> Callable[[], Any]:
@@ -156,7 +101,7 @@ def main() -> None:
     """Replay the pickled samples on stdin; print ``[[label, plain s, compiled s], ...]``."""
     samples: list[bytes] = pickle.loads(sys.stdin.buffer.read())
     warnings.simplefilter("ignore")
-    from gymspaces.gymnasium import is_patched, patch, unpatch
+    from gymspaces.gymnasium._patch import is_patched, patch, unpatch
 
     unpatch()
     plain = _time_all(samples)

@@ -28,9 +28,11 @@ Recording costs a few hundred nanoseconds per call, so it is off unless asked fo
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import pickle
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -52,6 +54,9 @@ DIRECTORY_VARIABLE = "GYMSPACES_REPORT"
 
 SAMPLES_PER_OPERATION = 12
 """Calls kept per operation for the estimate: the 1st, 2nd, 4th, 8th, ... outermost call."""
+
+REPLAY_TIMEOUT = 120.0
+"""Seconds the replay (:mod:`gymspaces.gymnasium._replay`) may take before the report gives up the estimate."""
 
 _SUFFIX = ".counts"  # a finished process's counts
 _STARTED = ".started"  # a recording child process that has started
@@ -441,6 +446,60 @@ def _nothing() -> None:
     return None
 
 
+# ---------------------------------------------------------------- the estimate
+
+
+def _replay_ratios(samples: list[bytes]) -> tuple[dict[str, float] | None, str]:
+    """Plain/compiled cost ratio per operation from ``samples``, and how it was obtained.
+
+    Returns ``(None, why)`` when there is nothing to replay or the replay failed.
+    """
+    if not samples:
+        return {}, "nothing to replay: no call was kept (none on Gymnasium's own classes with plain-data arguments)"
+    environment = {
+        key: value for key, value in os.environ.items() if key not in ("GYMSPACES_PATCH", "GYMSPACES_REPORT")
+    }
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(str(gymspaces.__file__))))
+    # This gymspaces, wherever it was imported from (last: nothing else moves).
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [environment.get("PYTHONPATH"), package_root]))
+    started = time.perf_counter()
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "gymspaces.gymnasium._replay"],
+            input=pickle.dumps(samples, protocol=pickle.HIGHEST_PROTOCOL),
+            capture_output=True,
+            env=environment,
+            timeout=REPLAY_TIMEOUT,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return None, f"not available: the replay could not run ({type(error).__name__}: {error})"
+    if result.returncode != 0:
+        last = (result.stderr.decode(errors="replace").strip().splitlines() or ["no output"])[-1]
+        return None, f"not available: the replay failed ({last})"
+    measured = json.loads(result.stdout)
+    plain: dict[str, float] = {}
+    compiled: dict[str, float] = {}
+    used = failed = 0
+    for label, plain_seconds, compiled_seconds in measured:
+        if plain_seconds is None or compiled_seconds is None or compiled_seconds <= 0:
+            failed += 1
+            continue
+        used += 1
+        plain[label] = plain.get(label, 0.0) + plain_seconds
+        compiled[label] = compiled.get(label, 0.0) + compiled_seconds
+    result_ratios = {label: plain[label] / compiled[label] for label in plain}
+    spread = ", ".join(f"{label} {ratio:.1f}x" for label, ratio in sorted(result_ratios.items()))
+    note = (
+        f"{used} kept calls (the 1st, 2nd, 4th, 8th, ... of each operation) replayed on copies, plain and "
+        f"compiled, in a separate interpreter ({time.perf_counter() - started:.1f} s); plain time of an "
+        f"operation ~ its measured time x its plain/compiled ratio: {spread or 'none'}"
+    )
+    if failed:
+        note += f"; {failed} kept calls could not be replayed"
+    return result_ratios, note
+
+
 # ---------------------------------------------------------------- the report
 
 
@@ -563,9 +622,7 @@ def _time_section(
     note = ""
     if estimate:
         samples = [sample for counts in [own, *children] for items in counts["samples"].values() for sample in items]
-        from gymspaces.gymnasium import _replay
-
-        ratios, note = _replay.ratios(samples)
+        ratios, note = _replay_ratios(samples)
     groups = [("this process", main)]
     if workers.processes:
         groups.append((f"{workers.processes} child process{'es' if workers.processes != 1 else ''}", workers))
