@@ -20,6 +20,7 @@ spaces library can gain on the loop. Both go into pytest-benchmark's
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import importlib.util
 import time
@@ -71,7 +72,7 @@ def _taxi_q_learning(steps: int = 12000, epsilon: float = 0.1) -> Any:
     observation, info = env.reset(seed=0)
     env.action_space.seed(0)
     rng = np.random.default_rng(0)
-    q = np.zeros((env.observation_space.n, env.action_space.n))
+    q = np.zeros((500, 6))  # Taxi's states and actions
     for _ in range(steps):
         mask = info["action_mask"]
         if rng.random() < epsilon:
@@ -79,7 +80,7 @@ def _taxi_q_learning(steps: int = 12000, epsilon: float = 0.1) -> Any:
         else:
             action = int(np.argmax(np.where(mask == 1, q[observation], -np.inf)))
         following, reward, terminated, truncated, info = env.step(action)
-        target = reward + (0.0 if terminated else 0.99 * q[following].max())
+        target = float(reward) + (0.0 if terminated else 0.99 * q[following].max())
         q[observation, action] += 0.1 * (target - q[observation, action])
         observation = following
         if terminated or truncated:
@@ -155,7 +156,7 @@ def _pettingzoo_game(name: str, games: int) -> Callable[[], Any]:
 def _minigrid(steps: int = 3000) -> Any:
     """MiniGrid's DoorKey with random actions (a Dict observation with MiniGrid's own mission space)."""
     import gymnasium
-    import minigrid  # noqa: F401 - registers the environments
+    importlib.import_module("minigrid")  # registers the environments
 
     env = gymnasium.make("MiniGrid-DoorKey-8x8-v0")
     observation, _ = env.reset(seed=0)
@@ -257,7 +258,7 @@ def _timing_plain_operations() -> Iterator[Any]:
             for attribute in ("sample", "contains"):
                 original = cls.__dict__[attribute]
                 setattr(cls, attribute, _report.timed(f"{name}.{attribute}", original))
-                undo.append(lambda cls=cls, attribute=attribute, original=original: setattr(cls, attribute, original))
+                undo.append(functools.partial(setattr, cls, attribute, original))
         helpers = [(utils_helper(name), name) for name in _patch._UTILS_HELPERS]
         helpers += [(vector_helper(name), name) for name in _patch._VECTOR_HELPERS]
         for helper, name in helpers:
@@ -269,7 +270,7 @@ def _timing_plain_operations() -> Iterator[Any]:
                     continue
                 original = helper.registry[cls]
                 helper.register(cls, _report.timed(name, original))
-                undo.append(lambda helper=helper, cls=cls, original=original: helper.register(cls, original))
+                undo.append(functools.partial(helper.register, cls, original))
         yield record
     finally:
         while undo:
