@@ -10,7 +10,8 @@ module only when the variable is set to something other than an off value, so
 an interpreter without it pays one environment lookup.
 ``python -m gymspaces.gymnasium`` sets ``GYMSPACES_PATCH=1``, so the processes
 its program starts (``AsyncVectorEnv`` workers under any start method, Ray
-workers) are patched too.
+workers) are patched too. With ``GYMSPACES_REPORT`` set as well (``--report``),
+they record, and write their counts for the report at exit.
 
 The hook never raises: an exception in a ``.pth`` file prints a traceback at
 every start-up. Whatever fails becomes one RuntimeWarning and leaves Gymnasium
@@ -70,7 +71,9 @@ def _start() -> None:
         try:
             from gymspaces.gymnasium import patch
 
-            patch()
+            # Started by a program that records (``--report``): record too,
+            # for its report (gymspaces.gymnasium._report).
+            patch(report=bool(os.environ.get("GYMSPACES_REPORT")))
         except Exception as error:
             _unpatch()
             _warn(f"GYMSPACES_PATCH is set but gymspaces cannot patch Gymnasium: {type(error).__name__}: {error}")

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from gymspaces.bench import e2e
+from gymspaces.bench import e2e, realloop
 
 SEED = 42
 
@@ -29,8 +29,9 @@ class Case:
 
     ``key`` names it in the targets file and in reports; ``setup(lib)``
     returns the callable to time for a library namespace (see :func:`library`).
-    ``slow`` cases take long enough per call (``import`` starts a process)
-    that the suite times a few explicit rounds instead of calibrating.
+    ``slow`` cases take long enough per call (``import`` starts a process,
+    ``real_*`` run a whole program) that the suite times a few explicit
+    rounds instead of calibrating.
     ``beyond`` cases time gymspaces' batched APIs, which Gymnasium lacks,
     against Gymnasium's best equivalent, or Gymnasium's own helpers on the
     compatible spaces of :mod:`gymspaces.gymnasium`, or (``e2e_*`` keys) an
@@ -463,6 +464,13 @@ CASES: list[Case] = [
             ("e2e_flatten_observation", "FlattenObservation(Dict env) step"),
             ("e2e_epsilon_greedy", "CartPole epsilon-greedy step"),
         )
+    ],
+    # Real loops: whole programs, one run per round, patched vs plain (slow:
+    # a few explicit rounds). The PettingZoo and MiniGrid ones are skipped
+    # unless those packages are installed (the clients extra).
+    *[
+        Case(key, loop.label, realloop.setup(key), slow=True, beyond=True, context=e2e.context)
+        for key, loop in realloop.LOOPS.items()
     ],
     Case("import", "import in a fresh interpreter", _import, slow=True),
 ]

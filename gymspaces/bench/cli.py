@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO, cast
 
+from gymspaces.bench import realloop
 from gymspaces.bench.cases import CASES, CASES_BY_KEY
 
 SUITE = "gymspaces.bench.suite"
@@ -192,6 +193,9 @@ class Run:
         ``"quick"`` or ``"full"`` for runs of ``python -m gymspaces bench``, else ``""``.
     confirmed : list of str
         Notes on cases whose figures were replaced by a confirming measurement.
+    extra : dict
+        ``extra[case_key]``: what a case recorded besides its medians (the real
+        loops' plain ``share``).
     """
 
     medians: dict[str, dict[str, float]] = field(default_factory=dict)
@@ -200,6 +204,7 @@ class Run:
     machine: str = ""
     mode: str = ""
     confirmed: list[str] = field(default_factory=list)
+    extra: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def median(self, key: str, implementation: str) -> float | None:
         return self.medians.get(key, {}).get(implementation)
@@ -218,6 +223,8 @@ def read_run(data: dict[str, Any]) -> Run:
         if key is None or implementation is None:
             continue
         run.medians.setdefault(key, {})[implementation] = float(bench["stats"]["median"])
+        if "share" in info:
+            run.extra.setdefault(key, {})["share"] = float(info["share"])
         run.versions[implementation] = str(info.get("version", "unknown"))
         run.max_time = bench.get("options", {}).get("max_time", run.max_time)
     run.mode = str(data.get("gymspaces_bench", {}).get("mode", ""))
@@ -501,6 +508,10 @@ def render(report: Report, run: Run, *, mode: str = "", baseline_name: str | Non
             lines.append("  ".join("-" * w for w in widths))
     if baseline_name is not None:
         lines.append(f"baseline: gymspaces medians of {baseline_name}; change = time now vs then")
+    real = realloop.render(run)
+    if real:
+        lines.append("")
+        lines.extend(real)
     if report.notes:
         lines.append("")
         lines.extend(f"note: {note}" for note in report.notes)

@@ -127,6 +127,7 @@ def test_case(benchmark: Any, request: Any, case: Case, implementation: str) -> 
             warnings.simplefilter("ignore")
             func = case.setup(lib)
         stack.callback(getattr(func, "close", lambda: None))
+        benchmark.extra_info.update(getattr(func, "extra_info", {}))  # the real loops' plain share
         if case.slow:
             rounds = _import_rounds(request.config)
             benchmark.pedantic(func, rounds=rounds, iterations=1, warmup_rounds=1)

@@ -21,15 +21,20 @@ would run it: same sys.argv, sys.path[0], __main__ module (__file__,
 __loader__, __spec__, ...), tracebacks, error messages and exit status.
 
 options:
-  --report      at exit, print to stderr which space operations ran and
-                which spaces did not run compiled
+  --report      at exit, print to stderr which space operations ran (in
+                this process and in the processes it started), the share
+                of the run they took, the ceiling 1 / (1 - share) on what
+                any spaces library could still gain, an estimate of the
+                time patch mode removed, and which spaces did not run
+                compiled and why
   --version     print the versions of gymspaces and Gymnasium and exit
   -h, --help    print this help and exit
 
 The processes the program starts are patched too: the command sets
 GYMSPACES_PATCH=1, and an interpreter started with it patches itself at
 start-up (AsyncVectorEnv workers under spawn or forkserver, Ray workers;
-fork children inherit the patched interpreter).
+fork children inherit the patched interpreter). With --report they record
+too, and send their counts to the report when they exit.
 """
 USAGE = HELP.splitlines()[0]
 # python -P (3.11+): the interpreter puts no folder of the program on sys.path.
@@ -52,8 +57,14 @@ def main(argv: list[str] | None = None) -> None:
     if report:
         import atexit
 
+        from gymspaces.gymnasium._report import DIRECTORY_VARIABLE, directory
         from gymspaces.gymnasium._report import report as report_table
 
+        if directory() is not None:  # the processes the program starts record and report there
+            os.environ[DIRECTORY_VARIABLE] = str(directory())
+
+        # Registered after patching, so it runs before the report's own exit
+        # handlers (which remove the directory the child processes wrote to).
         atexit.register(lambda: print(report_table(), file=sys.stderr))
     _run(program, as_module, arguments)
 

@@ -1,0 +1,175 @@
+"""``--report`` / ``report()``: the share of the run in space operations, the
+estimate of what patch mode removed, and the counts of the processes the
+program started (AsyncVectorEnv workers under fork, spawn and forkserver).
+
+The worker tests run real interpreters and real Gymnasium envs in real
+worker processes: the counts the parent prints are the workers' own.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import gymnasium
+import numpy as np
+import pytest
+
+from gymspaces.gymnasium import _report, patch, report, unpatch
+
+pytestmark = pytest.mark.usefixtures("unpatched")  # conftest: each test starts unpatched
+
+STEPS = 40
+WORKERS = 2
+
+PROGRAM = textwrap.dedent(
+    f"""
+    import sys
+
+    import gymnasium
+
+
+    def main():
+        envs = gymnasium.vector.AsyncVectorEnv(
+            [lambda: gymnasium.make("CartPole-v1")] * {WORKERS}, context=sys.argv[1], shared_memory=True
+        )
+        observations, _ = envs.reset(seed=3)
+        envs.action_space.seed(4)
+        for _ in range({STEPS}):
+            observations, *_ = envs.step(envs.action_space.sample())
+        envs.close()
+        print("last", observations.tobytes().hex())
+
+
+    if __name__ == "__main__":
+        main()
+    """
+)
+
+
+def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    environment = {key: value for key, value in os.environ.items() if key not in ("GYMSPACES_PATCH", "GYMSPACES_REPORT")}
+    return subprocess.run(
+        [sys.executable, *args], cwd=cwd, env=environment, capture_output=True, text=True, timeout=300, check=False
+    )
+
+
+def operations(text: str) -> dict[str, list[str]]:
+    """The rows of the report's operation table, by operation."""
+    lines = text.splitlines()
+    start = lines.index("gymspaces: patched space operations") + 2
+    rows = {}
+    for line in lines[start:]:
+        if not line.strip():
+            break
+        cells = line.split()
+        rows[cells[0]] = cells[1:]
+    return rows
+
+
+@pytest.fixture(scope="module")
+def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("report") / "train.py"
+    path.write_text(PROGRAM)
+    return path
+
+
+@pytest.mark.parametrize("context", ["spawn", "forkserver", "fork"])
+def test_report_counts_what_the_workers_ran(program: Path, context: str) -> None:
+    """Each worker writes its observation into shared memory at reset and at
+    every step: the parent's report shows exactly those calls, from the workers."""
+    result = run(["-m", "gymspaces.gymnasium", "--report", str(program), context], program.parent)
+    assert result.returncode == 0, result.stderr
+    rows = operations(result.stderr)
+    assert "in children" in result.stderr.splitlines()[1]
+    main_calls, _, child_calls, _ = rows["write_to_shared_memory"]
+    assert int(main_calls) == 0
+    assert int(child_calls) == WORKERS * (STEPS + 1), result.stderr
+    # The workers check the actions they step with (CartPole asserts them valid; autoreset steps do not).
+    assert WORKERS * STEPS // 2 < int(rows["Discrete.contains"][2]) <= WORKERS * STEPS
+    assert int(rows["MultiDiscrete.sample"][0]) == STEPS  # the parent's batched action sample
+    assert f"{WORKERS} child processes: " in result.stderr
+    assert "did not report" not in result.stderr
+    assert "GYMSPACES_REPORT" not in os.environ  # the test process's environment is not the program's
+
+
+@pytest.mark.parametrize("context", ["spawn", "fork"])
+def test_reporting_changes_no_result(program: Path, context: str) -> None:
+    plain = run([str(program), context], program.parent)
+    patched = run(["-m", "gymspaces.gymnasium", str(program), context], program.parent)
+    reported = run(["-m", "gymspaces.gymnasium", "--report", str(program), context], program.parent)
+    for result in (plain, patched, reported):
+        assert result.returncode == 0, result.stderr
+    assert plain.stdout == patched.stdout == reported.stdout
+    assert "gymspaces: patched space operations" in reported.stderr and not patched.stderr.strip()
+
+
+def _taxi(steps: int) -> tuple[object, list[float]]:
+    env = gymnasium.make("Taxi-v4")
+    _, info = env.reset(seed=0)
+    env.action_space.seed(0)
+    rewards = []
+    for _ in range(steps):
+        _, reward, terminated, truncated, info = env.step(env.action_space.sample(info["action_mask"]))
+        rewards.append(float(reward))
+        if terminated or truncated:
+            _, info = env.reset()
+    return env, rewards
+
+
+def test_report_gives_share_ceiling_and_estimate_without_touching_the_program() -> None:
+    patch(report=True)
+    try:
+        env, rewards = _taxi(400)
+        state = env.action_space.np_random.bit_generator.state
+        text = report()
+        assert env.action_space.np_random.bit_generator.state == state  # the estimate drew nothing here
+        more = [env.step(env.action_space.sample())[1] for _ in range(5)]
+    finally:
+        unpatch()
+    plain_env, plain_rewards = _taxi(400)
+    assert rewards == plain_rewards
+    assert more == [plain_env.step(plain_env.action_space.sample())[1] for _ in range(5)]
+
+    line = next(line for line in text.splitlines() if line.startswith("this process: "))
+    match = re.match(r"this process: ([\d.]+) s in space operations of ([\d.]+) s run time: ([\d.]+)%, ceiling ([\d.]+)x", line)
+    assert match, line
+    spent, run_time, share, ceiling = (float(group) for group in match.groups())
+    assert 0 < spent <= run_time and 0 < share < 100
+    assert ceiling == pytest.approx(1 / (1 - share / 100), abs=0.01)
+    assert re.search(r"patch mode (removed|added) ~[\d.]+ s: plain, about [\d.]+ s", text), text
+    estimate = next(line for line in text.splitlines() if line.startswith("estimate: "))
+    assert "replayed on copies" in estimate and "Discrete.sample" in estimate
+
+
+def test_kept_calls_are_only_those_that_pickle_without_program_code() -> None:
+    class Own(gymnasium.spaces.Discrete):
+        pass
+
+    record = _report._Record()
+    space = gymnasium.spaces.Discrete(4, seed=0)
+    before = space.np_random.bit_generator.state
+    _report._keep_sample(record, "Discrete.sample", (space, np.ones(4, np.int8), None), {})
+    _report._keep_sample(record, "Discrete.sample", (Own(4), None, None), {})  # a class of the program's
+    _report._keep_sample(record, "Discrete.contains", (space, object()), {})  # an argument of the program's
+    assert space.np_random.bit_generator.state == before
+    assert [len(items) for items in record.samples.values()] == [1]
+
+
+def test_in_program_report_collects_forked_workers() -> None:
+    patch(report=True)
+    try:
+        envs = gymnasium.vector.AsyncVectorEnv([lambda: gymnasium.make("CartPole-v1")] * 2, context="fork")
+        envs.reset(seed=0)
+        for _ in range(10):
+            envs.step(envs.action_space.sample())
+        envs.close()
+        text = report(estimate=False)
+    finally:
+        unpatch()
+    assert int(operations(text)["write_to_shared_memory"][2]) == 2 * 11, text
+    assert "estimate:" not in text
