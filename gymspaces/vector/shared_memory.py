@@ -256,11 +256,12 @@ def _write_array(space: Space[Any], index: int, value: Any, shared_memory: Any) 
 
 def _write_array_python(space: Space[Any], index: int, value: Any, shared_memory: Any) -> None:
     size = _leaf_size(space)
-    destination = np.frombuffer(shared_memory.get_obj(), dtype=space.dtype)
+    dtype = cast("np.dtype[Any]", space.dtype)  # fundamental spaces always have one
+    destination = np.frombuffer(shared_memory.get_obj(), dtype=dtype)
     if DEFERRABLE.get():
-        source = _cast_or_defer(value, space.dtype)
+        source = _cast_or_defer(value, dtype)
     else:
-        source = np.asarray(value, dtype=space.dtype)
+        source = np.asarray(value, dtype=dtype)
     np.copyto(destination[index * size : (index + 1) * size], source.flatten())
 
 
