@@ -167,11 +167,11 @@ def run(selected: list[Recipe], tree: Path, work: Path) -> list[str]:
                 subprocess.run(shlex.split(CONTRIBUTOR_SETUP.replace("python", str(venv_python(venv)), 1)),
                                cwd=copy, check=True)
         venv, copy, home = reader[recipe.document]
-        for name, content in STAND_INS.items():
-            if re.search(rf"(?<![\w/.]){re.escape(name.removesuffix('.py').replace('/', '.'))}\b|{re.escape(name)}",
-                         recipe.text) and not (copy / name).exists():
-                (copy / name).parent.mkdir(parents=True, exist_ok=True)
-                (copy / name).write_text(content, encoding="utf-8")
+        if re.search(r"\btrain\.py\b|\bpackage\.\w+", recipe.text):
+            for name, content in STAND_INS.items():
+                if not (copy / name).exists():
+                    (copy / name).parent.mkdir(parents=True, exist_ok=True)
+                    (copy / name).write_text(content, encoding="utf-8")
         environment = dict(os.environ)
         for name in ("PYTHONPATH", "PYTHONHOME", "PYTHONSAFEPATH", "PIP_REQUIRE_VIRTUALENV"):
             environment.pop(name, None)
