@@ -4,7 +4,17 @@ Kernels that draw random numbers link numpy's static ``npyrandom`` (found in
 ``numpy/random/lib``) and ``npymath`` (``numpy/_core/lib``), as numpy documents
 for third-party users of ``numpy.random.c_distributions``.
 
-Set ``GYMSPACES_DEBUG_BUILD=1`` to compile with bounds and wraparound checks on.
+Set ``GYMSPACES_DEBUG_BUILD=1`` to compile with bounds and wraparound checks on
+(and with debug symbols). A release build carries no debug information: with
+gcc or clang it compiles with ``-g0`` (overriding the ``-g`` that Python's own
+build flags pass) and, on Linux, links with ``-Wl,--strip-debug`` so that the
+static numpy libraries linked in add none either. With debug information the
+shared objects weigh 12.5 MB and the Linux x86_64 wheel 5.5 MB; without, 2.6 MB
+and 1.4 MB.
+
+``setup()`` runs only when this file is run as a script (as setuptools' build
+backend and ``python setup.py`` do), so ``tests/project/test_wheel.py`` can
+read the flags below without building anything.
 
 The speed targets in ``benchmarks/targets.toml`` are copied into the package
 as ``gymspaces/bench/targets.toml`` so that ``python -m gymspaces bench --check``
@@ -16,7 +26,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
@@ -47,14 +56,27 @@ DIRECTIVES = {
 
 MSVC = sys.platform == "win32"
 
-# Kernels mirror numpy's arithmetic exactly: no FMA contraction, no fast-math.
-# (MSVC contracts only under /fp:contract or /fp:fast; /fp:precise is explicit.)
-if MSVC:
-    COMPILE_ARGS = ["/Od", "/Zi", "/fp:precise"] if DEBUG else ["/O2", "/fp:precise"]
-elif DEBUG:
-    COMPILE_ARGS = ["-O0", "-g", "-ffp-contract=off"]
-else:
-    COMPILE_ARGS = ["-O3", "-ffp-contract=off", "-fno-fast-math"]
+
+def build_flags(platform: str, debug: bool) -> tuple[list[str], list[str]]:
+    """The extra compile and link arguments of every kernel on ``platform`` (a
+    ``sys.platform`` value): MSVC on Windows, gcc or clang elsewhere."""
+    # Kernels mirror numpy's arithmetic exactly: no FMA contraction, no fast-math.
+    # (MSVC contracts only under /fp:contract or /fp:fast; /fp:precise is explicit.)
+    if platform == "win32":
+        # MSVC writes debug information to a separate .pdb, and only under /Zi.
+        return (["/Od", "/Zi", "/fp:precise"] if debug else ["/O2", "/fp:precise"]), []
+    if debug:
+        return ["-O0", "-g", "-ffp-contract=off"], []
+    # -g0 comes after Python's CFLAGS (which hold -g) and so wins: no debug
+    # information is compiled. GNU ld, gold and lld all take --strip-debug, which
+    # also drops what the static npyrandom and npymath archives carry; the
+    # symbol table stays, so profilers and backtraces still name functions.
+    # (Apple's linker never copies debug information into the binary.)
+    link_args = ["-Wl,--strip-debug"] if platform.startswith("linux") else []
+    return ["-O3", "-g0", "-ffp-contract=off", "-fno-fast-math"], link_args
+
+
+COMPILE_ARGS, LINK_ARGS = build_flags(sys.platform, DEBUG)
 # libm is part of the C runtime on Windows.
 MATH_LIBRARIES = [] if MSVC else ["m"]
 
@@ -79,6 +101,7 @@ def kernel(name: str, random: bool = True) -> Extension:
         libraries=(["npyrandom", "npymath"] if random else ["npymath"]) + MATH_LIBRARIES,
         define_macros=MACROS,
         extra_compile_args=COMPILE_ARGS,
+        extra_link_args=LINK_ARGS,
     )
 
 
@@ -136,14 +159,17 @@ if editable_wheel is not None and hasattr(editable_wheel, "_select_strategy"):
     COMMANDS["editable_wheel"] = editable_wheel_with_hook
 
 
-setup(
-    cmdclass=COMMANDS,
-    ext_modules=cythonize(
-        [kernel(name) for name in RANDOM_KERNELS]
-        + [kernel(name, random=False) for name in PLAIN_KERNELS],
-        compiler_directives=DIRECTIVES,
-        include_path=["."],
-        # Directives are baked into the generated C: a debug build regenerates it.
-        force=DEBUG,
-    ),
-)
+if __name__ == "__main__":
+    from Cython.Build import cythonize
+
+    setup(
+        cmdclass=COMMANDS,
+        ext_modules=cythonize(
+            [kernel(name) for name in RANDOM_KERNELS]
+            + [kernel(name, random=False) for name in PLAIN_KERNELS],
+            compiler_directives=DIRECTIVES,
+            include_path=["."],
+            # Directives are baked into the generated C: a debug build regenerates it.
+            force=DEBUG,
+        ),
+    )

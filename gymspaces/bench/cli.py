@@ -576,8 +576,10 @@ def plot(report: Report, run: Run, path: str, *, mode: str = "") -> None:
 class ProgressBar:
     """A pytest plugin that draws a progress bar on stderr while the suite runs.
 
-    On a terminal the bar is redrawn in place; elsewhere (CI logs) each
-    finished measurement prints one line.
+    Only on a terminal, where the bar is redrawn in place. Elsewhere (a file, a
+    pipe, CI logs) a bar would be one line per measurement, over a hundred in
+    a full run: the session ends with one line saying how many measurements
+    ran and for how long instead.
     """
 
     def __init__(self, stream: TextIO, cases: Sequence[str] | None = None) -> None:
@@ -606,28 +608,31 @@ class ProgressBar:
 
     def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
         if self.interactive:
-            self._draw(nodeid, final=False)
+            self._draw(nodeid)
 
     def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
         self.done += 1
-        self._draw(nodeid, final=not self.interactive)
+        if self.interactive:
+            self._draw(nodeid)
 
     def pytest_sessionfinish(self, session: Any) -> None:
-        if self.interactive and self.total:
+        if not self.total:
+            return
+        if self.interactive:
             self.stream.write("\n")
-            self.stream.flush()
+        else:
+            elapsed = time.perf_counter() - self.started
+            self.stream.write(f"{self.done}/{self.total} measurements in {elapsed:.0f}s\n")
+        self.stream.flush()
 
-    def _draw(self, nodeid: str, final: bool) -> None:
+    def _draw(self, nodeid: str) -> None:
         width = 30
         filled = width * self.done // max(self.total, 1)
         name = nodeid.rsplit("[", 1)[-1].rstrip("]") if "[" in nodeid else nodeid.rsplit("::", 1)[-1]
         name = name.replace("test_import_baseline", f"{IMPORT_KEY}-{BASELINE}")
         elapsed = time.perf_counter() - self.started
         text = f"[{'#' * filled}{'.' * (width - filled)}] {self.done:>3}/{self.total} {elapsed:5.0f}s  {name}"
-        if final:
-            self.stream.write(text + "\n")
-        else:
-            self.stream.write("\r" + text.ljust(79)[:79])
+        self.stream.write("\r" + text.ljust(79)[:79])
         self.stream.flush()
 
 

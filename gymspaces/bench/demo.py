@@ -52,6 +52,27 @@ CASES = [
     Case("MultiBinary(10).sample()", lambda lib: lib.MultiBinary(10, seed=SEED), _plain),
     Case("MultiDiscrete([5,2,2]).sample()", lambda lib: lib.MultiDiscrete([5, 2, 2], seed=SEED), _plain),
     Case("Text(10).sample()", lambda lib: lib.Text(10, seed=SEED), _plain),
+    Case(
+        "Tuple((Discrete(3),Box(0,1,(2,)))).sample()",
+        lambda lib: lib.Tuple((lib.Discrete(3), lib.Box(0, 1, (2,))), seed=SEED),
+        _plain,
+    ),
+    Case(
+        "Dict(a=Discrete(4),b=Box(0,1,(2,))).sample()",
+        lambda lib: lib.Dict(a=lib.Discrete(4), b=lib.Box(0, 1, (2,)), seed=SEED),
+        _plain,
+    ),
+    Case("Sequence(Discrete(5)).sample()", lambda lib: lib.Sequence(lib.Discrete(5), seed=SEED), _plain),
+    Case(
+        "Graph(Box(0,1,(2,)),Discrete(3)).sample()",
+        lambda lib: lib.Graph(lib.Box(0, 1, (2,)), lib.Discrete(3), seed=SEED),
+        _plain,
+    ),
+    Case(
+        "OneOf((MultiBinary(4),Discrete(3))).sample()",
+        lambda lib: lib.OneOf((lib.MultiBinary(4), lib.Discrete(3)), seed=SEED),
+        _plain,
+    ),
 ]
 
 
@@ -72,9 +93,32 @@ def _reference() -> ModuleType | None:
         return None
 
 
+def _is_graph_instance(value: Any) -> bool:
+    # gymspaces' GraphInstance and Gymnasium's are distinct named tuples.
+    return isinstance(value, tuple) and getattr(value, "_fields", None) == ("nodes", "edges", "edge_links")
+
+
+def _describe(value: Any, nested: bool = False) -> str:
+    """A short text of a sample: arrays abridged, composite samples spelled out
+    with their items' values (``(1, [0.5 -0.1])``, ``{mode: 2, pos: [..]}``)."""
+    if isinstance(value, np.ndarray):
+        # Inside a composite sample, fewer digits leave room for the other items.
+        return np.array2string(value, threshold=6, edgeitems=2, precision=3 if nested else None)
+    if _is_graph_instance(value):
+        edges = 0 if value.edge_links is None else len(value.edge_links)
+        return f"{len(value.nodes)} nodes, {edges} edges"
+    if isinstance(value, tuple):
+        items = [_describe(item, nested=True) for item in value]
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key}: {_describe(item, nested=True)}" for key, item in value.items()) + "}"
+    if nested and isinstance(value, np.generic):
+        return str(value)
+    return repr(value)
+
+
 def _format_sample(value: Any, width: int = 28) -> str:
-    text = np.array2string(value, threshold=6, edgeitems=2) if isinstance(value, np.ndarray) else repr(value)
-    text = " ".join(text.split())
+    text = " ".join(_describe(value).split())
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
@@ -92,7 +136,8 @@ def main(argv: list[str] | None = None) -> int:
 
         print(f"compared with Gymnasium {gymnasium.__version__} in the same process (medians)")
     print()
-    header = f"{'operation':38} {'sample':28} {'gymspaces us':>12}"
+    label_width = max(len(case.label) for case in CASES)
+    header = f"{'operation':{label_width}} {'sample':28} {'gymspaces us':>12}"
     if reference is not None:
         header += f" {'gymnasium us':>12} {'speedup':>8} {'same':>5}"
     print(header)
@@ -101,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
         ours = case.build(gymspaces)
         sample = case.call(ours)()
         if reference is None:
-            line = f"{case.label:38} {_format_sample(sample):28} {_us(median_seconds(case.call(ours))):>12}"
+            ours_time = median_seconds(case.call(ours))
+            line = f"{case.label:{label_width}} {_format_sample(sample):28} {_us(ours_time):>12}"
         else:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -110,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
                 ours_time = median_seconds(case.call(ours))
                 reference_time = median_seconds(case.call(theirs))
             line = (
-                f"{case.label:38} {_format_sample(sample):28} {_us(ours_time):>12} "
+                f"{case.label:{label_width}} {_format_sample(sample):28} {_us(ours_time):>12} "
                 f"{_us(reference_time):>12} {reference_time / ours_time:7.1f}x "
                 f"{'yes' if same else 'NO':>5}"
             )
@@ -119,9 +165,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _same(a: Any, b: Any) -> bool:
-    """Exact equality of two first samples drawn from the same seed (value, type, dtype)."""
+    """Exact equality of two first samples drawn from the same seed (value, type,
+    dtype), item by item through tuples, dicts (in key order) and graph instances."""
+    if _is_graph_instance(a) and _is_graph_instance(b):
+        return all(_same(x, y) for x, y in zip(a, b))
     if type(a) is not type(b):
         return False
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[key], b[key]) for key in a)
     if isinstance(a, (np.ndarray, np.generic)):
         return a.dtype == b.dtype and np.array_equal(a, b)
     return bool(a == b)

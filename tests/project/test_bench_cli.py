@@ -9,6 +9,7 @@ and on synthetic runs.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -208,19 +209,36 @@ def test_selected_case_without_result_counts_as_missed():
     assert report.misses == ["graph_sample: no gymspaces result (floor 20x)"]
 
 
-def test_progress_bar_counts_finished_measurements():
-    import io
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
 
-    stream = io.StringIO()
+
+def _run_progress_bar(stream: io.StringIO) -> str:
     bar = _benchcli.ProgressBar(stream)
     bar.total = 2
     for nodeid in ("s.py::test_case[box_sample-gymspaces]", "s.py::test_import_baseline"):
         bar.pytest_runtest_logstart(nodeid, None)
         bar.pytest_runtest_logfinish(nodeid, None)
-    lines = stream.getvalue().splitlines()
-    assert len(lines) == 2  # not a terminal: one line per measurement
-    assert "1/2" in lines[0] and "box_sample-gymspaces" in lines[0]
-    assert "2/2" in lines[1] and "import-numpy" in lines[1] and "#" * 30 in lines[1]
+    bar.pytest_sessionfinish(None)
+    return stream.getvalue()
+
+
+def test_progress_bar_is_redrawn_in_place_on_a_terminal():
+    text = _run_progress_bar(_Terminal())
+    assert text.count("\n") == 1 and text.endswith("\n")  # one line, finished when the session ends
+    frames = text.rstrip("\n").split("\r")[1:]
+    assert len(frames) == 4  # drawn as each measurement starts and finishes
+    assert "1/2" in frames[1] and "box_sample-gymspaces" in frames[1]
+    assert "2/2" in frames[3] and "import-numpy" in frames[3] and "#" * 30 in frames[3]
+
+
+def test_progress_bar_is_one_summary_line_elsewhere():
+    # A file, a pipe, a CI log: no bar (a full run would write one line per
+    # measurement, over a hundred), one line when the session ends.
+    text = _run_progress_bar(io.StringIO())
+    assert "\r" not in text and "#" not in text
+    assert text.splitlines() == [text.strip()] and text.startswith("2/2 measurements in ")
 
 
 # --------------------------------------------------------------------------- one real run
@@ -255,7 +273,9 @@ def test_real_run_prints_the_ratio_table(real_run):
         assert f"{_benchcli.load_targets(TARGETS).ratio[key]:g}x" in row.split()
         assert row.split()[-1] in ("pass", "MISS")
     assert "quick mode" in result.stdout
-    assert "6/6" in result.stderr  # the progress bar saw exactly the selected measurements (and their floors)
+    # The progress bar saw exactly the selected measurements (and their floors);
+    # stderr is a pipe here, so it drew no bar, only its summary line.
+    assert "6/6 measurements in " in result.stderr and "\r" not in result.stderr
 
 
 def test_gymnasium_is_timed_unpatched_when_the_environment_patches(tmp_path):
