@@ -190,7 +190,11 @@ def check_command(words: list[str], reader: Reader) -> list[str]:
         problems = []
         if reader.known and "pytest" not in reader.installed:
             problems.append("pytest: no earlier command of the recipe installs it")
-        for word in words[1:]:
+        # Options that take a value (pytest-xdist's -n, ...): the value is no path.
+        values_of = {"-n", "--numprocesses", "-k", "-m", "-p", "--benchmark-compare", "--benchmark-json"}
+        for previous, word in zip(words, words[1:]):
+            if previous in values_of:
+                continue
             if not word.startswith("-") and not (ROOT / word).exists():
                 problems.append(f"pytest {word}: no such path")
         return problems
