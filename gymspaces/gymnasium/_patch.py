@@ -46,7 +46,7 @@ from gymspaces.gymnasium._release import ALL_SPACE_NAMES, SPACE_NAMES, utils_hel
 
 __all__ = ["patch", "unpatch", "is_patched", "patched", "is_compiled", "plain_reason", "VERIFIED_GYMNASIUM"]
 
-VERIFIED_GYMNASIUM = ("1.4.0",)
+VERIFIED_GYMNASIUM = ("0.29.1", "1.0.0", "1.1.1", "1.2.2", "1.3.0", "1.4.0")
 """Gymnasium releases patch mode is verified against: every patched operation gives
 that release's own results (values, generator states, exceptions, warnings)."""
 
