@@ -79,6 +79,12 @@ os.register_at_fork(before=_before_fork, after_in_parent=_after_fork, after_in_c
 # flatten_space) stay Gymnasium's: the spaces they build are Gymnasium's
 # classes, hence compiled too.
 _UTILS_HELPERS = ("flatdim", "flatten", "unflatten")
+# Rules Gymnasium's own code does as fast: iterating a batch of a fundamental
+# space is ``iter(items)`` there (measured: 2.0 us plain, 3.4 us through a
+# compiled rule for 8 MultiDiscrete rows).
+_LEFT_TO_GYMNASIUM = frozenset(
+    ("iterate", name) for name in ("Box", "Discrete", "MultiDiscrete", "MultiBinary")
+)
 # The helpers whose calls leave nothing behind but their result.
 _PURE_HELPERS = frozenset(
     {"flatdim", "flatten", "unflatten", "create_empty_array", "create_shared_memory", "read_from_shared_memory"}
@@ -178,6 +184,8 @@ def _gymnasium_rule(
     rerun = _release_rules.RERUN_ON_ERROR and name in _PURE_HELPERS
     rerun = rerun or (_release_rules.RERUN_WRITES_ON_ERROR and name == "write_to_shared_memory")
     release_proven = _release_rules.helper_arguments(name)  # None: as 1.4.0
+    # Helpers whose gymspaces code may hand a call back (gymspaces.error.defer).
+    may_defer = name in ("flatten", "write_to_shared_memory")
 
     def rule(space: Any, *args: Any, **kwargs: Any) -> Any:
         if _state is not state or _guard.tree_reason(space) is not None:
@@ -186,7 +194,7 @@ def _gymnasium_rule(
             return gymnasiums(space)(space, *args, **kwargs)
         if release_proven is not None and not release_proven(space, *args, **kwargs):
             return gymnasiums(space)(space, *args, **kwargs)
-        deferrable = DEFERRABLE.set(True)
+        deferrable = DEFERRABLE.set(True) if may_defer else None
         try:
             result = helper(space, *args, **kwargs)
         except Exception as error:
@@ -198,7 +206,8 @@ def _gymnasium_rule(
         else:
             return result if convert is None else convert(result)
         finally:
-            DEFERRABLE.reset(deferrable)
+            if deferrable is not None:
+                DEFERRABLE.reset(deferrable)
         raise gymnasium_error(failure)
 
     rule.__name__ = rule.__qualname__ = f"{name}_compiled"
@@ -312,6 +321,8 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
                 rule = _gymnasium_rule(gymspaces_helper, name, name != "flatdim", state, originals)
                 rule = record(name, rule)
                 for theirs in originals:
+                    if (name, state.equivalents[theirs].__name__) in _LEFT_TO_GYMNASIUM:
+                        continue
                     state.register(gymnasium_helper, theirs, rule)
             state.live.recording = report
             for name in SPACE_NAMES:
