@@ -211,14 +211,41 @@ cdef npy_intp search_right(const double *cdf, npy_intp n, double u) noexcept nog
     return lo
 
 
+# The messages of Generator.choice's checks of ``p`` changed with numpy 2.0
+# ("probabilities do not sum to 1" became "Probabilities do not sum to 1. See
+# Notes section of docstring for more information.", and so on): they are read
+# from the installed numpy the first time one is needed.
+cdef dict _choice_messages = None
+# A ``p`` that fails each check, in the order numpy checks.
+_CHOICE_PROBES = ((CHOICE_NAN, [NAN]), (CHOICE_NEGATIVE, [-1.0, 2.0]),
+                  (CHOICE_NOT_NORMALISED, [0.5]))
+# numpy 2.x's words, kept should a probe not fail as expected.
+_NUMPY2_CHOICE_MESSAGES = {
+    CHOICE_NAN: "Probabilities contain NaN",
+    CHOICE_NEGATIVE: "Probabilities are not non-negative",
+    CHOICE_NOT_NORMALISED:
+        "Probabilities do not sum to 1. See Notes section of docstring for more information.",
+}
+
+
+cdef dict _installed_choice_messages():
+    """The message the installed numpy's ``Generator.choice`` gives for each failed check."""
+    messages = dict(_NUMPY2_CHOICE_MESSAGES)
+    generator = np.random.Generator(np.random.PCG64(0))
+    for code, p in _CHOICE_PROBES:
+        try:
+            generator.choice(len(p), p=np.array(p, dtype=np.float64))
+        except ValueError as exc:
+            messages[code] = str(exc)
+    return messages
+
+
 cdef object choice_error(ChoiceCheck code):
-    if code == CHOICE_NAN:
-        return ValueError("Probabilities contain NaN")
-    if code == CHOICE_NEGATIVE:
-        return ValueError("Probabilities are not non-negative")
-    return ValueError(
-        "Probabilities do not sum to 1. See Notes section of docstring for more information."
-    )
+    """The ``ValueError`` the installed numpy's ``Generator.choice`` raises for ``code``."""
+    global _choice_messages
+    if _choice_messages is None:
+        _choice_messages = _installed_choice_messages()
+    return ValueError(_choice_messages[code])
 
 
 # ----------------------------------------------------------------------------
