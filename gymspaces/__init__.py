@@ -5,20 +5,27 @@ constructor arguments, errors, reprs and seeding, and -- for the same seed --
 bit-for-bit the same samples as Gymnasium 1.4.0.
 """
 
-from gymspaces._selfcheck import verify_kernels as _verify_kernels
-from gymspaces._version import __version__
-from gymspaces.box import Box
-from gymspaces.dict import Dict
-from gymspaces.discrete import Discrete
-from gymspaces.graph import Graph, GraphInstance
-from gymspaces.multi_binary import MultiBinary
-from gymspaces.multi_discrete import MultiDiscrete
-from gymspaces.oneof import OneOf
-from gymspaces.sequence import Sequence
-from gymspaces.space import Space
-from gymspaces.text import Text
-from gymspaces.tuple import Tuple
-from gymspaces.utils import flatdim, flatten, flatten_space, unflatten
+try:
+    from gymspaces._selfcheck import verify_kernels as _verify_kernels
+    from gymspaces._version import __version__
+    from gymspaces.box import Box
+    from gymspaces.dict import Dict
+    from gymspaces.discrete import Discrete
+    from gymspaces.graph import Graph, GraphInstance
+    from gymspaces.multi_binary import MultiBinary
+    from gymspaces.multi_discrete import MultiDiscrete
+    from gymspaces.oneof import OneOf
+    from gymspaces.sequence import Sequence
+    from gymspaces.space import Space
+    from gymspaces.text import Text
+    from gymspaces.tuple import Tuple
+    from gymspaces.utils import flatdim, flatten, flatten_space, unflatten
+except ImportError:  # kernels not built: say so, not "partially initialized module"
+    from gymspaces._unbuilt import missing_kernels, unbuilt_error
+
+    if missing_kernels():
+        raise unbuilt_error(missing_kernels()) from None
+    raise
 
 # gymspaces.vector (which pulls in multiprocessing) is imported on use, as
 # with gymnasium.spaces.

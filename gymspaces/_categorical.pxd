@@ -34,7 +34,8 @@ cdef object choice_error(ChoiceCheck code)
 cdef object masked_choice(RNGHandle handle, object mask)
 cdef npy_intp probability_choice(RNGHandle handle, object probability,
                                  npy_intp expected=*, double unit_total=*) except -1
-cdef double probability_sum(object probability)
+cdef double probability_sum(object probability) except? -1.0
+cdef double contiguous_sum(cnp.ndarray values) except? -1.0
 cdef bint all_in_unit_interval(object probability)
 
 

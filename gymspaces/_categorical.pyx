@@ -7,6 +7,17 @@ divided by its last entry, draws one ``next_double`` per output and returns
 Both sums are reproduced here bit for bit so that every accept/reject decision
 matches the reference.
 
+``np.sum`` of a long vector depends on the installed numpy: before 2.3 its
+reduction iterator hands the pairwise loop chunks of at most one buffer (8192
+items by default) and adds the chunk sums in sequence; from 2.3 on a contiguous
+vector is one pairwise call at any length (numpy gh-27883). Up to 8192 items
+every numpy since 1.23 sums alike, and the kernel below does it without
+numpy; longer vectors go to numpy's own reduction, which costs little next to
+the summation itself, and so they follow whichever numpy is installed. (A
+buffer made smaller than 8192 with ``np.setbufsize`` on numpy < 2.3 also cuts
+shorter vectors into chunks there; the kernel does not follow that: reading
+the setting would cost more than the sum.)
+
 The two single draws Discrete and MultiDiscrete make -- ``choice(valid_indices)``
 under a mask, ``choice(a, p=p)`` under a probability vector -- are here too
 (:func:`masked_choice`, :func:`probability_choice`), shared by both kernels.
@@ -23,9 +34,14 @@ import numpy as np
 
 cnp.import_array()
 
+_add_reduce = np.add.reduce  # what np.sum(a) calls
+
 cdef enum:
     # numpy.sum's pairwise summation unrolls by 8 and recurses above 128 items.
     PAIRWISE_BLOCK = 128
+    # Longest vector every supported numpy sums in a single pairwise call (the
+    # default buffer of numpy < 2.3's reduction iterator); see the module notes.
+    SINGLE_PAIRWISE_CALL = 8192
     # Probability vectors up to this length keep their cdf on the stack.
     STACK_CDF = 64
 # Generator.choice accepts sums within sqrt(float64 eps) of one (or more, for p
@@ -62,11 +78,21 @@ cdef double _pairwise_block(const double *a, npy_intp n) noexcept nogil:
 
 
 cdef double pairwise_sum(const double *a, npy_intp n) noexcept nogil:
-    """``np.sum`` of a contiguous float64 vector, bit for bit.
+    """``np.sum`` of a contiguous float64 vector of at most ``SINGLE_PAIRWISE_CALL``
+    items, bit for bit (longer ones: :func:`contiguous_sum`).
 
     The reduction starts from the identity +0.0, which turns a -0.0 total into +0.0.
     """
     return 0.0 + _pairwise_block(a, n)
+
+
+cdef double contiguous_sum(cnp.ndarray values) except? -1.0:
+    """``np.sum`` of a C-contiguous float64 array of any length, bit for bit."""
+    cdef npy_intp n = cnp.PyArray_SIZE(values)
+    if n <= SINGLE_PAIRWISE_CALL:
+        return pairwise_sum(<double *> cnp.PyArray_DATA(values), n)
+    # numpy's order for long vectors changed between versions: let numpy sum them.
+    return _add_reduce(values, None)
 
 
 cdef bint isclose_to_one(double value) noexcept nogil:
@@ -185,14 +211,41 @@ cdef npy_intp search_right(const double *cdf, npy_intp n, double u) noexcept nog
     return lo
 
 
+# The messages of Generator.choice's checks of ``p`` changed with numpy 2.0
+# ("probabilities do not sum to 1" became "Probabilities do not sum to 1. See
+# Notes section of docstring for more information.", and so on): they are read
+# from the installed numpy the first time one is needed.
+cdef dict _choice_messages = None
+# A ``p`` that fails each check, in the order numpy checks.
+_CHOICE_PROBES = ((CHOICE_NAN, [NAN]), (CHOICE_NEGATIVE, [-1.0, 2.0]),
+                  (CHOICE_NOT_NORMALISED, [0.5]))
+# numpy 2.x's words, kept should a probe not fail as expected.
+_NUMPY2_CHOICE_MESSAGES = {
+    CHOICE_NAN: "Probabilities contain NaN",
+    CHOICE_NEGATIVE: "Probabilities are not non-negative",
+    CHOICE_NOT_NORMALISED:
+        "Probabilities do not sum to 1. See Notes section of docstring for more information.",
+}
+
+
+cdef dict _installed_choice_messages():
+    """The message the installed numpy's ``Generator.choice`` gives for each failed check."""
+    messages = dict(_NUMPY2_CHOICE_MESSAGES)
+    generator = np.random.Generator(np.random.PCG64(0))
+    for code, p in _CHOICE_PROBES:
+        try:
+            generator.choice(len(p), p=np.array(p, dtype=np.float64))
+        except ValueError as exc:
+            messages[code] = str(exc)
+    return messages
+
+
 cdef object choice_error(ChoiceCheck code):
-    if code == CHOICE_NAN:
-        return ValueError("Probabilities contain NaN")
-    if code == CHOICE_NEGATIVE:
-        return ValueError("Probabilities are not non-negative")
-    return ValueError(
-        "Probabilities do not sum to 1. See Notes section of docstring for more information."
-    )
+    """The ``ValueError`` the installed numpy's ``Generator.choice`` raises for ``code``."""
+    global _choice_messages
+    if _choice_messages is None:
+        _choice_messages = _installed_choice_messages()
+    return ValueError(_choice_messages[code])
 
 
 # ----------------------------------------------------------------------------
@@ -277,10 +330,9 @@ cdef inline cnp.ndarray contiguous(object values):
     return np.ascontiguousarray(values)
 
 
-cdef double probability_sum(object probability):
+cdef double probability_sum(object probability) except? -1.0:
     """``np.sum(p)`` of a validated float64 array, bit for bit."""
-    cdef cnp.ndarray p = contiguous(probability)
-    return pairwise_sum(<double *> cnp.PyArray_DATA(p), cnp.PyArray_SIZE(p))
+    return contiguous_sum(contiguous(probability))
 
 
 cdef bint all_in_unit_interval(object probability):
@@ -296,8 +348,8 @@ cdef bint all_in_unit_interval(object probability):
 
 # Test hooks: Python access to the exact-sum routines.
 def np_sum(double[::1] values):
-    """Pairwise sum identical to ``np.sum`` (test hook)."""
-    return pairwise_sum(&values[0], values.shape[0]) if values.shape[0] else 0.0
+    """Sum identical to the installed numpy's ``np.sum`` (test hook)."""
+    return contiguous_sum(np.asarray(values)) if values.shape[0] else 0.0
 
 
 def choice_check(double[::1] p):

@@ -13,6 +13,15 @@ and errors are those of the definitions.
 ``dict_contains_batch`` does the same for ``Dict.contains_batch`` over Box,
 Discrete and MultiDiscrete children whose ``contains_batch`` is the built-in
 one: one pass over each child's batch, verdicts AND-ed into one array.
+
+Nesting depth: a walk into Dicts and Tuples nested more than
+``sys.getrecursionlimit()`` levels deep (1,000 by default) raises
+``RecursionError`` on every supported Python. The walk recurses on the C
+stack, where Python 3.12+ no longer applies the recursion limit (it stops C
+recursion only at a larger, fixed depth), so the walk counts its levels
+itself; ``Py_EnterRecursiveCall`` stays as the guard of the C stack. On
+Python 3.10 and 3.11 that guard counts Python frames too, so a call made deep
+in the Python stack may stop sooner, as Python would.
 """
 
 cimport numpy as cnp
@@ -33,6 +42,7 @@ cnp.import_array()
 
 cdef extern from "Python.h":
     int Py_EnterRecursiveCall(const char *where) except -1
+    int Py_GetRecursionLimit()
     int PyDict_Next(object d, Py_ssize_t *pos, PyObject **key, PyObject **value)
     void Py_LeaveRecursiveCall()
 
@@ -95,13 +105,14 @@ cdef Kind kind_of(object space, bint by_in) except *:
     return OTHER
 
 
-cdef bint member(object space, object x, bint by_in) except -1:
-    """``x in space`` (``by_in``) or ``space.contains(x)``, as a truth value."""
+cdef bint member(object space, object x, bint by_in, int depth) except -1:
+    """``x in space`` (``by_in``) or ``space.contains(x)``, as a truth value, for a
+    ``space`` nested ``depth`` Dict/Tuple levels deep in the walk."""
     cdef Kind kind = kind_of(space, by_in)
     if kind == DICT:
-        return dict_member(space, x)
+        return dict_member(space, x, depth + 1)
     if kind == TUPLE:
-        return tuple_member(space, x)
+        return tuple_member(space, x, depth + 1)
     if kind == BOX:
         verdict = box_contains_same_dtype(space, x)
     elif kind == DISCRETE:
@@ -128,11 +139,24 @@ cdef bint same_key_objects(dict x, dict children) noexcept:
     return True
 
 
-cdef bint dict_member(object space, object x) except -1:
+cdef int check_depth(int depth, str where) except -1:
+    """Raise ``RecursionError`` past ``sys.getrecursionlimit()`` nested levels."""
+    cdef int limit = Py_GetRecursionLimit()
+    if depth > limit:
+        raise RecursionError(
+            f"maximum recursion depth exceeded in {where} (spaces nested more than "
+            f"{limit} levels deep, sys.getrecursionlimit())")
+    return 0
+
+
+cdef bint dict_member(object space, object x, int depth) except -1:
+    """``Dict.contains`` of the walk; ``depth``: 1 for the space checked, plus one
+    for each Dict or Tuple around it."""
     cdef PyObject *found
     children = attr(instance_dict(space), space, "spaces")
     if not isinstance(x, dict):
         return False
+    check_depth(depth, "Dict.contains")
     Py_EnterRecursiveCall(" in Dict.contains")
     try:
         if type(x) is dict and type(children) is dict:
@@ -146,35 +170,37 @@ cdef bint dict_member(object space, object x) except -1:
                         return False
             for key, child in (<dict> children).items():
                 found = PyDict_GetItemWithError(x, key)
-                if not member(child, <object> found if found != NULL else x[key], True):
+                if not member(child, <object> found if found != NULL else x[key], True, depth):
                     return False
             return True
         if x.keys() != children.keys():
             return False
         for key, child in children.items():
-            if not member(child, x[key], True):
+            if not member(child, x[key], True, depth):
                 return False
         return True
     finally:
         Py_LeaveRecursiveCall()
 
 
-cdef bint tuple_member(object space, object x) except -1:
+cdef bint tuple_member(object space, object x, int depth) except -1:
+    """``Tuple.contains`` of the walk (``depth``: see :func:`dict_member`)."""
     cdef Py_ssize_t i
     if isinstance(x, (np.ndarray, list)):
         x = tuple(x)  # arrays and lists count as tuples here
     children = attr(instance_dict(space), space, "spaces")
     if not isinstance(x, tuple) or len(x) != len(children):
         return False
+    check_depth(depth, "Tuple.contains")
     Py_EnterRecursiveCall(" in Tuple.contains")
     try:
         if type(x) is tuple and type(children) is tuple:
             for i in range(len(<tuple> children)):
-                if not member((<tuple> children)[i], (<tuple> x)[i], False):
+                if not member((<tuple> children)[i], (<tuple> x)[i], False, depth):
                     return False
             return True
         for child, part in zip(children, x, strict=True):
-            if not member(child, part, False):
+            if not member(child, part, False, depth):
                 return False
         return True
     finally:
@@ -183,6 +209,13 @@ cdef bint tuple_member(object space, object x) except -1:
 
 def dict_contains(self, x):
     """Whether ``x`` is a dict with exactly the space's keys and valid values.
+
+    Notes
+    -----
+    Dicts and Tuples nested more than ``sys.getrecursionlimit()`` levels deep
+    (1,000 by default) raise ``RecursionError``, on every supported Python.
+    (Gymnasium's ``contains`` recurses in Python and stops sooner: at about 250
+    nested Dicts or 335 nested Tuples under the default limit.)
 
     Examples
     --------
@@ -194,11 +227,16 @@ def dict_contains(self, x):
     >>> space.contains({"pos": np.zeros(2, dtype=np.float32)})  # a key is missing
     False
     """
-    return dict_member(self, x)
+    return dict_member(self, x, 1)
 
 
 def tuple_contains(self, x):
     """Whether ``x`` (a tuple; lists and arrays are converted) matches every sub-space.
+
+    Notes
+    -----
+    Nesting deeper than ``sys.getrecursionlimit()`` levels raises
+    ``RecursionError``, as for :meth:`Dict.contains`.
 
     Examples
     --------
@@ -210,7 +248,7 @@ def tuple_contains(self, x):
     >>> space.contains((3, np.array([0, 1], dtype=np.int8))), space.contains((1,))
     (False, False)
     """
-    return tuple_member(self, x)
+    return tuple_member(self, x, 1)
 
 
 dict_method = dict_contains

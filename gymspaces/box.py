@@ -166,7 +166,10 @@ class Box(Space[np.ndarray[Any, np.dtype[ScalarT]]]):
                 f"Box high.shape doesn't match provided shape, high.shape={self.high.shape}, "
                 f"shape={self._shape}"
             )
-        if np.any(self.low > self.high):
+        # Compared as NDArray[Any]: numpy 2.2's stubs (the last numpy for Python
+        # 3.10) define no ``>`` between arrays of a generic scalar type.
+        low_bound: NDArray[Any] = self.low
+        if np.any(low_bound > self.high):
             raise ValueError(
                 "Box all low values must be less than or equal to high (some values break this), "
                 f"low={self.low}, high={self.high}"
@@ -354,15 +357,18 @@ class Box(Space[np.ndarray[Any, np.dtype[ScalarT]]]):
         so the same Generator calls and array operations are made in order.
         """
         generator = self.np_random
-        high = self.high if self.dtype.kind == "f" else self.high.astype("int64") + 1
+        # NDArray[Any]: numpy 2.2's stubs (the last numpy for Python 3.10)
+        # reject arrays of a generic scalar type as Generator.uniform's bounds.
+        low: NDArray[Any] = self.low
+        high: NDArray[Any] = self.high if self.dtype.kind == "f" else self.high.astype("int64") + 1
         out = np.empty(self.shape)
         below, above = self.bounded_below, self.bounded_above
         unbounded, lower_only = ~below & ~above, below & ~above
         upper_only, both = ~below & above, below & above
         out[unbounded] = generator.normal(size=unbounded[unbounded].shape)
-        out[lower_only] = generator.exponential(size=lower_only[lower_only].shape) + self.low[lower_only]
+        out[lower_only] = generator.exponential(size=lower_only[lower_only].shape) + low[lower_only]
         out[upper_only] = -generator.exponential(size=upper_only[upper_only].shape) + high[upper_only]
-        out[both] = generator.uniform(low=self.low[both], high=high[both], size=both[both].shape)
+        out[both] = generator.uniform(low=low[both], high=high[both], size=both[both].shape)
         if self.dtype.kind in "iub":
             out = np.floor(out)
         if self.dtype.kind in "iu":

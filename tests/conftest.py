@@ -50,6 +50,29 @@ def pytest_configure(config):
     capture_plugin.configure(config)  # GYMSPACES_TEST_CAPTURE: record, or compare with, plain outcomes
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _subprocesses_import_the_tested_gymspaces(tmp_path_factory):
+    """Run the session from an empty folder when the working folder holds a
+    ``gymspaces`` source folder that is not the package under test.
+
+    Testing a regular install with the tests of a source tree (``pytest`` run in
+    the tree), Python subprocesses that tests start (``python -c``, ``-m``) put
+    their working folder first on ``sys.path``: they would import the tree's
+    ``gymspaces``, whose kernels are not built, instead of the installed one.
+    """
+    tested = Path(gymspaces.__file__).resolve().parent
+    shadowing = Path.cwd() / "gymspaces" / "__init__.py"
+    if not shadowing.exists() or shadowing.resolve().parent == tested:
+        yield
+        return
+    here = os.getcwd()
+    os.chdir(tmp_path_factory.mktemp("cwd"))
+    try:
+        yield
+    finally:
+        os.chdir(here)
+
+
 @pytest.fixture(params=[gymspaces, gymnasium.spaces], ids=["gymspaces", "gymnasium"])
 def lib(request):
     """Either library's spaces module; for tests whose assertions hold for both."""

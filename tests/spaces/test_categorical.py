@@ -44,6 +44,23 @@ def test_np_sum_all_lengths_up_to_5000():
         assert_bitwise_sum(x, f"n={n}")
 
 
+def test_np_sum_every_length_up_to_20000_follows_installed_numpy():
+    """Past 8192 items numpy's order depends on its version (chunks of one
+    8192-item buffer before numpy 2.3, one pairwise pass after): whichever numpy
+    is installed, every length sums as its np.sum does."""
+    rng = np.random.default_rng(20000)
+    data = [rng.random(20000), _vector(rng, 20000, 1), _vector(rng, 20000, 4)]
+    for x in data:
+        for n in range(1, 20001):
+            prefix = x[:n]
+            expected = np.sum(prefix)
+            actual = np_sum(prefix)
+            if actual != expected:
+                assert_bitwise_sum(prefix, f"n={n}")
+    for n in range(1, 20001, 7):  # probability vectors, normalised at each length
+        assert_bitwise_sum(_vector(rng, n, 2), f"probability n={n}")
+
+
 def test_np_sum_block_boundaries():
     rng = np.random.default_rng(1)
     lengths = sorted({b + d for b in (8, 16, 120, 128, 129, 136, 256, 257, 1024, 4096, 8192, 8200, 16384)

@@ -189,12 +189,41 @@ def test_compatible_classes_through_gymnasium_code():
         _same(lambda: gymnasium.spaces.Dict.__contains__(ours, element), lambda: element in theirs)
 
 
-def test_deep_nesting_raises_recursion_error_not_a_crash():
+def _nested(levels, kind="dict"):
     space, element = gymspaces.Discrete(2), 1
-    for _ in range(sys.getrecursionlimit() + 100):
-        space, element = gymspaces.Dict({"a": space}), {"a": element}
-    with pytest.raises(RecursionError):
-        space.contains(element)
+    for level in range(levels):
+        if kind == "dict" or (kind == "mixed" and level % 2):
+            space, element = gymspaces.Dict({"a": space}), {"a": element}
+        else:
+            space, element = gymspaces.Tuple((space,)), (element,)
+    return space, element
+
+
+@pytest.mark.parametrize("kind", ["dict", "tuple", "mixed"])
+def test_deep_nesting_raises_recursion_error_not_a_crash(kind):
+    """Documented in _contains.pyx: nesting deeper than sys.getrecursionlimit()
+    levels raises RecursionError on every supported Python (3.12+ does not stop
+    C recursion at that limit itself)."""
+    for levels in (sys.getrecursionlimit() + 1, sys.getrecursionlimit() + 100, 20_000):
+        space, element = _nested(levels, kind)
+        with pytest.raises(RecursionError, match="maximum recursion depth exceeded"):
+            space.contains(element)
+        with pytest.raises(RecursionError):
+            element in space  # noqa: B015
+
+
+@pytest.mark.parametrize("kind", ["dict", "tuple"])
+def test_nesting_depth_follows_the_recursion_limit(kind):
+    limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(300)
+        space, element = _nested(400, kind)
+        with pytest.raises(RecursionError, match="maximum recursion depth exceeded"):
+            space.contains(element)
+        space, element = _nested(150, kind)  # well within the limit, whatever the stack above
+        assert space.contains(element) is True
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def test_no_reference_leaks():

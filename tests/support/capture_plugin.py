@@ -70,7 +70,7 @@ def _settings() -> tuple[str, Path] | None:
         raise pytest.UsageError(
             f"{FILE_ENV}=<file> and {MODE_ENV}=write|compare go together "
             f"(got {FILE_ENV}={path!r}, {MODE_ENV}={mode!r})")
-    return mode, Path(path)
+    return mode, Path(path).absolute()  # the session may run from another folder (tests/conftest.py)
 
 
 def configure(config: pytest.Config) -> None:
