@@ -62,6 +62,10 @@ def _plain_arguments(mask: Any, probability: Any) -> bool:
 _OPTIMIZED = bool(sys.flags.optimize)
 
 
+def _uint64_dtype(space: Any) -> bool:
+    return vars(space)["dtype"] == np.uint64
+
+
 def _sample_entry(name: str, compiled: Callable[..., Any], original: Callable[..., Any], live: Live) -> Any:
     fundamental = name in ("Discrete", "MultiBinary", "MultiDiscrete", "Text")
     composite_masks = not fundamental and name != "Box"
@@ -69,6 +73,10 @@ def _sample_entry(name: str, compiled: Callable[..., Any], original: Callable[..
     # the feature space's attributes directly: its whole tree must be provable.
     whole_tree = name == "Sequence"
     judge = _guard.JUDGES[name].reason
+    # A uint64 MultiDiscrete's masked draws are int64 indices added to uint64
+    # starts: float64 sums, whose cast back numpy may warn about (from
+    # Gymnasium's line, plain).
+    masked_in_floats = _uint64_dtype if name == "MultiDiscrete" else None
     # Masks and probabilities the installed release takes otherwise (None: as 1.4.0).
     release_proven = _release_rules.sample_arguments(composite=composite_masks)
     # A fundamental space validates its arguments before it draws: a call it
@@ -78,7 +86,10 @@ def _sample_entry(name: str, compiled: Callable[..., Any], original: Callable[..
     def sample(self: Any, mask: Any = None, probability: Any = None) -> Any:
         if live.on and judge(self) is None:
             if fundamental:
-                plain = _plain_arguments(mask, probability)
+                plain = _plain_arguments(mask, probability) or (
+                    masked_in_floats is not None and (mask is not None or probability is not None)
+                    and masked_in_floats(self)
+                )
             elif composite_masks:
                 plain = _OPTIMIZED and (mask is not None or probability is not None)
             else:  # Box: any mask or probability raises; Gymnasium words it
