@@ -184,12 +184,21 @@ def setup(key: str) -> Callable[[Any], Callable[[], Any]]:
 def context(lib: Any) -> Iterator[None]:
     """Patched for gymspaces' side of a case, plain Gymnasium for the other
     (even if this interpreter was patched before: ``GYMSPACES_PATCH=1``)."""
-    from gymspaces.gymnasium import is_patched, patch, patched, unpatch
+    from gymspaces.gymnasium import patched
 
     if lib.name == "gymspaces":
         with patched():
             yield
         return
+    with plain_gymnasium():
+        yield
+
+
+@contextlib.contextmanager
+def plain_gymnasium() -> Iterator[None]:
+    """Gymnasium unpatched inside, as it was after."""
+    from gymspaces.gymnasium import is_patched, patch, unpatch
+
     was_patched = is_patched()
     unpatch()
     try:

@@ -30,6 +30,8 @@ from typing import Any
 
 import numpy as np
 
+from gymspaces.bench.e2e import plain_gymnasium
+
 
 @dataclass(frozen=True)
 class Loop:
@@ -227,20 +229,6 @@ class Probe:
 
 
 @contextlib.contextmanager
-def _plain_gymnasium() -> Iterator[None]:
-    """Gymnasium unpatched inside, as it was after."""
-    from gymspaces.gymnasium import is_patched, patch, unpatch
-
-    was_patched = is_patched()
-    unpatch()
-    try:
-        yield
-    finally:
-        if was_patched:
-            patch()
-
-
-@contextlib.contextmanager
 def _timing_plain_operations() -> Iterator[Any]:
     """Gymnasium's own space operations -- the ones patching replaces -- timed
     into a scratch record of :mod:`gymspaces.gymnasium._report` (yielded)."""
@@ -282,7 +270,7 @@ def probe(key: str) -> Probe:
     """Run the loop ``key`` plain once with its space operations timed (see :class:`Probe`)."""
     from gymspaces.gymnasium import _report
 
-    with _plain_gymnasium(), _timing_plain_operations() as record:
+    with plain_gymnasium(), _timing_plain_operations() as record:
         start = time.perf_counter()
         fingerprint = LOOPS[key].run()
         elapsed = time.perf_counter() - start
