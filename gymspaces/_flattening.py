@@ -241,10 +241,10 @@ def _flatten_box(space: Box | MultiBinary, x: NDArray[Any]) -> NDArray[Any]:
 def _flatten_discrete(space: Discrete, x: Any) -> NDArray[Any]:
     one_hot = _flatten.discrete_one_hot(space, x)
     if one_hot is None:  # unusual input: let numpy index (and raise) as Gymnasium does
-        if not isinstance(space, Space):
-            # Numpy's scalar arithmetic may warn (or raise, per np.errstate) from
-            # the caller's frame: for a Gymnasium space, that frame must be Gymnasium's.
-            defer("flatten(Discrete) of an unusual input")
+        # Numpy's scalar arithmetic may warn (or raise, per np.errstate) from the
+        # caller's frame: a call made for Gymnasium (patch mode, the compatible
+        # classes on another release) runs Gymnasium's own rule instead.
+        defer("flatten(Discrete) of an unusual input")
         one_hot = np.zeros(space.n, dtype=space.dtype)
         one_hot[x - space.start] = 1
     return one_hot

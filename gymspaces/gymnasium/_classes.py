@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 
-def _adopt(child: Any) -> Any:
+def adopt(child: Any) -> Any:
     """``child`` as a child of a compatible composite (see the module docstring)."""
     if isinstance(child, Space):
         return child
@@ -45,7 +45,7 @@ def _adopt(child: Any) -> Any:
 def _check_child(child: Any, message: str) -> Any:
     if not isinstance(child, (_gs.Space, _gym.Space)):
         raise TypeError(message)
-    return _adopt(child)
+    return adopt(child)
 
 
 def _raising_gymnasiums_errors(cls: type) -> None:
@@ -92,10 +92,17 @@ def _checked_children(children: Iterable[Any]) -> tuple[Any, ...]:
 
 
 def _equal(gs_cls: Any, gym_cls: Any) -> Any:
-    """``__eq__`` accepting the gymspaces and the Gymnasium namesake (and subclasses)."""
+    """``__eq__`` accepting the gymspaces and the Gymnasium namesake (and subclasses).
+
+    Gymnasium's verdict comes first and is returned as it is (some releases
+    answer a numpy bool); gymspaces' adds the gymspaces namesakes.
+    """
 
     def __eq__(self: Any, other: object) -> bool:
-        return gs_cls.__eq__(self, other) or gym_cls.__eq__(self, other)
+        verdict = gym_cls.__eq__(self, other)
+        if verdict is NotImplemented:
+            return gs_cls.__eq__(self, other)
+        return verdict or gs_cls.__eq__(self, other) or verdict
 
     __eq__.__qualname__ = f"{gs_cls.__name__}.__eq__"
     return __eq__
@@ -409,7 +416,7 @@ class Sequence(_gs.Sequence, Space, _gym.Sequence):  # type: ignore[misc]  # see
         if isinstance(feature, _gs.Space):
             _gs.Sequence.__init__(self, feature, seed, stack)
             if stack:
-                self.stacked_feature_space = _adopt(self.stacked_feature_space)
+                self.stacked_feature_space = adopt(self.stacked_feature_space)
             return
         if stack:  # gymspaces cannot batch a custom Gymnasium space
             raise TypeError(
@@ -466,12 +473,12 @@ class Graph(_gs.Graph, Space, _gym.Graph):  # type: ignore[misc]  # see above: b
     """
 
     def __init__(self, node_space: Any, edge_space: Any, seed: Any = None) -> None:
-        node = _adopt(node_space) if isinstance(node_space, (_gs.Space, _gym.Space)) else node_space
-        edge = _adopt(edge_space) if isinstance(edge_space, (_gs.Space, _gym.Space)) else edge_space
+        node = adopt(node_space) if isinstance(node_space, (_gs.Space, _gym.Space)) else node_space
+        edge = adopt(edge_space) if isinstance(edge_space, (_gs.Space, _gym.Space)) else edge_space
         _gs.Graph.__init__(self, node, edge, seed)
-        self.batch_node_space = _adopt(self.batch_node_space)
+        self.batch_node_space = adopt(self.batch_node_space)
         if self.batch_edge_space is not None:
-            self.batch_edge_space = _adopt(self.batch_edge_space)
+            self.batch_edge_space = adopt(self.batch_edge_space)
 
     def sample(
         self,

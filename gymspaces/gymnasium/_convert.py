@@ -42,7 +42,9 @@ def _is_legacy(cls: type) -> bool:
     module = cls.__module__
     if module == "gym" or module.startswith("gym."):
         return True
-    return LEGACY_LAYOUT and module.startswith("gymnasium.")
+    # The compatible classes are built by the installed release's __init__ on
+    # releases other than 1.4.0 (gymspaces.gymnasium._release_classes).
+    return LEGACY_LAYOUT and (module.startswith("gymnasium.") or module == "gymspaces.gymnasium.spaces")
 
 
 def _upgrade_legacy_state(name: str, state: dict[str, Any]) -> dict[str, Any]:

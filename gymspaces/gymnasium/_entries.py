@@ -19,11 +19,12 @@ import gymnasium.spaces as _gym
 import numpy as np
 
 import gymspaces as _gs
+from gymspaces.error import DEFERRABLE, Unproven
 from gymspaces.gymnasium import _guard, _release_rules
 from gymspaces.gymnasium._convert import GYMSPACES_ERRORS, gymnasium_error
 from gymspaces.gymnasium._release import SAMPLE_TAKES_PROBABILITY
 
-__all__ = ["Live", "make_entries"]
+__all__ = ["Live", "helper_rule", "make_entries"]
 
 _NDARRAY = np.ndarray
 
@@ -31,20 +32,22 @@ _NDARRAY = np.ndarray
 class Live:
     """Whether the patch that made an entry is still in effect (entries handed
     out earlier -- a bound method kept by user code -- run Gymnasium's code after
-    ``unpatch()``)."""
+    ``unpatch()``), and where calls that run plain are noted."""
 
-    __slots__ = ("on", "recording")
+    __slots__ = ("on", "recording", "note")
 
     def __init__(self) -> None:
         self.on = True
         self.recording = False  # patch(report=True): calls that run plain are noted with their reason
+        # note(label, cls, reason): the report's, set by patch(report=True).
+        self.note: Callable[[str, type, str], None] | None = None
 
 
-def _note_plain(label: str, space: Any) -> None:
-    from gymspaces.gymnasium import _report
-
+def _note_plain(live: Live, label: str, space: Any) -> None:
+    if live.note is None:
+        return
     reason = _guard.tree_reason(space)
-    _report.note_plain(label, type(space), reason or "arguments that Gymnasium's own code handles (see docs/patching.md)")
+    live.note(label, type(space), reason or "arguments that Gymnasium's own code handles (see docs/patching.md)")
 
 
 def _plain_arguments(mask: Any, probability: Any) -> bool:
@@ -66,13 +69,14 @@ def _uint64_dtype(space: Any) -> bool:
     return vars(space)["dtype"] == np.uint64
 
 
-def _sample_entry(name: str, compiled: Callable[..., Any], original: Callable[..., Any], live: Live) -> Any:
+def _sample_entry(
+    name: str, compiled: Callable[..., Any], original: Callable[..., Any], live: Live, judge: Callable[[Any], Any]
+) -> Any:
     fundamental = name in ("Discrete", "MultiBinary", "MultiDiscrete", "Text")
     composite_masks = not fundamental and name != "Box"
     # Sequence draws a stacked sample through the batching rules, which read
     # the feature space's attributes directly: its whole tree must be provable.
     whole_tree = name == "Sequence"
-    judge = _guard.JUDGES[name].reason
     # A uint64 MultiDiscrete's masked draws are int64 indices added to uint64
     # starts: float64 sums, whose cast back numpy may warn about (from
     # Gymnasium's line, plain).
@@ -109,7 +113,7 @@ def _sample_entry(name: str, compiled: Callable[..., Any], original: Callable[..
                     failure = error
                 raise gymnasium_error(failure)
         if live.recording:
-            _note_plain(f"{name}.sample", self)
+            _note_plain(live, f"{name}.sample", self)
         return original(self, mask, probability)
 
     return sample
@@ -135,17 +139,18 @@ def _graph_sample_entry(compiled: Callable[..., Any], original: Callable[..., An
                 failure = error
             raise gymnasium_error(failure)
         if live.recording:
-            _note_plain("Graph.sample", self)
+            _note_plain(live, "Graph.sample", self)
         return original(self, mask, probability, num_nodes, num_edges)
 
     return sample
 
 
-def _contains_entry(name: str, compiled: Callable[..., Any], original: Callable[..., Any], live: Live) -> Any:
+def _contains_entry(
+    name: str, compiled: Callable[..., Any], original: Callable[..., Any], live: Live, judge: Callable[[Any], Any]
+) -> Any:
     # Box and MultiDiscrete cast other inputs with numpy, and Box warns through
     # Gymnasium's logger: those inputs run Gymnasium's code.
     arrays_only = name in ("Box", "MultiDiscrete")
-    judge = _guard.JUDGES[name].reason
     release_proven = _release_rules.contains_arguments(name)  # None: as 1.4.0
 
     def contains(self: Any, x: Any) -> bool:
@@ -161,7 +166,7 @@ def _contains_entry(name: str, compiled: Callable[..., Any], original: Callable[
                 failure = error
             raise gymnasium_error(failure)
         if live.recording:
-            _note_plain(f"{name}.contains", self)
+            _note_plain(live, f"{name}.contains", self)
         return original(self, x)
 
     return contains
@@ -209,18 +214,24 @@ def _without_probability(entry: Callable[..., Any], graph: bool) -> Callable[...
     return sample
 
 
-def make_entries(name: str, live: Live) -> dict[str, Any]:
-    """``sample`` and ``contains`` for Gymnasium's class ``name``, bound to ``live``."""
+def make_entries(name: str, live: Live, judge: Callable[[Any], Any] | None = None) -> dict[str, Any]:
+    """``sample`` and ``contains`` for Gymnasium's class ``name``, bound to ``live``.
+
+    ``judge(space)`` says why a space cannot run compiled (default: the judge of
+    Gymnasium's class; the compatible classes on another release have their own,
+    :mod:`._release_classes`).
+    """
     ours, theirs = getattr(_gs, name), getattr(_gym, name)
     original_sample, original_contains = theirs.__dict__["sample"], theirs.__dict__["contains"]
     plain_sample = _as_current_sample(original_sample)
+    judge = judge or _guard.JUDGES[name].reason
     if name == "Graph":
         sample = _graph_sample_entry(ours.sample, plain_sample, live)
         graph_contains = _graph_contains(ours.contains)
-        contains = _contains_entry(name, graph_contains, original_contains, live)
+        contains = _contains_entry(name, graph_contains, original_contains, live, judge)
     else:
-        sample = _sample_entry(name, ours.sample, plain_sample, live)
-        contains = _contains_entry(name, ours.contains, original_contains, live)
+        sample = _sample_entry(name, ours.sample, plain_sample, live, judge)
+        contains = _contains_entry(name, ours.contains, original_contains, live, judge)
     if not SAMPLE_TAKES_PROBABILITY:
         sample = _without_probability(sample, graph=name == "Graph")
     for entry, original in ((sample, original_sample), (contains, original_contains)):
@@ -229,3 +240,85 @@ def make_entries(name: str, live: Live) -> dict[str, Any]:
         entry.__doc__ = original.__doc__
         entry.__module__ = __name__
     return {"sample": sample, "contains": contains}
+
+
+# The helpers whose calls leave nothing behind but their result.
+PURE_HELPERS = frozenset(
+    {"flatdim", "flatten", "unflatten", "create_empty_array", "create_shared_memory", "read_from_shared_memory"}
+)
+
+
+def graph_instances(value: Any) -> Any:
+    """``value`` with every gymspaces ``GraphInstance`` in it made Gymnasium's."""
+    kind = type(value)
+    if kind is _gs.GraphInstance:
+        return _gym.GraphInstance(*value)
+    if kind is tuple:
+        items = [graph_instances(item) for item in value]
+        return tuple(items) if any(new is not old for new, old in zip(items, value)) else value
+    if kind is dict:
+        entries = {key: graph_instances(item) for key, item in value.items()}
+        return entries if any(entries[key] is not value[key] for key in value) else value
+    return value
+
+
+def helper_rule(
+    helper: Callable[..., Any],
+    name: str,
+    active: Callable[[], bool],
+    originals: dict[type, Any],
+    convert: Callable[[Any], Any] | None = graph_instances,
+) -> Callable[..., Any]:
+    """gymspaces' ``helper`` as a rule of Gymnasium's dispatcher ``name``.
+
+    It runs for a space only when every node of the space's tree is provably
+    compiled (:func:`._guard.tree_reason`), and Gymnasium's own rule
+    (``originals``, by class) otherwise. It raises Gymnasium's exceptions
+    where gymspaces raises its own, and ``convert`` its result (Gymnasium
+    ``GraphInstance`` objects, by default). When ``active()`` is false (the
+    patch that registered it was undone: singledispatch's cache may hand it
+    out after :func:`unpatch` when a lookup in another thread raced the
+    registration), it runs Gymnasium's rule too.
+    """
+    def gymnasiums(space: Any) -> Callable[..., Any]:
+        return next(originals[klass] for klass in type(space).__mro__ if klass in originals)
+
+    # Helpers that cast their input into each leaf's dtype, where numpy may warn.
+    may_warn = {"unflatten": _guard.unflatten_may_warn, "flatten": _guard.flatten_may_warn}.get(name)
+    # A helper that neither draws nor writes can run again as Gymnasium's when
+    # gymspaces refuses the call: on releases that refuse (or accept) such
+    # inputs otherwise, their own code then decides.
+    rerun = _release_rules.RERUN_ON_ERROR and name in PURE_HELPERS
+    rerun = rerun or (_release_rules.RERUN_WRITES_ON_ERROR and name == "write_to_shared_memory")
+    release_proven = _release_rules.helper_arguments(name)  # None: as 1.4.0
+    # Helpers whose gymspaces code may hand a call back (gymspaces.error.defer).
+    may_defer = name in ("flatten", "write_to_shared_memory")
+    tree_reason = _guard.tree_reason
+
+    def rule(space: Any, *args: Any, **kwargs: Any) -> Any:
+        if not active() or tree_reason(space) is not None:
+            return gymnasiums(space)(space, *args, **kwargs)
+        if may_warn is not None and args and may_warn(space, args[0]):
+            return gymnasiums(space)(space, *args, **kwargs)
+        if release_proven is not None and not release_proven(space, *args, **kwargs):
+            return gymnasiums(space)(space, *args, **kwargs)
+        deferrable = DEFERRABLE.set(True) if may_defer else None
+        try:
+            result = helper(space, *args, **kwargs)
+        except Exception as error:
+            if rerun or isinstance(error, Unproven):
+                return gymnasiums(space)(space, *args, **kwargs)
+            if not isinstance(error, GYMSPACES_ERRORS):
+                raise
+            failure: BaseException = error
+        else:
+            return result if convert is None else convert(result)
+        finally:
+            if deferrable is not None:
+                DEFERRABLE.reset(deferrable)
+        raise gymnasium_error(failure)
+
+    rule.__name__ = rule.__qualname__ = f"{name}_compiled"
+    rule.__doc__ = helper.__doc__
+    rule.__wrapped__ = helper  # type: ignore[attr-defined]
+    return rule

@@ -38,7 +38,7 @@ from gymspaces import _judge
 from gymspaces.gymnasium._release import SPACE_NAMES
 from gymspaces.gymnasium._release_rules import INSTANCE as _RELEASE_INSTANCE
 
-__all__ = ["GYMNASIUM_CLASSES", "JUDGES", "class_reason", "plain_reason", "tree_reason"]
+__all__ = ["GYMNASIUM_CLASSES", "JUDGES", "add_compatible_classes", "class_reason", "follows_release", "plain_reason", "tree_reason"]
 
 GYMNASIUM_CLASSES: dict[type, str] = {getattr(_gym, name): name for name in SPACE_NAMES}
 _GENERATOR = np.random.Generator
@@ -244,7 +244,52 @@ JUDGES: dict[str, _judge.Judge] = {
 }
 
 
+# The compatible classes on a release other than 1.4.0 (:mod:`._release_classes`):
+# built by that release's ``__init__``, judged as Gymnasium's classes are.
+COMPATIBLE_JUDGES: dict[type, _judge.Judge] = {}
+
+
+def _compatible_base(cls: type) -> type | None:
+    return next((klass for klass in cls.__mro__ if klass in COMPATIBLE_JUDGES), None)
+
+
+def follows_release(cls: type) -> bool:
+    """Whether ``cls`` is (or derives from) a compatible class that follows the
+    installed release, judged as Gymnasium's classes are (not on 1.4.0)."""
+    return bool(COMPATIBLE_JUDGES) and _compatible_base(cls) is not None
+
+
+def _judge_compatible_class(cls: type) -> str | None:
+    """Why instances of ``cls``, a compatible class or a subclass of one, cannot run compiled."""
+    base = _compatible_base(cls)
+    assert base is not None
+    reads = _COMMON_READS | _CLASS_READS[GYMNASIUM_CLASSES[_gymnasium_base(base)]]  # type: ignore[index]
+    for klass in cls.__mro__:
+        if klass is base:
+            return None
+        redefined = sorted(reads.intersection(vars(klass)))
+        if redefined:
+            return f"{klass.__qualname__} redefines {', '.join(redefined)}"
+    return None
+
+
+def add_compatible_classes(classes: Mapping[str, type]) -> dict[str, _judge.Judge]:
+    """Judge the compatible classes ``classes`` (by Gymnasium class name) as
+    Gymnasium's: the same validity and release rules. Returns their judges."""
+    judges = {
+        name: _judge.Judge(cls, _WATCHED[name], _judge_compatible_class, _validator(name), _generator_reason)
+        for name, cls in classes.items()
+    }
+    COMPATIBLE_JUDGES.update({classes[name]: judge for name, judge in judges.items()})
+    _judge.use_judges(_judge_of_class)  # forget the verdicts by class made so far
+    return judges
+
+
 def _judge_of_class(cls: type) -> _judge.Judge | None:
+    if COMPATIBLE_JUDGES:
+        compatible = _compatible_base(cls)
+        if compatible is not None:
+            return COMPATIBLE_JUDGES[compatible]
     base = _gymnasium_base(cls)
     return None if base is None else JUDGES[GYMNASIUM_CLASSES[base]]
 

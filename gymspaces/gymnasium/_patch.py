@@ -28,6 +28,7 @@ dictionaries and dispatch registries).
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import threading
 import warnings
@@ -39,9 +40,7 @@ import gymnasium.spaces as _gym
 
 import gymspaces as _gs
 from gymspaces import _dispatch, _kernel_wiring
-from gymspaces.error import DEFERRABLE, Unproven
-from gymspaces.gymnasium import _entries, _guard, _release_rules
-from gymspaces.gymnasium._convert import GYMSPACES_ERRORS, gymnasium_error
+from gymspaces.gymnasium import _entries, _guard
 from gymspaces.gymnasium._release import ALL_SPACE_NAMES, SPACE_NAMES, utils_helper, vector_helper
 
 __all__ = ["patch", "unpatch", "is_patched", "patched", "is_compiled", "plain_reason", "VERIFIED_GYMNASIUM"]
@@ -84,10 +83,6 @@ _UTILS_HELPERS = ("flatdim", "flatten", "unflatten")
 # compiled rule for 8 MultiDiscrete rows).
 _LEFT_TO_GYMNASIUM = frozenset(
     ("iterate", name) for name in ("Box", "Discrete", "MultiDiscrete", "MultiBinary")
-)
-# The helpers whose calls leave nothing behind but their result.
-_PURE_HELPERS = frozenset(
-    {"flatdim", "flatten", "unflatten", "create_empty_array", "create_shared_memory", "read_from_shared_memory"}
 )
 _VECTOR_HELPERS = (
     "concatenate",
@@ -144,76 +139,9 @@ class _PatchState:
             self.journal.pop()()
 
 
-def _graph_instance(value: Any) -> Any:
-    """``value`` with every gymspaces ``GraphInstance`` in it made Gymnasium's."""
-    kind = type(value)
-    if kind is _gs.GraphInstance:
-        return _gym.GraphInstance(*value)
-    if kind is tuple:
-        items = [_graph_instance(item) for item in value]
-        return tuple(items) if any(new is not old for new, old in zip(items, value)) else value
-    if kind is dict:
-        entries = {key: _graph_instance(item) for key, item in value.items()}
-        return entries if any(entries[key] is not value[key] for key in value) else value
-    return value
-
-
-def _gymnasium_rule(
-    helper: Callable[..., Any], name: str, graphs: bool, state: _PatchState, originals: dict[type, Any]
-) -> Callable[..., Any]:
-    """gymspaces' ``helper`` as a rule of Gymnasium's dispatcher ``name``.
-
-    It runs for a space only when every node of the space's tree is provably
-    compiled (:func:`._guard.tree_reason`), and Gymnasium's own rule
-    (``originals``, by class) otherwise. It raises Gymnasium's exceptions
-    where gymspaces raises its own, and (``graphs``) returns Gymnasium
-    ``GraphInstance`` objects. Called when ``state`` is not the patch in
-    effect, it runs Gymnasium's rule too: singledispatch's cache may hand it
-    out after :func:`unpatch` when a lookup in another thread raced the
-    registration.
-    """
-    def gymnasiums(space: Any) -> Callable[..., Any]:
-        return next(originals[klass] for klass in type(space).__mro__ if klass in originals)
-
-    convert = _graph_instance if graphs else None
-    # Helpers that cast their input into each leaf's dtype, where numpy may warn.
-    may_warn = {"unflatten": _guard.unflatten_may_warn, "flatten": _guard.flatten_may_warn}.get(name)
-    # A helper that neither draws nor writes can run again as Gymnasium's when
-    # gymspaces refuses the call: on releases that refuse (or accept) such
-    # inputs otherwise, their own code then decides.
-    rerun = _release_rules.RERUN_ON_ERROR and name in _PURE_HELPERS
-    rerun = rerun or (_release_rules.RERUN_WRITES_ON_ERROR and name == "write_to_shared_memory")
-    release_proven = _release_rules.helper_arguments(name)  # None: as 1.4.0
-    # Helpers whose gymspaces code may hand a call back (gymspaces.error.defer).
-    may_defer = name in ("flatten", "write_to_shared_memory")
-
-    def rule(space: Any, *args: Any, **kwargs: Any) -> Any:
-        if _state is not state or _guard.tree_reason(space) is not None:
-            return gymnasiums(space)(space, *args, **kwargs)
-        if may_warn is not None and args and may_warn(space, args[0]):
-            return gymnasiums(space)(space, *args, **kwargs)
-        if release_proven is not None and not release_proven(space, *args, **kwargs):
-            return gymnasiums(space)(space, *args, **kwargs)
-        deferrable = DEFERRABLE.set(True) if may_defer else None
-        try:
-            result = helper(space, *args, **kwargs)
-        except Exception as error:
-            if rerun or isinstance(error, Unproven):
-                return gymnasiums(space)(space, *args, **kwargs)
-            if not isinstance(error, GYMSPACES_ERRORS):
-                raise
-            failure: BaseException = error
-        else:
-            return result if convert is None else convert(result)
-        finally:
-            if deferrable is not None:
-                DEFERRABLE.reset(deferrable)
-        raise gymnasium_error(failure)
-
-    rule.__name__ = rule.__qualname__ = f"{name}_compiled"
-    rule.__doc__ = helper.__doc__
-    rule.__wrapped__ = helper  # type: ignore[attr-defined]
-    return rule
+def _in_effect(state: _PatchState) -> bool:
+    """Whether ``state`` is the patch in effect."""
+    return _state is state
 
 
 def _may_patch(unverified: bool | None) -> bool:
@@ -318,13 +246,17 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
                     continue
                 registry = gymnasium_helper.registry
                 originals = {theirs: registry[theirs] for theirs in state.equivalents if theirs in registry}
-                rule = _gymnasium_rule(gymspaces_helper, name, name != "flatdim", state, originals)
+                rule = _entries.helper_rule(
+                    gymspaces_helper, name, functools.partial(_in_effect, state), originals,
+                    None if name == "flatdim" else _entries.graph_instances,
+                )
                 rule = record(name, rule)
                 for theirs in originals:
                     if (name, state.equivalents[theirs].__name__) in _LEFT_TO_GYMNASIUM:
                         continue
                     state.register(gymnasium_helper, theirs, rule)
             state.live.recording = report
+            state.live.note = _report.note_plain if report else None
             for name in SPACE_NAMES:
                 for attribute, entry in _entries.make_entries(name, state.live).items():
                     state.set_attribute(getattr(_gym, name), attribute, record(f"{name}.{attribute}", entry))
@@ -451,6 +383,8 @@ def plain_reason(space: Any) -> str | None:
     Doubled redefines n
     """
     cls = type(space)
+    if _guard.follows_release(cls):  # a compatible class on a release other than 1.4.0
+        return _guard.tree_reason(space)
     if issubclass(cls, _GYMSPACES_BASES):
         if not _compiled_class(cls):
             return f"{cls.__qualname__} overrides sample or contains"

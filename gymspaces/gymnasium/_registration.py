@@ -21,7 +21,7 @@ from gymspaces.error import CustomSpaceError
 from gymspaces.gymnasium import _classes, _convert
 from gymspaces.gymnasium import _compat_utils as compat_utils
 from gymspaces.gymnasium._classes import compatible_graphs
-from gymspaces.gymnasium._release import vector_helper
+from gymspaces.gymnasium._release import RELEASE, vector_helper
 from gymspaces.space import FOREIGN_SPACE_CLASSES
 
 __all__ = ["register_with_gymnasium"]
@@ -93,8 +93,13 @@ def register_with_gymnasium() -> None:
             gym_batch_differing_spaces.register(ours, _gymnasium_errors(batch_differing_spaces))
         if base in gs_vector.batch_differing_spaces.registry:
             gs_vector.batch_differing_spaces.register(ours, gs_vector.batch_differing_spaces.dispatch(base))
+        theirs = getattr(_gym, base.__name__)
         for gymnasium_helper, gymspaces_helper, implementation in helpers:
-            gymnasium_helper.register(ours, implementation)
+            # Whether a class is in a registry is observable (Gymnasium's iterate
+            # of a Tuple asks it of each child): before 1.4, Gymnasium registers
+            # fewer classes, and the compatible classes follow the release.
+            if RELEASE >= (1, 4) or theirs in gymnasium_helper.registry:
+                gymnasium_helper.register(ours, implementation)
             if base in gymspaces_helper.registry:
                 gymspaces_helper.register(ours, gymspaces_helper.dispatch(base))
 

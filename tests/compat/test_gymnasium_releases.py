@@ -23,6 +23,7 @@ import pytest
 
 import gymspaces
 import gymspaces.gymnasium as gsg
+import gymspaces.space
 from gymspaces.gymnasium import compile_env, from_gymnasium, is_compiled, to_compat, to_gymnasium
 from gymspaces.gymnasium import spaces as compat
 from gymspaces.gymnasium._patch import VERIFIED_GYMNASIUM
@@ -35,7 +36,7 @@ PRESENT = tuple(name for name in ALL_NAMES if isinstance(getattr(G, name, None),
 RELEASE_1 = int(VERSION.split(".")[0]) >= 1
 
 # Releases before 1.4.0 draw some kinds with other generator calls than 1.4.0
-# (which gymspaces follows). 0.29: Text's characters with ``choice``,
+# (which gymspaces' own classes follow; the compatible classes follow the release). 0.29: Text's characters with ``choice``,
 # Sequence's lengths and Graph's edge counts differently. Before 1.4.0: Graph
 # (1.4.0 samples nodes and edges through its batched spaces). 1.0.0: Text
 # (1.1.0 changed the draw). Those are compared by structure only there; the
@@ -254,6 +255,14 @@ def test_release_rules_say_what_runs_plain():
             assert plain_reason(graph) is None and plain_reason(clipped) is None
     finally:
         gsg.unpatch()
+    # The compatible classes follow the same rules, patched or not.
+    for space in (compat.Discrete(5), compat.Box(-1.0, 1.0, (3,)), compat.MultiBinary(3)):
+        assert plain_reason(space) is None, space
+    compatible_clipped = compat.Tuple((compat.Discrete(2), compat.Box(-128, 127, (3,), np.int8)))
+    if _RELEASE < (1, 4):
+        assert VERSION in plain_reason(compatible_clipped)
+    else:
+        assert plain_reason(compatible_clipped) is None
 
 
 # -------------------------------------------------------------- compile_env
@@ -296,15 +305,47 @@ def test_compatible_class(name):
         assert space.contains(sample), (name, sample)
     theirs = _space(G, name, seed=0)
     ours = _space(compat, name, seed=0)
+    # The compatible classes give the installed release's own results (built by
+    # its __init__ where it is not 1.4.0): the same attributes, the same stream.
+    assert set(vars(ours)) - set(gymspaces.space.KERNEL_CACHE_ATTRS) == set(vars(theirs)), name
     for _ in range(3):
         mine, reference = ours.sample(), theirs.sample()
-        if name in SAME_STREAM:
-            assert _same(mine, reference), (name, mine, reference)
-        elif name != "Sequence":
-            assert type(mine) is type(reference) or isinstance(mine, type(reference)), name
+        assert _same(mine, reference), (name, mine, reference)
+        assert type(mine) is type(reference) or isinstance(mine, type(reference)), name
         # Gymnasium's own contains accepts the compatible sample.
         assert type(theirs).contains(theirs, mine), (name, mine)
     assert space == theirs
+    assert _rng_state(ours) == _rng_state(theirs)
+
+
+def _rng_state(space):
+    return space.np_random.bit_generator.state
+
+
+def test_compatible_classes_follow_the_release_where_it_differs_from_1_4():
+    """Inputs on which releases answer otherwise: the compatible class answers as
+    the installed one does (the same value, or the same exception)."""
+    def outcome(make):
+        try:
+            result = make()
+        except Exception as error:
+            return ("raise", type(error).__name__, str(error))
+        return ("value", repr(result), type(result).__name__)
+
+    checks = [
+        # 1.4.0 de-duplicates and sorts a charset; before, duplicates make choice() fail.
+        lambda lib: lib.Text(6, charset="aabc", seed=0).sample(),
+        lambda lib: lib.Text(5, seed=0).sample(),  # 1.1.0 changed the draw
+        lambda lib: lib.Box(-128, 127, (50,), np.int8, seed=0).sample().min(),  # clipping before 1.4.0
+        lambda lib: lib.Discrete(5).contains(10**20),  # an OverflowError before 1.4.0
+        lambda lib: lib.MultiDiscrete([3, 5, 2]).contains(np.zeros(3)),  # True up to 1.1
+        lambda lib: G.utils.flatten(lib.Tuple((lib.Discrete(2), lib.Discrete(3))), (1,)),
+        lambda lib: lib.Discrete(3, seed=0).sample(probability=np.array([0.0, 1.0, 0.0])),  # no probability on 0.29/1.0
+        lambda lib: type(lib.Dict({"a": lib.Discrete(2)}, seed=0).sample()).__name__,  # OrderedDict on 0.29
+        lambda lib: gymnasium.vector.utils.batch_space(lib.Discrete(3, start=1), 2),
+    ]
+    for index, check in enumerate(checks):
+        assert outcome(lambda: check(compat)) == outcome(lambda: check(G)), (VERSION, index)
 
 
 # ------------------------------------------------------------- conversions
@@ -328,7 +369,7 @@ def test_conversions_round_trip(name):
         expected = reference.sample()
         for converted in (ours, back, compatible):
             got = converted.sample()
-            if name in SAME_STREAM:
+            if name in SAME_STREAM or converted is not ours:  # gymspaces' own follows 1.4.0
                 assert _same(got, expected), (name, got, expected)
             elif name != "Sequence":
                 assert _structure(got) == _structure(expected), (name, got, expected)

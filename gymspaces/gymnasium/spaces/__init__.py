@@ -26,12 +26,18 @@ Each Gymnasium space class the installed release has gets its compatible
 class: on Gymnasium 0.29, which has no ``OneOf``, there is no compatible
 ``OneOf`` (use :class:`gymspaces.OneOf`, which Gymnasium's code does not know).
 
+On a Gymnasium release other than 1.4.0 the classes give that release's own
+results: each is built by the release's ``__init__``, keeps the release's
+methods, and samples, checks membership and runs Gymnasium's hot helpers
+through patch mode's guarded paths, with the release's rules
+(``docs/patching.md``, "Gymnasium releases").
+
 Equality follows Gymnasium's rules and accepts the plain Gymnasium and the
 plain gymspaces namesake on either side: ``spaces.Box(0, 1) ==
 gymnasium.spaces.Box(0, 1) == gymspaces.Box(0, 1)``.
 """
 
-from gymspaces.gymnasium import _registration
+from gymspaces.gymnasium import _registration, _release_classes
 from gymspaces.gymnasium._classes import (
     Box,
     Dict,
@@ -72,3 +78,5 @@ __all__ = [
 ]
 
 _registration.register_with_gymnasium()
+# On a release other than 1.4.0, the classes give that release's results.
+_release_classes.follow_release()

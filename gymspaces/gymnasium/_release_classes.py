@@ -1,0 +1,215 @@
+"""The compatible classes on a Gymnasium release other than 1.4.0: that release's results.
+
+gymspaces' kernels reproduce Gymnasium 1.4.0, and so do the compatible
+classes (:mod:`._classes`) where 1.4.0 is installed. On another release a
+compatible space gives what the same space of that release gives -- values,
+generator states, exceptions, warnings -- the way patch mode does for
+Gymnasium's own classes:
+
+* it is built by the release's own ``__init__`` (children made compatible
+  first), so it holds the attributes that release's methods read;
+* every method the release defines is the release's own, but ``sample`` and
+  ``contains``, which are patch mode's entries (:mod:`._entries`): gymspaces'
+  kernels where :mod:`._guard` proves the release's outcome, with the
+  per-release rules (:mod:`._release_rules`), and the release's method
+  otherwise;
+* Gymnasium's hot helpers (flatten family, vector helpers) run gymspaces'
+  rules on the same terms (:func:`._entries.helper_rule`); the helpers that
+  build spaces (``batch_space``, ``batch_differing_spaces``,
+  ``flatten_space``) run the release's own rule, and the spaces they build
+  are made compatible.
+
+Methods gymspaces adds (``sample_batch``, ``contains_batch``...) stay
+gymspaces'. Nothing here runs on 1.4.0.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import gymnasium.spaces as _gym
+
+import gymspaces as _gs
+from gymspaces import utils as gs_utils
+from gymspaces import vector as gs_vector
+from gymspaces.gymnasium import _classes, _convert, _entries, _guard
+from gymspaces.gymnasium._release import RELEASE, SPACE_NAMES, utils_helper, vector_helper
+
+__all__ = ["FOLLOWS_RELEASE", "follow_release"]
+
+FOLLOWS_RELEASE: bool = RELEASE < (1, 4)
+"""Whether the compatible classes follow the installed release (any but 1.4)."""
+
+# What a compatible class keeps of its own when it takes the release's methods:
+# its construction and equality (see _classes), gymspaces' pickling and copying
+# (which leave the kernels' caches out and compact arrays: its __setstate__ reads
+# what its __getstate__ writes), and the class's own bookkeeping.
+_KEPT = frozenset(
+    {
+        "__init__", "__new__", "sample", "contains", "__eq__", "__hash__",
+        "__getstate__", "__setstate__", "__reduce__", "__reduce_ex__", "__copy__", "__deepcopy__",
+        "__dict__", "__weakref__", "__module__", "__qualname__", "__doc__", "__slots__",
+        "__annotations__", "__orig_bases__", "__parameters__", "__init_subclass__",
+        "__class_getitem__", "__abstractmethods__", "_abc_impl", "__type_params__",
+        "__firstlineno__", "__static_attributes__",
+    }
+)
+
+# Gymnasium's helpers that run gymspaces' rule where the outcome is proven (as
+# patch mode's), and those that build spaces, which run the release's own.
+_GUARDED_HELPERS = (
+    ("flatdim", utils_helper, gs_utils), ("flatten", utils_helper, gs_utils), ("unflatten", utils_helper, gs_utils),
+    ("concatenate", vector_helper, gs_vector), ("iterate", vector_helper, gs_vector),
+    ("create_empty_array", vector_helper, gs_vector), ("create_shared_memory", vector_helper, gs_vector),
+    ("read_from_shared_memory", vector_helper, gs_vector), ("write_to_shared_memory", vector_helper, gs_vector),
+)
+_SPACE_BUILDERS = (("flatten_space", utils_helper), ("batch_space", vector_helper),
+                   ("batch_differing_spaces", vector_helper))
+
+
+def _is_space(value: Any) -> bool:
+    return isinstance(value, (_gs.Space, _gym.Space))
+
+
+def _adopted(value: Any) -> Any:
+    """A space made compatible; anything else as it is (the release's ``__init__`` judges it)."""
+    return _classes.adopt(value) if _is_space(value) else value
+
+
+def _adopted_children(spaces: Any) -> Any:
+    """A composite's ``spaces`` argument with each space in it made compatible:
+    a mapping's values, an iterable's items or (Dict) its ``(key, space)`` pairs."""
+    if isinstance(spaces, Mapping):
+        adopted = {key: _adopted(child) for key, child in spaces.items()}
+        return OrderedDict(adopted) if type(spaces) is OrderedDict else adopted  # 0.29 keeps an OrderedDict's order
+    if isinstance(spaces, (str, bytes)) or not isinstance(spaces, Iterable):
+        return spaces
+    return [
+        (item[0], _adopted(item[1])) if type(item) is tuple and len(item) == 2 and _is_space(item[1]) else _adopted(item)
+        for item in spaces
+    ]
+
+
+# Per class: the parameters of its __init__ that hold sub-spaces, and how to adopt them.
+_SPACE_PARAMETERS: dict[str, dict[str, Callable[[Any], Any]]] = {
+    "Tuple": {"spaces": _adopted_children},
+    "OneOf": {"spaces": _adopted_children},
+    "Dict": {"spaces": _adopted_children},
+    "Sequence": {"space": _adopted},
+    "Graph": {"node_space": _adopted, "edge_space": _adopted},
+}
+
+
+def _release_init(name: str, theirs: type) -> Callable[..., None]:
+    init: Callable[..., None] = vars(theirs)["__init__"]
+    adopters = _SPACE_PARAMETERS.get(name, {})
+    signature = inspect.signature(init)
+    extra = next((p.name for p in signature.parameters.values() if p.kind is p.VAR_KEYWORD), None)
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if adopters:
+            try:
+                bound = signature.bind(self, *args, **kwargs)
+            except TypeError:
+                bound = None  # the release's own __init__ raises its TypeError
+            if bound is not None:
+                for parameter, adopt in adopters.items():
+                    if parameter in bound.arguments:
+                        bound.arguments[parameter] = adopt(bound.arguments[parameter])
+                if extra is not None and extra in bound.arguments:  # Dict(a=Box(...))
+                    bound.arguments[extra] = {k: _adopted(v) for k, v in bound.arguments[extra].items()}
+                args, kwargs = bound.args[1:], bound.kwargs
+        init(self, *args, **kwargs)
+
+    __init__.__qualname__ = f"{name}.__init__"
+    __init__.__doc__ = init.__doc__
+    return __init__
+
+
+def _adopting_result(method: Callable[..., Any], label: str) -> Callable[..., Any]:
+    """``method`` whose result, a space, is made compatible (``MultiDiscrete.__getitem__``)."""
+    def adopting(self: Any, *args: Any) -> Any:
+        return _adopted(method(self, *args))
+
+    adopting.__qualname__ = label
+    adopting.__doc__ = method.__doc__
+    return adopting
+
+
+def _adopting_setitem(method: Callable[..., Any]) -> Callable[..., Any]:
+    def __setitem__(self: Any, key: Any, value: Any) -> None:
+        method(self, key, _adopted(value))
+
+    __setitem__.__qualname__ = "Dict.__setitem__"
+    __setitem__.__doc__ = method.__doc__
+    return __setitem__
+
+
+def _take_release_methods(name: str, ours: type, theirs: type) -> None:
+    """Give ``ours`` every method ``theirs`` (and its Gymnasium bases) defines."""
+    taken: dict[str, Any] = {}
+    for klass in reversed(theirs.__mro__):
+        if klass is object or klass.__module__ == "typing":
+            continue
+        taken.update((key, value) for key, value in vars(klass).items() if key not in _KEPT)
+    if "__getitem__" in taken and name == "MultiDiscrete":
+        taken["__getitem__"] = _adopting_result(taken["__getitem__"], "MultiDiscrete.__getitem__")
+    if "__setitem__" in taken and name == "Dict":
+        taken["__setitem__"] = _adopting_setitem(taken["__setitem__"])
+    for key, value in taken.items():
+        setattr(ours, key, value)
+    ours.__init__ = _release_init(name, theirs)  # type: ignore[misc]
+
+
+def _register_helpers(classes: Mapping[str, type]) -> None:
+    """Gymnasium's helpers on the compatible classes, on the release's terms."""
+    gymnasium_classes = {ours: getattr(_gym, name) for name, ours in classes.items()}
+    always: Callable[[], bool] = lambda: True  # noqa: E731
+    for name, lookup, library in _GUARDED_HELPERS:
+        helper = lookup(name)
+        if helper is None:
+            continue
+        # The rule Gymnasium's dispatch gives each class (its own or a base's).
+        originals = {ours: helper.dispatch(theirs) for ours, theirs in gymnasium_classes.items()
+                     if theirs in helper.registry}  # as _registration registered them
+        convert = None if name == "flatdim" else _classes.compatible_graphs
+        rule = _entries.helper_rule(getattr(library, name), name, always, originals, convert)
+        for ours in originals:
+            helper.register(ours, rule)
+    for name, lookup in _SPACE_BUILDERS:
+        helper = lookup(name)
+        if helper is None:
+            continue
+        for ours, theirs in gymnasium_classes.items():
+            if theirs in helper.registry:
+                helper.register(ours, _building_compatible(helper.dispatch(theirs), name))
+
+
+def _building_compatible(rule: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """The release's own ``rule`` for a helper that builds spaces, its spaces made compatible."""
+    def build(space: Any, *args: Any, **kwargs: Any) -> Any:
+        return _convert.convert(rule(space, *args, **kwargs), "compat", share=True, keep_unknown=True)
+
+    build.__name__ = build.__qualname__ = name
+    build.__doc__ = rule.__doc__
+    build.__wrapped__ = rule  # type: ignore[attr-defined]
+    return build
+
+
+def follow_release() -> None:
+    """Make the compatible classes give the installed release's results (not on 1.4)."""
+    if not FOLLOWS_RELEASE:
+        return
+    classes = {name: getattr(_classes, name) for name in SPACE_NAMES}
+    judges = _guard.add_compatible_classes(classes)
+    live = _entries.Live()  # never undone: the classes follow the release for good
+    for name, ours in classes.items():
+        theirs = getattr(_gym, name)
+        _take_release_methods(name, ours, theirs)
+        for attribute, entry in _entries.make_entries(name, live, judges[name].reason).items():
+            entry.__qualname__ = f"{name}.{attribute}"
+            setattr(ours, attribute, entry)
+    _register_helpers(classes)
