@@ -15,13 +15,16 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 from numpy cimport npy_bool, npy_intp
 from numpy.random cimport bitgen_t
 
-from gymspaces._distributions cimport (
-    npy_double_to_half, npy_half, random_exponential, random_normal,
-)
+from gymspaces._distributions cimport npy_double_to_half, random_exponential, random_normal
 from gymspaces._arrays cimport as_c_array, same_shape
 from cpython.object cimport PyObject, PyTypeObject
 
 from gymspaces._attrs cimport _PyType_Lookup, attr, instance_dict
+from gymspaces._dtypes cimport (
+    EL_BOOL, EL_DOUBLE, EL_FLOAT, EL_HALF, EL_INT8, EL_INT16, EL_INT32, EL_INT64, EL_UINT8, EL_UINT16, EL_UINT32,
+    EL_UINT64, NO_KERNEL, NOT_NUMERIC, Element, as_double, bool_t, element_of, half_t, no_kernel,
+    npy_half_to_double, numeric_t,
+)
 from gymspaces._outputs cimport batch_array
 from gymspaces._rng cimport (
     NOGIL_THRESHOLD, RNGHandle, any_bitgen, clone_pcg64, double_source, gs_pcg128_t, gs_pcg64_fill_raw, inline_pcg64,
@@ -50,34 +53,6 @@ def use_python_paths(sample_with_numpy, contains_with_numpy):
     CONTAINS_WITH_NUMPY = contains_with_numpy
 
 
-# float16 and bool share their C width with uint16/uint8; distinct struct types
-# let one fused kernel tell them apart at compile time.
-ctypedef struct half_t:
-    npy_half bits
-
-ctypedef struct bool_t:
-    npy_bool value
-
-ctypedef fused box_t:
-    double
-    float
-    half_t
-    int8_t
-    int16_t
-    int32_t
-    int64_t
-    uint8_t
-    uint16_t
-    uint32_t
-    uint64_t
-    bool_t
-
-cdef extern from "numpy/halffloat.h" nogil:
-    double npy_half_to_double(npy_half h)
-
-cdef extern from "numpy/ndarraytypes.h":
-    enum: NPY_HALF
-
 cdef enum:
     # Raw draws per block of the image fill (2 KiB on the stack).
     RAW_BLOCK = 256
@@ -89,22 +64,13 @@ cdef enum RangeCheck:
     RANGE_NEGATIVE = 2
 
 
-cdef inline double low_as_double(box_t value) noexcept nogil:
-    if box_t is half_t:
-        return npy_half_to_double(value.bits)
-    elif box_t is bool_t:
-        return <double> value.value
-    else:
-        return <double> value
-
-
-cdef inline double high_as_double(box_t value) noexcept nogil:
+cdef inline double high_as_double(numeric_t value) noexcept nogil:
     """The sampling upper bound: ``high`` for floats, ``int64(high) + 1`` otherwise."""
-    if box_t is half_t:
+    if numeric_t is half_t:
         return npy_half_to_double(value.bits)
-    elif box_t is double or box_t is float:
+    elif numeric_t is double or numeric_t is float:
         return <double> value
-    elif box_t is bool_t:
+    elif numeric_t is bool_t:
         return <double> (<int64_t> value.value + 1)
     else:
         # astype(int64) wraps uint64 above 2**63 and +1 wraps int64 max (quirk Q8).
@@ -126,36 +92,36 @@ cdef inline double floor_value(double x) noexcept nogil:
     return x
 
 
-cdef inline void store(box_t *out, npy_intp i, double x, double clip_lo, double clip_hi,
-                       const box_t *low, const box_t *high) noexcept nogil:
+cdef inline void store(numeric_t *out, npy_intp i, double x, double clip_lo, double clip_hi,
+                       const numeric_t *low, const numeric_t *high) noexcept nogil:
     """``x`` floored, clipped and cast to the Box dtype, as Gymnasium post-processes."""
-    if box_t is double:
+    if numeric_t is double:
         out[i] = x
-    elif box_t is float:
+    elif numeric_t is float:
         out[i] = <float> x
-    elif box_t is half_t:
+    elif numeric_t is half_t:
         # Straight from double: rounding through float32 would differ.
         out[i].bits = npy_double_to_half(x)
-    elif box_t is bool_t:
+    elif numeric_t is bool_t:
         out[i].value = floor_value(x) != 0
     else:
         # Unsigned boxes only ever produce x >= 0 (their bounds are >= 0), where the
         # truncating cast below already is floor; signed ones need the real floor.
-        if box_t is int8_t or box_t is int16_t or box_t is int32_t or box_t is int64_t:
+        if numeric_t is int8_t or numeric_t is int16_t or numeric_t is int32_t or numeric_t is int64_t:
             x = floor_value(x)
         if x < clip_lo:
             x = clip_lo
         if x > clip_hi:
             x = clip_hi
-        out[i] = <box_t> x
-        if box_t is int64_t:
+        out[i] = <numeric_t> x
+        if numeric_t is int64_t:
             if out[i] < low[i]:
                 out[i] = low[i]
             if out[i] > high[i]:
                 out[i] = high[i]
 
 
-cdef bint uniform_pass(double_source *source, box_t *out, const box_t *low, const box_t *high,
+cdef bint uniform_pass(double_source *source, numeric_t *out, const numeric_t *low, const numeric_t *high,
                        const npy_bool *below, const npy_bool *above, npy_intp size,
                        bint all_bounded, double clip_lo, double clip_hi) noexcept nogil:
     """``uniform(low, high)`` of the bounded coordinates, in C order, stored cast.
@@ -173,7 +139,7 @@ cdef bint uniform_pass(double_source *source, box_t *out, const box_t *low, cons
     cdef int invalid = 0
     for i in range(size):
         if all_bounded or (below[i] and above[i]):
-            lo = low_as_double(low[i])
+            lo = as_double(low[i])
             r = high_as_double(high[i]) - lo
             invalid |= range_invalid(r, low[i])
             store(out, i, lo + r * source_double(&local), clip_lo, clip_hi, low, high)
@@ -183,30 +149,30 @@ cdef bint uniform_pass(double_source *source, box_t *out, const box_t *low, cons
     return False
 
 
-cdef inline int range_invalid(double r, box_t tag) noexcept nogil:
+cdef inline int range_invalid(double r, numeric_t tag) noexcept nogil:
     """Whether numpy's ``uniform`` rejects the range ``r`` (not finite, or sign bit set)."""
-    if (box_t is int8_t or box_t is int16_t or box_t is int32_t or box_t is uint8_t
-            or box_t is uint16_t or box_t is uint32_t or box_t is bool_t):
+    if (numeric_t is int8_t or numeric_t is int16_t or numeric_t is int32_t or numeric_t is uint8_t
+            or numeric_t is uint16_t or numeric_t is uint32_t or numeric_t is bool_t):
         return r < 0.0  # exact integers: always finite, never -0.0
     else:
         return (not (fabs(r) <= DBL_MAX)) | (signbit(r) != 0)
 
 
-cdef RangeCheck check_ranges(const box_t *low, const box_t *high, const npy_bool *below,
+cdef RangeCheck check_ranges(const numeric_t *low, const numeric_t *high, const npy_bool *below,
                              const npy_bool *above, npy_intp size, bint all_bounded) noexcept nogil:
     """What numpy's ``uniform`` says of the bounded ranges: non-finite first, then negative."""
     cdef npy_intp i
     cdef double r
     cdef int not_finite = 0, negative = 0
-    if (box_t is int8_t or box_t is int16_t or box_t is int32_t or box_t is uint8_t
-            or box_t is uint16_t or box_t is uint32_t or box_t is bool_t) and all_bounded:
+    if (numeric_t is int8_t or numeric_t is int16_t or numeric_t is int32_t or numeric_t is uint8_t
+            or numeric_t is uint16_t or numeric_t is uint32_t or numeric_t is bool_t) and all_bounded:
         # Exact in int64: the range (high + 1) - low is finite and never -0.0.
         for i in range(size):
             negative |= int_high(high[i]) < int_low(low[i])
         return RANGE_NEGATIVE if negative else RANGE_OK
     for i in range(size):
         if all_bounded or (below[i] and above[i]):
-            r = high_as_double(high[i]) - low_as_double(low[i])
+            r = high_as_double(high[i]) - as_double(low[i])
             not_finite |= not (fabs(r) <= DBL_MAX)
             # A NaN range is reported as not finite, which takes precedence.
             negative |= signbit(r) != 0
@@ -217,16 +183,16 @@ cdef RangeCheck check_ranges(const box_t *low, const box_t *high, const npy_bool
     return RANGE_OK
 
 
-cdef inline int64_t int_low(box_t value) noexcept nogil:
-    if box_t is bool_t:
+cdef inline int64_t int_low(numeric_t value) noexcept nogil:
+    if numeric_t is bool_t:
         return <int64_t> value.value
-    elif box_t is half_t:
+    elif numeric_t is half_t:
         return 0
     else:
         return <int64_t> value
 
 
-cdef inline int64_t int_high(box_t value) noexcept nogil:
+cdef inline int64_t int_high(numeric_t value) noexcept nogil:
     """``high + 1`` of a Box of width up to 32 bits, exactly."""
     return int_low(value) + 1
 
@@ -240,7 +206,7 @@ cdef bint all_bounded(const npy_bool *below, const npy_bool *above, npy_intp siz
     return every
 
 
-cdef bint top_bits_fill(gs_pcg128_t *pcg, box_t *out, const box_t *low, const box_t *high,
+cdef bint top_bits_fill(gs_pcg128_t *pcg, numeric_t *out, const numeric_t *low, const numeric_t *high,
                        npy_intp size) noexcept nogil:
     """Integer boxes of bounds ``[0, 2**k - 1]`` everywhere (an image's 0..255): fill
     ``out`` with the top ``k`` bits of each draw; ``False`` (nothing drawn) otherwise.
@@ -253,10 +219,10 @@ cdef bint top_bits_fill(gs_pcg128_t *pcg, box_t *out, const box_t *low, const bo
     cdef npy_intp i, start, block
     cdef uint64_t count
     cdef uint64_t raw[RAW_BLOCK]
-    cdef box_t first, differ
+    cdef numeric_t first, differ
     cdef int shift = 64
-    if not (box_t is uint8_t or box_t is int8_t or box_t is uint16_t or box_t is int16_t
-            or box_t is uint32_t or box_t is int32_t):
+    if not (numeric_t is uint8_t or numeric_t is int8_t or numeric_t is uint16_t or numeric_t is int16_t
+            or numeric_t is uint32_t or numeric_t is int32_t):
         return False
     else:
         if size == 0 or low[0] != 0 or high[0] <= 0:
@@ -281,13 +247,13 @@ cdef bint top_bits_fill(gs_pcg128_t *pcg, box_t *out, const box_t *low, const bo
             block = min(size - start, RAW_BLOCK)
             gs_pcg64_fill_raw(pcg, raw, block)
             for i in range(block):
-                out[start + i] = <box_t> (raw[i] >> shift)
+                out[start + i] = <numeric_t> (raw[i] >> shift)
             start += block
         return True
 
 
-cdef RangeCheck box_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, box_t *out, const box_t *low,
-                         const box_t *high, const npy_bool *below, const npy_bool *above,
+cdef RangeCheck box_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, numeric_t *out, const numeric_t *low,
+                         const numeric_t *high, const npy_bool *below, const npy_bool *above,
                          npy_intp size, double clip_lo, double clip_hi) noexcept nogil:
     """Draw every coordinate in Gymnasium's pass order; stop before the uniform pass
     if a bounded range is invalid (the earlier passes have then drawn, quirk Q10).
@@ -312,7 +278,7 @@ cdef RangeCheck box_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, box_t *out, const b
     if n_below > n_both:
         for i in range(size):
             if below[i] and not above[i]:
-                store(out, i, random_exponential(bitgen, 1.0) + low_as_double(low[i]),
+                store(out, i, random_exponential(bitgen, 1.0) + as_double(low[i]),
                       clip_lo, clip_hi, low, high)
     if n_above > n_both:
         for i in range(size):
@@ -344,71 +310,45 @@ cdef RangeCheck box_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, box_t *out, const b
     return RANGE_OK
 
 
-cdef RangeCheck dispatch_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, void *o, cnp.ndarray low,
-                              cnp.ndarray high, const npy_bool *below, const npy_bool *above,
-                              npy_intp size, int type_num, double clip_lo,
-                              double clip_hi) noexcept nogil:
-    cdef void *lo = cnp.PyArray_DATA(low)
-    cdef void *hi = cnp.PyArray_DATA(high)
-    if type_num == cnp.NPY_FLOAT:
-        return box_fill(bitgen, pcg, <float *> o, <float *> lo, <float *> hi, below, above, size, clip_lo, clip_hi)
-    if type_num == cnp.NPY_DOUBLE:
-        return box_fill(bitgen, pcg, <double *> o, <double *> lo, <double *> hi, below, above, size, clip_lo, clip_hi)
-    if type_num == NPY_HALF:
-        return box_fill(bitgen, pcg, <half_t *> o, <half_t *> lo, <half_t *> hi, below, above, size, clip_lo, clip_hi)
-    if type_num == cnp.NPY_BOOL:
-        return box_fill(bitgen, pcg, <bool_t *> o, <bool_t *> lo, <bool_t *> hi, below, above, size, clip_lo, clip_hi)
-    if type_num == cnp.NPY_INT8:
-        return box_fill(bitgen, pcg, <int8_t *> o, <int8_t *> lo, <int8_t *> hi, below, above, size, clip_lo, clip_hi)
-    if type_num == cnp.NPY_INT16:
-        return box_fill(bitgen, pcg, <int16_t *> o, <int16_t *> lo, <int16_t *> hi, below, above, size, clip_lo, clip_hi)
-    if type_num == cnp.NPY_INT32:
-        return box_fill(bitgen, pcg, <int32_t *> o, <int32_t *> lo, <int32_t *> hi, below, above, size, clip_lo, clip_hi)
-    if type_num == cnp.NPY_INT64:
-        return box_fill(bitgen, pcg, <int64_t *> o, <int64_t *> lo, <int64_t *> hi, below, above, size, clip_lo, clip_hi)
-    if type_num == cnp.NPY_UINT8:
-        return box_fill(bitgen, pcg, <uint8_t *> o, <uint8_t *> lo, <uint8_t *> hi, below, above, size, clip_lo, clip_hi)
-    if type_num == cnp.NPY_UINT16:
-        return box_fill(bitgen, pcg, <uint16_t *> o, <uint16_t *> lo, <uint16_t *> hi, below, above, size, clip_lo, clip_hi)
-    if type_num == cnp.NPY_UINT32:
-        return box_fill(bitgen, pcg, <uint32_t *> o, <uint32_t *> lo, <uint32_t *> hi, below, above, size, clip_lo, clip_hi)
-    return box_fill(bitgen, pcg, <uint64_t *> o, <uint64_t *> lo, <uint64_t *> hi, below, above, size, clip_lo, clip_hi)
+cdef struct Fill:
+    # What the samples of one call share (each sample draws every coordinate).
+    bitgen_t *bitgen
+    gs_pcg128_t *pcg
+    const npy_bool *below
+    const npy_bool *above
+    npy_intp size  # coordinates per sample
+    npy_intp rows  # samples, written one after another
+    double clip_lo
+    double clip_hi
 
 
-cdef RangeCheck fill_rows(bitgen_t *bitgen, gs_pcg128_t *pcg, char *data, npy_intp row_bytes,
-                          npy_intp rows, cnp.ndarray low, cnp.ndarray high, const npy_bool *below,
-                          const npy_bool *above, npy_intp size, int type_num, double clip_lo,
-                          double clip_hi) noexcept nogil:
-    """``rows`` samples, one after another; stops at the first invalid range."""
+cdef RangeCheck fill_rows(numeric_t *out, const void *low, const void *high, const Fill *fill) noexcept nogil:
+    """``fill.rows`` samples, one after another; stops at the first invalid range."""
     cdef npy_intp r
     cdef RangeCheck check = RANGE_OK
-    for r in range(rows):
-        check = dispatch_fill(bitgen, pcg, data + r * row_bytes, low, high, below, above, size,
-                              type_num, clip_lo, clip_hi)
+    for r in range(fill.rows):
+        check = box_fill(fill.bitgen, fill.pcg, out + r * fill.size, <const numeric_t *> low,
+                         <const numeric_t *> high, fill.below, fill.above, fill.size, fill.clip_lo, fill.clip_hi)
         if check != RANGE_OK:
             break
     return check
 
 
-cdef int canonical_type(cnp.dtype descr) except -1:
-    """Fixed-width type number for the kernel (``long``/``longlong`` both map to int64)."""
-    cdef char kind = descr.kind
-    cdef int itemsize = descr.itemsize
-    if kind == b'f':
-        if itemsize == 2:
-            return NPY_HALF
-        if itemsize == 4:
-            return cnp.NPY_FLOAT
-        if itemsize == 8:
-            return cnp.NPY_DOUBLE
-        raise TypeError(f"Box sampling does not support dtype {descr}")
-    if kind == b'b':
-        return cnp.NPY_BOOL
-    if kind == b'i':
-        return (cnp.NPY_INT8, cnp.NPY_INT16, 0, cnp.NPY_INT32, 0, 0, 0, cnp.NPY_INT64)[itemsize - 1]
-    if kind == b'u':
-        return (cnp.NPY_UINT8, cnp.NPY_UINT16, 0, cnp.NPY_UINT32, 0, 0, 0, cnp.NPY_UINT64)[itemsize - 1]
-    raise TypeError(f"Box sampling does not support dtype {descr}")
+cdef int fill_as(Element element, void *out, const void *low, const void *high, const Fill *fill) noexcept nogil:
+    """:func:`fill_rows` for arrays of ``element``: a ``RangeCheck``, or ``NO_KERNEL``."""
+    if element == EL_DOUBLE: return fill_rows(<double *> out, low, high, fill)
+    if element == EL_FLOAT: return fill_rows(<float *> out, low, high, fill)
+    if element == EL_HALF: return fill_rows(<half_t *> out, low, high, fill)
+    if element == EL_BOOL: return fill_rows(<bool_t *> out, low, high, fill)
+    if element == EL_INT8: return fill_rows(<int8_t *> out, low, high, fill)
+    if element == EL_INT16: return fill_rows(<int16_t *> out, low, high, fill)
+    if element == EL_INT32: return fill_rows(<int32_t *> out, low, high, fill)
+    if element == EL_INT64: return fill_rows(<int64_t *> out, low, high, fill)
+    if element == EL_UINT8: return fill_rows(<uint8_t *> out, low, high, fill)
+    if element == EL_UINT16: return fill_rows(<uint16_t *> out, low, high, fill)
+    if element == EL_UINT32: return fill_rows(<uint32_t *> out, low, high, fill)
+    if element == EL_UINT64: return fill_rows(<uint64_t *> out, low, high, fill)
+    return NO_KERNEL
 
 
 cdef cnp.dtype BOOL_DESCR = np.dtype(np.bool_)
@@ -426,21 +366,16 @@ cdef inline bint same_dtype(object values, cnp.dtype descr):
 cdef dict CLIP_BOUNDS = {}
 
 
-cdef tuple clip_bounds(int type_num):
-    """Float64 clip range applied before the integer cast (int64 keeps a margin of 2)."""
-    bounds = CLIP_BOUNDS.get(type_num)
+cdef int set_clip_bounds(Fill *fill, Element element, cnp.dtype descr) except -1:
+    """The float64 clip range applied before an integer cast: the dtype's range (int64
+    keeps a margin of 2, as Gymnasium's ``dtype == np.int64`` test gives ``longlong`` too)."""
+    bounds = CLIP_BOUNDS.get(element)
     if bounds is None:
-        descr = cnp.PyArray_DescrFromType(type_num)
-        if descr.kind in "iu":
-            info = np.iinfo(descr)
-            lo, hi = int(info.min), int(info.max)
-            if type_num == cnp.NPY_INT64:
-                lo, hi = lo + 2, hi - 2
-            bounds = (float(lo), float(hi))
-        else:
-            bounds = (0.0, 0.0)
-        CLIP_BOUNDS[type_num] = bounds
-    return bounds
+        info = np.iinfo(descr)
+        margin = 2 if element == EL_INT64 else 0
+        bounds = CLIP_BOUNDS[element] = (float(int(info.min) + margin), float(int(info.max) - margin))
+    fill.clip_lo, fill.clip_hi = bounds
+    return 0
 
 
 def box_sample(self, mask=None, probability=None):
@@ -519,13 +454,15 @@ cdef object box_draw(space, npy_intp reps, object out):
     the Box needs numpy's own promotions."""
     cdef dict namespace = instance_dict(space)
     cdef cnp.dtype descr = <cnp.dtype?> attr(namespace, space, "dtype")
-    cdef int type_num = canonical_type(descr)
+    cdef Element element = element_of(descr)
+    cdef int type_num = descr.type_num
     low_obj = attr(namespace, space, "low")
     high_obj = attr(namespace, space, "high")
     below_obj = attr(namespace, space, "bounded_below")
     above_obj = attr(namespace, space, "bounded_above")
-    if not (same_dtype(low_obj, descr) and same_dtype(high_obj, descr)
-            and same_dtype(below_obj, BOOL_DESCR) and same_dtype(above_obj, BOOL_DESCR)):
+    # A long double Box is numpy's too: its ``uniform`` refuses the bounds (TypeError).
+    if element == NOT_NUMERIC or not (same_dtype(low_obj, descr) and same_dtype(high_obj, descr)
+                                      and same_dtype(below_obj, BOOL_DESCR) and same_dtype(above_obj, BOOL_DESCR)):
         return None
     if reps >= 0 and not cnp.PyArray_ISNBO(descr.byteorder):
         return None
@@ -534,35 +471,38 @@ cdef object box_draw(space, npy_intp reps, object out):
     cdef cnp.ndarray high = as_c_array(high_obj, type_num)
     cdef cnp.ndarray below = as_c_array(below_obj, cnp.NPY_BOOL)
     cdef cnp.ndarray above = as_c_array(above_obj, cnp.NPY_BOOL)
-    cdef npy_intp size = cnp.PyArray_SIZE(low)
-    if (cnp.PyArray_SIZE(high) != size or cnp.PyArray_SIZE(below) != size
-            or cnp.PyArray_SIZE(above) != size):
+    cdef Fill fill
+    fill.size = cnp.PyArray_SIZE(low)
+    if (cnp.PyArray_SIZE(high) != fill.size or cnp.PyArray_SIZE(below) != fill.size
+            or cnp.PyArray_SIZE(above) != fill.size):
         raise IndexError(
             "Box low, high, bounded_below and bounded_above must have the same number of "
-            f"elements, actual sizes: {size}, {high.size}, {below.size}, {above.size}")
-    cdef double clip_lo = 0.0, clip_hi = 0.0
+            f"elements, actual sizes: {fill.size}, {high.size}, {below.size}, {above.size}")
+    fill.rows = 1 if reps < 0 else reps
+    fill.below = <const npy_bool *> cnp.PyArray_DATA(below)
+    fill.above = <const npy_bool *> cnp.PyArray_DATA(above)
+    fill.clip_lo = fill.clip_hi = 0.0
     if descr.kind == b'i' or descr.kind == b'u':
-        clip_lo, clip_hi = clip_bounds(type_num)
+        set_clip_bounds(&fill, element, descr)
     cdef cnp.ndarray result = batch_output(low, reps, type_num, out)
-    cdef char *data = <char *> cnp.PyArray_DATA(result)
-    cdef npy_intp row_bytes = size * descr.itemsize
-    cdef npy_intp rows = 1 if reps < 0 else reps
-    cdef npy_intp r
-    cdef const npy_bool *below_p = <const npy_bool *> cnp.PyArray_DATA(below)
-    cdef const npy_bool *above_p = <const npy_bool *> cnp.PyArray_DATA(above)
-    cdef RangeCheck check = RANGE_OK
-    cdef bint bulk = size * rows > NOGIL_THRESHOLD
+    cdef void *data = cnp.PyArray_DATA(result)
+    cdef const void *lo = cnp.PyArray_DATA(low)
+    cdef const void *hi = cnp.PyArray_DATA(high)
+    cdef int check = RANGE_OK
+    cdef bint bulk = fill.size * fill.rows > NOGIL_THRESHOLD
     cdef bint locked = handle.lock_draws(bulk)
     try:
+        fill.bitgen = handle.bitgen
+        fill.pcg = handle.pcg
         if bulk:
             with nogil:
-                check = fill_rows(handle.bitgen, handle.pcg, data, row_bytes, rows, low, high,
-                                  below_p, above_p, size, type_num, clip_lo, clip_hi)
+                check = fill_as(element, data, lo, hi, &fill)
         else:
-            check = fill_rows(handle.bitgen, handle.pcg, data, row_bytes, rows, low, high,
-                              below_p, above_p, size, type_num, clip_lo, clip_hi)
+            check = fill_as(element, data, lo, hi, &fill)
     finally:
         handle.unlock_draws(locked)
+    if check == NO_KERNEL:
+        no_kernel("Box sampling", descr)
     if check == RANGE_NOT_FINITE:
         _warn_like_numpy_subtract(space, descr)
         raise OverflowError("Range exceeds valid bounds")
@@ -600,35 +540,38 @@ def box_sample_detached(space, low, high, bounded_below, bounded_above):
     """
     cdef dict namespace = instance_dict(space)
     cdef cnp.dtype descr = <cnp.dtype?> attr(namespace, space, "dtype")
-    cdef int type_num
-    if descr.kind == b'f' and descr.itemsize == 2:
+    cdef Element element = element_of(descr)
+    cdef int type_num = descr.type_num
+    if element == NOT_NUMERIC or element == EL_HALF or not cnp.PyArray_ISNBO(descr.byteorder):
         return None
-    if not cnp.PyArray_ISNBO(descr.byteorder):
-        return None
-    type_num = canonical_type(descr)
     if not (is_plain_array(low, type_num) and is_plain_array(high, type_num)
             and is_plain_array(bounded_below, cnp.NPY_BOOL)
             and is_plain_array(bounded_above, cnp.NPY_BOOL)):
         return None
-    cdef npy_intp size = cnp.PyArray_SIZE(<cnp.ndarray> low)
-    if (cnp.PyArray_SIZE(<cnp.ndarray> high) != size
-            or cnp.PyArray_SIZE(<cnp.ndarray> bounded_below) != size
-            or cnp.PyArray_SIZE(<cnp.ndarray> bounded_above) != size
+    cdef Fill fill
+    fill.size = cnp.PyArray_SIZE(<cnp.ndarray> low)
+    if (cnp.PyArray_SIZE(<cnp.ndarray> high) != fill.size
+            or cnp.PyArray_SIZE(<cnp.ndarray> bounded_below) != fill.size
+            or cnp.PyArray_SIZE(<cnp.ndarray> bounded_above) != fill.size
             or cnp.PyArray_NDIM(<cnp.ndarray> low) == 0):
         return None
     cdef pcg64_clone clone
     if not clone_pcg64(rng_handle_from(namespace, space), &clone):
         return None
-    cdef double clip_lo = 0.0, clip_hi = 0.0
+    fill.bitgen = &clone.bitgen
+    fill.pcg = &clone.rng
+    fill.rows = 1
+    fill.below = <const npy_bool *> cnp.PyArray_DATA(<cnp.ndarray> bounded_below)
+    fill.above = <const npy_bool *> cnp.PyArray_DATA(<cnp.ndarray> bounded_above)
+    fill.clip_lo = fill.clip_hi = 0.0
     if descr.kind == b'i' or descr.kind == b'u':
-        clip_lo, clip_hi = clip_bounds(type_num)
+        set_clip_bounds(&fill, element, descr)
     cdef cnp.ndarray out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(<cnp.ndarray> low),
                                              cnp.PyArray_DIMS(<cnp.ndarray> low), type_num, 0)
-    cdef RangeCheck check = dispatch_fill(
-        &clone.bitgen, &clone.rng, cnp.PyArray_DATA(out), <cnp.ndarray> low, <cnp.ndarray> high,
-        <const npy_bool *> cnp.PyArray_DATA(<cnp.ndarray> bounded_below),
-        <const npy_bool *> cnp.PyArray_DATA(<cnp.ndarray> bounded_above),
-        size, type_num, clip_lo, clip_hi)
+    cdef int check = fill_as(element, cnp.PyArray_DATA(out), cnp.PyArray_DATA(<cnp.ndarray> low),
+                             cnp.PyArray_DATA(<cnp.ndarray> high), &fill)
+    if check == NO_KERNEL:
+        no_kernel("Box sampling", descr)
     if check != RANGE_OK:
         return None
     return out
@@ -650,89 +593,43 @@ cdef _warn_like_numpy_subtract(space, cnp.dtype descr):
 # contains
 # ----------------------------------------------------------------------------
 
-cdef inline bint within(const box_t *x, const box_t *low, const box_t *high, npy_intp size) noexcept nogil:
-    cdef npy_intp i
-    cdef double v
-    for i in range(size):
-        if box_t is half_t:
-            v = npy_half_to_double(x[i].bits)
-            if not (v >= npy_half_to_double(low[i].bits) and v <= npy_half_to_double(high[i].bits)):
-                return False
-        elif box_t is bool_t:
-            if not (x[i].value >= low[i].value and x[i].value <= high[i].value):
-                return False
-        else:
-            if not (x[i] >= low[i] and x[i] <= high[i]):
-                return False
-    return True
-
-
-cdef bint dispatch_within(cnp.ndarray x, cnp.ndarray low, cnp.ndarray high, int type_num) noexcept:
-    return data_within(cnp.PyArray_DATA(x), cnp.PyArray_DATA(low), cnp.PyArray_DATA(high),
-                       cnp.PyArray_SIZE(x), type_num)
-
-
-cdef bint data_within(void *p, void *lo, void *hi, npy_intp n, int type_num) noexcept nogil:
-    cdef npy_bool verdict = True
-    rows_within_data(p, lo, hi, n, 1, &verdict, type_num)
-    return verdict
-
-
-cdef inline void rows_within(const box_t *x, const box_t *low, const box_t *high, npy_intp size, npy_intp rows,
-                             npy_bool *out) noexcept nogil:
+cdef void rows_within(const numeric_t *x, const void *low_data, const void *high_data, npy_intp size,
+                      npy_intp rows, npy_bool *out) noexcept nogil:
     """``out[r] &=`` row ``r`` of the ``rows`` rows of ``size`` entries at ``x`` lies within bounds."""
+    cdef const numeric_t *low = <const numeric_t *> low_data
+    cdef const numeric_t *high = <const numeric_t *> high_data
+    cdef const numeric_t *row
     cdef npy_intp r, i
-    cdef const box_t *row
     cdef npy_bool ok
-    if box_t is half_t or box_t is bool_t:
-        for r in range(rows):
-            if out[r]:
-                out[r] = within(x + r * size, low, high, size)
-        return
     for r in range(rows):  # branch-free: every row is read whole
         row = x + r * size
         ok = out[r]
         for i in range(size):
-            ok &= (row[i] >= low[i]) & (row[i] <= high[i])
+            if numeric_t is half_t or numeric_t is bool_t:
+                ok &= (as_double(row[i]) >= as_double(low[i])) & (as_double(row[i]) <= as_double(high[i]))
+            else:
+                ok &= (row[i] >= low[i]) & (row[i] <= high[i])
         out[r] = ok
 
 
-cdef void rows_within_data(void *p, void *lo, void *hi, npy_intp n, npy_intp rows, npy_bool *out,
-                           int type_num) noexcept nogil:
-    if type_num == cnp.NPY_FLOAT:
-        rows_within(<float *> p, <float *> lo, <float *> hi, n, rows, out)
-        return
-    if type_num == cnp.NPY_DOUBLE:
-        rows_within(<double *> p, <double *> lo, <double *> hi, n, rows, out)
-        return
-    if type_num == NPY_HALF:
-        rows_within(<half_t *> p, <half_t *> lo, <half_t *> hi, n, rows, out)
-        return
-    if type_num == cnp.NPY_BOOL:
-        rows_within(<bool_t *> p, <bool_t *> lo, <bool_t *> hi, n, rows, out)
-        return
-    if type_num == cnp.NPY_INT8:
-        rows_within(<int8_t *> p, <int8_t *> lo, <int8_t *> hi, n, rows, out)
-        return
-    if type_num == cnp.NPY_INT16:
-        rows_within(<int16_t *> p, <int16_t *> lo, <int16_t *> hi, n, rows, out)
-        return
-    if type_num == cnp.NPY_INT32:
-        rows_within(<int32_t *> p, <int32_t *> lo, <int32_t *> hi, n, rows, out)
-        return
-    if type_num == cnp.NPY_INT64:
-        rows_within(<int64_t *> p, <int64_t *> lo, <int64_t *> hi, n, rows, out)
-        return
-    if type_num == cnp.NPY_UINT8:
-        rows_within(<uint8_t *> p, <uint8_t *> lo, <uint8_t *> hi, n, rows, out)
-        return
-    if type_num == cnp.NPY_UINT16:
-        rows_within(<uint16_t *> p, <uint16_t *> lo, <uint16_t *> hi, n, rows, out)
-        return
-    if type_num == cnp.NPY_UINT32:
-        rows_within(<uint32_t *> p, <uint32_t *> lo, <uint32_t *> hi, n, rows, out)
-        return
-    rows_within(<uint64_t *> p, <uint64_t *> lo, <uint64_t *> hi, n, rows, out)
+cdef int within_as(Element element, const void *x, const void *low, const void *high, npy_intp size,
+                   npy_intp rows, npy_bool *out) noexcept nogil:
+    """:func:`rows_within` for arrays of ``element``; ``NO_KERNEL`` for any other."""
+    if element == EL_DOUBLE: rows_within(<const double *> x, low, high, size, rows, out)
+    elif element == EL_FLOAT: rows_within(<const float *> x, low, high, size, rows, out)
+    elif element == EL_HALF: rows_within(<const half_t *> x, low, high, size, rows, out)
+    elif element == EL_BOOL: rows_within(<const bool_t *> x, low, high, size, rows, out)
+    elif element == EL_INT8: rows_within(<const int8_t *> x, low, high, size, rows, out)
+    elif element == EL_INT16: rows_within(<const int16_t *> x, low, high, size, rows, out)
+    elif element == EL_INT32: rows_within(<const int32_t *> x, low, high, size, rows, out)
+    elif element == EL_INT64: rows_within(<const int64_t *> x, low, high, size, rows, out)
+    elif element == EL_UINT8: rows_within(<const uint8_t *> x, low, high, size, rows, out)
+    elif element == EL_UINT16: rows_within(<const uint16_t *> x, low, high, size, rows, out)
+    elif element == EL_UINT32: rows_within(<const uint32_t *> x, low, high, size, rows, out)
+    elif element == EL_UINT64: rows_within(<const uint64_t *> x, low, high, size, rows, out)
+    else:
+        return NO_KERNEL
+    return 0
 
 
 # Space.shape (the property returning ``_shape``), told by gymspaces.space.
@@ -795,8 +692,10 @@ cdef object box_contains_same_dtype(space, x):
     """
     cdef dict namespace = instance_dict(space)
     cdef cnp.dtype descr = <cnp.dtype?> attr(namespace, space, "dtype")
+    cdef Element element = element_of(descr)
     cdef int type_num = descr.type_num
-    if not is_plain_array(x, type_num):
+    cdef npy_bool verdict = True
+    if element == NOT_NUMERIC or not is_plain_array(x, type_num):
         return None
     low = attr(namespace, space, "low")
     high = attr(namespace, space, "high")
@@ -807,8 +706,10 @@ cdef object box_contains_same_dtype(space, x):
     if cnp.PyArray_SIZE(<cnp.ndarray> low) != cnp.PyArray_SIZE(<cnp.ndarray> x) or \
             cnp.PyArray_SIZE(<cnp.ndarray> high) != cnp.PyArray_SIZE(<cnp.ndarray> x):
         return None
-    return dispatch_within(<cnp.ndarray> x, <cnp.ndarray> low, <cnp.ndarray> high,
-                           canonical_type(descr))
+    if within_as(element, cnp.PyArray_DATA(<cnp.ndarray> x), cnp.PyArray_DATA(<cnp.ndarray> low),
+                 cnp.PyArray_DATA(<cnp.ndarray> high), cnp.PyArray_SIZE(<cnp.ndarray> x), 1, &verdict) == NO_KERNEL:
+        no_kernel("Box membership", descr)
+    return verdict != 0
 
 
 cdef int box_rows_contained(space, object batch, npy_bool *out, npy_intp n) except -1:
@@ -820,10 +721,10 @@ cdef int box_rows_contained(space, object batch, npy_bool *out, npy_intp n) exce
     """
     cdef dict namespace = instance_dict(space)
     cdef cnp.dtype descr = <cnp.dtype?> attr(namespace, space, "dtype")
+    cdef Element element = element_of(descr)
     cdef int type_num = descr.type_num
-    cdef npy_intp i, d, row_size, itemsize
-    cdef char *data
-    if not is_plain_array(batch, type_num):
+    cdef npy_intp i, d
+    if element == NOT_NUMERIC or not is_plain_array(batch, type_num):
         return 0
     cdef cnp.ndarray rows = <cnp.ndarray> batch
     cdef int ndim = cnp.PyArray_NDIM(rows)
@@ -854,10 +755,7 @@ cdef int box_rows_contained(space, object batch, npy_bool *out, npy_intp n) exce
             return 0
     if n == 0:
         return 1
-    row_size = cnp.PyArray_SIZE(rows) // n
-    type_num = canonical_type(descr)
-    itemsize = cnp.PyArray_ITEMSIZE(rows)
-    data = <char *> cnp.PyArray_DATA(rows)
-    rows_within_data(data, cnp.PyArray_DATA(<cnp.ndarray> low), cnp.PyArray_DATA(<cnp.ndarray> high), row_size, n,
-                     out, type_num)
+    if within_as(element, cnp.PyArray_DATA(rows), cnp.PyArray_DATA(<cnp.ndarray> low),
+                 cnp.PyArray_DATA(<cnp.ndarray> high), cnp.PyArray_SIZE(rows) // n, n, out) == NO_KERNEL:
+        no_kernel("Box membership", descr)
     return 1

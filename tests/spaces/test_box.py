@@ -468,6 +468,36 @@ def test_integer_box_of_shape_0d_returns_numpy_scalar_like_gymnasium(dtype):
     assert_same_value(gs_sample, gym_sample)  # type, dtype and value
 
 
+# Every dtype a Box accepts, by type code: numpy gives one width two type codes
+# (``l``/``q`` for int64 on Linux, ``i``/``l`` for int32 on Windows), and a long
+# double (``g``) has no kernel. The kernels dispatch on kind and width, and
+# leave a dtype they have no code for to numpy (whose ``uniform`` refuses long
+# double bounds, as in Gymnasium): never a guessed width, never an error of
+# their own.
+BOX_TYPECODES = sorted(set(np.typecodes["AllInteger"] + np.typecodes["Float"] + "?"))
+
+
+@pytest.mark.parametrize("code", BOX_TYPECODES)
+def test_every_accepted_dtype_samples_and_checks_membership_as_gymnasium(code):
+    kind = np.dtype(code).kind
+    if kind == "f":
+        low, high = np.array([-3.0, -inf, 0.5, -inf], code), np.array([5.0, 2.0, inf, inf], code)
+    else:
+        low, high = np.array([0, -3 * (kind == "i"), 0, 1], code), np.array([1, 5, 1, 7], code)
+    gs_box, gym_box = seeded_pair(lambda lib: lib.Box(low, high, dtype=code), 7)
+    assert_same_stream(gs_box, gym_box, 3, code)
+    inputs = [np.zeros(4, dtype=code), np.ones(4, dtype=code), np.zeros(3, dtype=code)]
+    for x in inputs:
+        assert_same_outcome(outcome(lambda: gs_box.contains(x)), outcome(lambda: gym_box.contains(x)), code)
+    rows = np.stack([np.zeros(4, dtype=code), np.full(4, 9, dtype=code)])
+    assert_same_value(gs_box.contains_batch(rows), np.array([gym_box.contains(row) for row in rows]), code)
+    batch = outcome(lambda: gs_box.sample_batch(2))
+    stacked = outcome(lambda: np.stack([gym_box.sample() for _ in range(2)]))
+    assert_same_outcome(batch, stacked, code)
+    assert_same_state(gs_box, gym_box, code)
+    assert_same_value(gs_box.to_jsonable(list(rows) + [rows[1, ::2]]), gym_box.to_jsonable(list(rows) + [rows[1, ::2]]))
+
+
 @pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
 def test_sample_raises_like_gymnasium_for_wrapping_bounds():
     """Q8/Q9: both libraries raise the same exception for unsampleable ranges."""
