@@ -38,11 +38,15 @@ from gymspaces._distributions cimport (
     random_bounded_uint64_fill,
 )
 from gymspaces._attrs cimport attr, instance_dict
+from gymspaces._dtypes cimport (
+    EL_INT8, EL_INT16, EL_INT32, EL_INT64, EL_UINT8, EL_UINT16, EL_UINT32, EL_UINT64, NO_KERNEL, Element, array_element,
+    as_bits, element_of, integer_t, is_integer, no_kernel,
+)
 from gymspaces._multi_discrete cimport multi_discrete_fill
 from gymspaces._outputs cimport batch_array
 from gymspaces._rng cimport RNGHandle, clone_pcg64, is_own_space, pcg64_clone, rng_handle, rng_handle_from
 from gymspaces._scalars cimport (
-    NPY_SAFE_CASTING, PyArray_CanCastTypeTo, add_overflows, entry_t, int_bits, is_numpy_integer, make_scalar,
+    NPY_SAFE_CASTING, PyArray_CanCastTypeTo, add_overflows, int_bits, is_numpy_integer, make_scalar,
     native_integer_descr, store_bits,
 )
 
@@ -188,6 +192,8 @@ cdef bint _cache_discrete_params(RNGHandle handle, n_obj, start_obj, dtype, bint
     if type(n_obj) is not dtype.type or type(start_obj) is not dtype.type:
         return False
     cdef cnp.dtype descr = native_integer_descr(dtype)
+    if not is_integer(element_of(descr)):
+        return False
     cdef uint64_t n = int_bits(n_obj)
     if n == 0 or (descr.kind == b'i' and <int64_t> n < 0):
         raise ValueError("high <= 0")
@@ -457,7 +463,8 @@ def discrete_batch_sample_detached(space, npy_intp n):
     cdef cnp.ndarray out = cnp.PyArray_EMPTY(1, dims, descr.type_num, 0)
     nvec.fill(count)
     start.fill(first)
-    multi_discrete_fill(&clone.bitgen, &clone.rng, out, nvec, start, n, descr.kind, descr.itemsize)
+    if multi_discrete_fill(&clone.bitgen, &clone.rng, out, nvec, start, n, element_of(descr)) == NO_KERNEL:
+        no_kernel("Discrete sampling", descr)
     return out
 
 
@@ -560,7 +567,7 @@ cdef int discrete_rows_contained(space, object batch, npy_bool *out, npy_intp n)
     cdef npy_intp i
     cdef uint64_t start, count
     cdef bint is_signed
-    cdef int type_num
+    cdef Element element
     cdef const char *data
     if not cnp.PyArray_Check(batch):
         return 0
@@ -577,33 +584,27 @@ cdef int discrete_rows_contained(space, object batch, npy_bool *out, npy_intp n)
         for i in range(n):
             out[i] = False
         return 1
-    type_num = cnp.PyArray_TYPE(entries)
-    if not (cnp.PyArray_IS_C_CONTIGUOUS(entries) and cnp.PyArray_ISNOTSWAPPED(entries)
-            and cnp.PyArray_ITEMSIZE(entries) <= 8 and type_num != cnp.NPY_BOOL):
+    element = array_element(entries)
+    if not (cnp.PyArray_IS_C_CONTIGUOUS(entries) and cnp.PyArray_ISNOTSWAPPED(entries) and is_integer(element)):
         return 0
     start = int_bits(attr(namespace, space, "start"))
     count = int_bits(attr(namespace, space, "n"))
     is_signed = descr.kind == b'i'
     data = <const char *> cnp.PyArray_DATA(entries)
-    # Elements read as element_bits reads them.
-    if type_num == cnp.NPY_UINT8:
-        entries_in_range(<const uint8_t *> data, n, start, count, is_signed, out)
-    elif type_num == cnp.NPY_INT8:
-        entries_in_range(<const int8_t *> data, n, start, count, is_signed, out)
-    elif type_num == cnp.NPY_INT16:
-        entries_in_range(<const int16_t *> data, n, start, count, is_signed, out)
-    elif type_num == cnp.NPY_UINT16:
-        entries_in_range(<const uint16_t *> data, n, start, count, is_signed, out)
-    elif type_num == cnp.NPY_INT32:
-        entries_in_range(<const int32_t *> data, n, start, count, is_signed, out)
-    elif type_num == cnp.NPY_UINT32:
-        entries_in_range(<const uint32_t *> data, n, start, count, is_signed, out)
+    if element == EL_INT8: entries_in_range(<const int8_t *> data, n, start, count, is_signed, out)
+    elif element == EL_INT16: entries_in_range(<const int16_t *> data, n, start, count, is_signed, out)
+    elif element == EL_INT32: entries_in_range(<const int32_t *> data, n, start, count, is_signed, out)
+    elif element == EL_INT64: entries_in_range(<const int64_t *> data, n, start, count, is_signed, out)
+    elif element == EL_UINT8: entries_in_range(<const uint8_t *> data, n, start, count, is_signed, out)
+    elif element == EL_UINT16: entries_in_range(<const uint16_t *> data, n, start, count, is_signed, out)
+    elif element == EL_UINT32: entries_in_range(<const uint32_t *> data, n, start, count, is_signed, out)
+    elif element == EL_UINT64: entries_in_range(<const uint64_t *> data, n, start, count, is_signed, out)
     else:
-        entries_in_range(<const uint64_t *> data, n, start, count, is_signed, out)
+        no_kernel("Discrete membership", entries.dtype)
     return 1
 
 
-cdef void entries_in_range(const entry_t *x, npy_intp n, uint64_t start, uint64_t count, bint is_signed,
+cdef void entries_in_range(const integer_t *x, npy_intp n, uint64_t start, uint64_t count, bint is_signed,
                            npy_bool *out) noexcept nogil:
     """``out[i] &= start <= x[i] < start + count`` (branch-free ``in_range``; the
     entries are safely castable to the space's dtype, whose signedness ``is_signed`` is)."""
@@ -611,9 +612,9 @@ cdef void entries_in_range(const entry_t *x, npy_intp n, uint64_t start, uint64_
     cdef uint64_t value
     if is_signed:
         for i in range(n):
-            value = <uint64_t> <int64_t> x[i]
+            value = as_bits(x[i])
             out[i] &= (<int64_t> value >= <int64_t> start) & (value - start < count)
     else:
         for i in range(n):
-            value = <uint64_t> <int64_t> x[i]
+            value = as_bits(x[i])
             out[i] &= (value >= start) & (value - start < count)

@@ -25,9 +25,14 @@ from numpy cimport npy_intp
 
 from gymspaces._aliases cimport rule_class
 from gymspaces._attrs cimport PyDict_GetItemWithError, attr, instance_dict
+from gymspaces._dtypes cimport (
+    EL_BOOL, EL_DOUBLE, EL_FLOAT, EL_HALF, EL_INT8, EL_INT16, EL_INT32, EL_INT64, EL_UINT8, EL_UINT16, EL_UINT32,
+    EL_UINT64, NO_KERNEL, NOT_NUMERIC, Element, array_element, as_bits, as_double, bool_t, element_bits, element_of,
+    half_t, is_integer, no_kernel, numeric_t,
+)
 from gymspaces._scalars cimport (
-    add_overflows, element_bits, int_bits, integer_scalar_bits, is_numpy_integer, make_scalar,
-    native_integer_descr, store_bits, truncate_signed,
+    add_overflows, int_bits, integer_scalar_bits, is_numpy_integer, make_scalar, native_integer_descr, store_bits,
+    truncate_signed,
 )
 
 import threading
@@ -41,10 +46,6 @@ cnp.import_array()
 
 cdef extern from "numpy/halffloat.h" nogil:
     uint16_t npy_double_to_half(double d)
-    double npy_half_to_double(uint16_t h)
-
-cdef extern from "numpy/ndarraytypes.h":
-    enum: NPY_HALF
 
 cdef extern from "numpy/arrayobject.h":
     # Steals the reference to ``descr``.
@@ -141,82 +142,71 @@ cdef inline bint difference_in_dtype(cnp.dtype descr, int64_t a, int64_t b, int6
     return True
 
 
-cdef inline void store_one(char *data, int type_num, npy_intp index) noexcept:
-    if type_num == cnp.NPY_DOUBLE:
-        (<double *> data)[index] = 1.0
-    elif type_num == cnp.NPY_FLOAT:
-        (<float *> data)[index] = 1.0
-    elif type_num == NPY_HALF:
-        (<uint16_t *> data)[index] = 0x3C00
-    elif type_num == cnp.NPY_BOOL or type_num == cnp.NPY_INT8 or type_num == cnp.NPY_UINT8:
-        (<uint8_t *> data)[index] = 1
-    elif type_num == cnp.NPY_INT16 or type_num == cnp.NPY_UINT16:
-        (<uint16_t *> data)[index] = 1
-    elif type_num == cnp.NPY_INT32 or type_num == cnp.NPY_UINT32:
-        (<uint32_t *> data)[index] = 1
+cdef int store_one(char *data, Element element, npy_intp index) except -1:
+    """``1`` at ``index`` of an array of ``element``."""
+    if element == EL_DOUBLE: (<double *> data)[index] = 1.0
+    elif element == EL_FLOAT: (<float *> data)[index] = 1.0
+    elif element == EL_HALF: (<uint16_t *> data)[index] = 0x3C00  # float16 1.0
+    elif element == EL_BOOL or element == EL_INT8 or element == EL_UINT8: (<uint8_t *> data)[index] = 1
+    elif element == EL_INT16 or element == EL_UINT16: (<uint16_t *> data)[index] = 1
+    elif element == EL_INT32 or element == EL_UINT32: (<uint32_t *> data)[index] = 1
+    elif element == EL_INT64 or element == EL_UINT64: (<uint64_t *> data)[index] = 1
     else:
-        (<uint64_t *> data)[index] = 1
+        no_kernel("one-hot", element)
+    return 0
 
 
-cdef inline bint supported_type(int type_num):
-    return type_num in (cnp.NPY_DOUBLE, cnp.NPY_FLOAT, NPY_HALF, cnp.NPY_BOOL,
-                        cnp.NPY_INT8, cnp.NPY_INT16, cnp.NPY_INT32, cnp.NPY_INT64,
-                        cnp.NPY_UINT8, cnp.NPY_UINT16, cnp.NPY_UINT32, cnp.NPY_UINT64,
-                        cnp.NPY_LONGLONG, cnp.NPY_ULONGLONG)
-
-
-cdef inline double element_as_double(const char *data, int type_num, npy_intp i) noexcept:
-    if type_num == cnp.NPY_DOUBLE:
-        return (<double *> data)[i]
-    if type_num == cnp.NPY_FLOAT:
-        return (<float *> data)[i]
-    if type_num == NPY_HALF:
-        return npy_half_to_double((<uint16_t *> data)[i])
-    if type_num == cnp.NPY_BOOL or type_num == cnp.NPY_UINT8:
-        return (<uint8_t *> data)[i]
-    if type_num == cnp.NPY_INT8:
-        return (<int8_t *> data)[i]
-    if type_num == cnp.NPY_INT16:
-        return (<int16_t *> data)[i]
-    if type_num == cnp.NPY_UINT16:
-        return (<uint16_t *> data)[i]
-    if type_num == cnp.NPY_INT32:
-        return (<int32_t *> data)[i]
-    if type_num == cnp.NPY_UINT32:
-        return (<uint32_t *> data)[i]
-    if type_num == cnp.NPY_UINT64 or type_num == cnp.NPY_ULONGLONG:
-        return <double> (<uint64_t *> data)[i]
-    return <double> (<int64_t *> data)[i]
-
-
-cdef void copy_cast(char *dst, int dst_type, int dst_size, const char *src, int src_type,
-                    int src_size, bint src_is_float, npy_intp count) noexcept:
-    """Copy ``count`` elements converting them as a numpy safe cast does.
-
-    Only called for casts numpy deems safe (the output dtype is the promotion
-    of every part's dtype), where reading floats as double and integers as
-    64-bit patterns is exact.
-    """
+cdef int cast_into(char *dst, Element dst_element, int dst_size, const numeric_t *src,
+                   npy_intp count) noexcept nogil:
+    """Copy ``count`` elements converting them as a numpy safe cast does: floats
+    through double, integers as 64-bit patterns (exact for the casts numpy deems
+    safe); ``NO_KERNEL`` for a float into an integer output (never safe)."""
     cdef npy_intp i
-    cdef double v
-    cdef uint64_t b
-    if dst_type == src_type or (dst_size == src_size and not src_is_float
-                                and dst_type != NPY_HALF and dst_type != cnp.NPY_FLOAT
-                                and dst_type != cnp.NPY_DOUBLE and dst_type != cnp.NPY_BOOL):
-        memcpy(dst, src, count * src_size)
-        return
-    if dst_type == cnp.NPY_DOUBLE or dst_type == cnp.NPY_FLOAT or dst_type == NPY_HALF:
+    if dst_element == EL_DOUBLE:
         for i in range(count):
-            v = element_as_double(src, src_type, i)
-            if dst_type == cnp.NPY_DOUBLE:
-                (<double *> dst)[i] = v
-            elif dst_type == cnp.NPY_FLOAT:
-                (<float *> dst)[i] = <float> v
-            else:
-                (<uint16_t *> dst)[i] = npy_double_to_half(v)
-        return
-    for i in range(count):
-        store_bits(<char *> dst, dst_size, i, element_bits(src, src_type, i))
+            (<double *> dst)[i] = as_double(src[i])
+    elif dst_element == EL_FLOAT:
+        for i in range(count):
+            (<float *> dst)[i] = <float> as_double(src[i])
+    elif dst_element == EL_HALF:
+        for i in range(count):
+            (<uint16_t *> dst)[i] = npy_double_to_half(as_double(src[i]))
+    elif numeric_t is double or numeric_t is float or numeric_t is half_t:
+        return NO_KERNEL
+    elif numeric_t is bool_t:
+        for i in range(count):
+            store_bits(dst, dst_size, i, src[i].value)
+    else:
+        for i in range(count):
+            store_bits(dst, dst_size, i, as_bits(src[i]))
+    return 0
+
+
+cdef int copy_cast(char *dst, Element dst_element, int dst_size, const char *src, Element src_element,
+                   npy_intp count) except -1:
+    """``count`` elements of ``src_element`` copied into an array of ``dst_element``,
+    the promotion of the parts' dtypes (so the cast is a safe one)."""
+    cdef int done
+    if src_element == dst_element:
+        memcpy(dst, src, count * dst_size)
+        return 0
+    if src_element == EL_DOUBLE: done = cast_into(dst, dst_element, dst_size, <const double *> src, count)
+    elif src_element == EL_FLOAT: done = cast_into(dst, dst_element, dst_size, <const float *> src, count)
+    elif src_element == EL_HALF: done = cast_into(dst, dst_element, dst_size, <const half_t *> src, count)
+    elif src_element == EL_BOOL: done = cast_into(dst, dst_element, dst_size, <const bool_t *> src, count)
+    elif src_element == EL_INT8: done = cast_into(dst, dst_element, dst_size, <const int8_t *> src, count)
+    elif src_element == EL_INT16: done = cast_into(dst, dst_element, dst_size, <const int16_t *> src, count)
+    elif src_element == EL_INT32: done = cast_into(dst, dst_element, dst_size, <const int32_t *> src, count)
+    elif src_element == EL_INT64: done = cast_into(dst, dst_element, dst_size, <const int64_t *> src, count)
+    elif src_element == EL_UINT8: done = cast_into(dst, dst_element, dst_size, <const uint8_t *> src, count)
+    elif src_element == EL_UINT16: done = cast_into(dst, dst_element, dst_size, <const uint16_t *> src, count)
+    elif src_element == EL_UINT32: done = cast_into(dst, dst_element, dst_size, <const uint32_t *> src, count)
+    elif src_element == EL_UINT64: done = cast_into(dst, dst_element, dst_size, <const uint64_t *> src, count)
+    else:
+        done = NO_KERNEL
+    if done == NO_KERNEL:
+        no_kernel("flatten cast", (src_element, dst_element))
+    return 0
 
 
 # ----------------------------------------------------------------------------
@@ -252,9 +242,9 @@ cdef object one_hot(space, x):
     cdef npy_intp index = discrete_index(space, namespace, x, &size)
     if index < 0:
         return None
-    cdef int type_num = native_integer_descr(attr(namespace, space, "dtype")).type_num
-    cdef cnp.ndarray out = cnp.PyArray_ZEROS(1, &size, type_num, 0)
-    store_one(<char *> cnp.PyArray_DATA(out), type_num, index)
+    cdef cnp.dtype descr = native_integer_descr(attr(namespace, space, "dtype"))
+    cdef cnp.ndarray out = cnp.PyArray_ZEROS(1, &size, descr.type_num, 0)
+    store_one(<char *> cnp.PyArray_DATA(out), element_of(descr), index)
     return out
 
 
@@ -380,35 +370,43 @@ cdef inline bint is_plain_vector(object x):
     return (cnp.PyArray_Check(x) and cnp.PyArray_NDIM(<cnp.ndarray> x) == 1
             and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> x)
             and cnp.PyArray_ISALIGNED(<cnp.ndarray> x)
-            and supported_type(cnp.PyArray_TYPE(<cnp.ndarray> x)))
+            and array_element(<cnp.ndarray> x) != NOT_NUMERIC)
 
 
-cdef inline bint element_nonzero(const char *data, npy_intp stride, int type_num, npy_intp i) noexcept:
-    cdef const char *p = data + i * stride
-    if type_num == cnp.NPY_DOUBLE:
-        return (<double *> p)[0] != 0
-    if type_num == cnp.NPY_FLOAT:
-        return (<float *> p)[0] != 0
-    if type_num == NPY_HALF:
-        return ((<uint16_t *> p)[0] & 0x7FFF) != 0
-    if type_num == cnp.NPY_BOOL or type_num == cnp.NPY_INT8 or type_num == cnp.NPY_UINT8:
-        return (<uint8_t *> p)[0] != 0
-    if type_num == cnp.NPY_INT16 or type_num == cnp.NPY_UINT16:
-        return (<uint16_t *> p)[0] != 0
-    if type_num == cnp.NPY_INT32 or type_num == cnp.NPY_UINT32:
-        return (<uint32_t *> p)[0] != 0
-    return (<uint64_t *> p)[0] != 0
-
-
-cdef npy_intp first_nonzero(cnp.ndarray x, npy_intp begin, npy_intp end) noexcept:
-    cdef const char *data = <const char *> cnp.PyArray_DATA(x)
-    cdef npy_intp stride = cnp.PyArray_STRIDE(x, 0)
-    cdef int type_num = cnp.PyArray_TYPE(x)
+cdef npy_intp next_nonzero_in(const numeric_t *data, npy_intp stride, npy_intp begin, npy_intp end) noexcept nogil:
+    """The first ``i`` in ``[begin, end)`` whose element (``stride`` bytes apart) is not zero, else ``end``."""
     cdef npy_intp i
     for i in range(begin, end):
-        if element_nonzero(data, stride, type_num, i):
-            return i - begin
-    return -1
+        # Exact: only zeros (either sign) convert to 0.0; NaN is not zero.
+        if as_double((<const numeric_t *> (<const char *> data + i * stride))[0]) != 0:
+            return i
+    return end
+
+
+cdef npy_intp next_nonzero(cnp.ndarray x, npy_intp begin, npy_intp end) except -1:
+    """:func:`next_nonzero_in` of the 1-D numeric array ``x``."""
+    cdef const char *data = <const char *> cnp.PyArray_DATA(x)
+    cdef npy_intp stride = cnp.PyArray_STRIDE(x, 0)
+    cdef Element element = array_element(x)
+    if element == EL_DOUBLE: return next_nonzero_in(<const double *> data, stride, begin, end)
+    if element == EL_FLOAT: return next_nonzero_in(<const float *> data, stride, begin, end)
+    if element == EL_HALF: return next_nonzero_in(<const half_t *> data, stride, begin, end)
+    if element == EL_BOOL: return next_nonzero_in(<const bool_t *> data, stride, begin, end)
+    if element == EL_INT8: return next_nonzero_in(<const int8_t *> data, stride, begin, end)
+    if element == EL_INT16: return next_nonzero_in(<const int16_t *> data, stride, begin, end)
+    if element == EL_INT32: return next_nonzero_in(<const int32_t *> data, stride, begin, end)
+    if element == EL_INT64: return next_nonzero_in(<const int64_t *> data, stride, begin, end)
+    if element == EL_UINT8: return next_nonzero_in(<const uint8_t *> data, stride, begin, end)
+    if element == EL_UINT16: return next_nonzero_in(<const uint16_t *> data, stride, begin, end)
+    if element == EL_UINT32: return next_nonzero_in(<const uint32_t *> data, stride, begin, end)
+    if element == EL_UINT64: return next_nonzero_in(<const uint64_t *> data, stride, begin, end)
+    no_kernel("one-hot decoding", x.dtype)
+
+
+cdef npy_intp first_nonzero(cnp.ndarray x, npy_intp begin, npy_intp end) except -2:
+    """The position of the first non-zero of ``x[begin:end]``, else -1."""
+    cdef npy_intp i = next_nonzero(x, begin, end)
+    return i - begin if i < end else -1
 
 
 cdef object discrete_value(space, dict namespace, npy_intp position):
@@ -442,14 +440,14 @@ cdef inline cnp.ndarray as_c_array(object values, cnp.dtype descr):
     return np.ascontiguousarray(values, dtype=descr)
 
 
-cdef bint multi_discrete_offsets(cnp.ndarray nvec, cnp.dtype descr, int64_t *total) noexcept:
+cdef int multi_discrete_offsets(cnp.ndarray nvec, cnp.dtype descr, int64_t *total) except -1:
     """Total one-hot length; ``False`` if numpy's int32 running sums would overflow."""
     cdef const char *data = <const char *> cnp.PyArray_DATA(nvec)
     cdef npy_intp i
     cdef int64_t running = 0
-    cdef int type_num = descr.type_num
+    cdef Element element = element_of(descr)
     for i in range(cnp.PyArray_SIZE(nvec)):
-        running += <int64_t> element_bits(data, type_num, i)
+        running += <int64_t> element_bits(data, element, i)
         if running > INT32_MAX or running < 0:
             return False
     total[0] = running
@@ -478,8 +476,9 @@ cdef int64_t multi_discrete_positions(space, dict namespace, object x, int64_t *
     cdef int64_t total, offset = 0, diff, index
     cdef npy_intp i, size
     cdef int type_num = descr.type_num
-    if descr.kind == b'u' and descr.itemsize == 8:
-        return -1  # int32 offsets + uint64 promote to float64 indices: numpy raises
+    cdef Element element = element_of(descr)
+    if not is_integer(element) or element == EL_UINT64:
+        return -1  # (int32 offsets + uint64 promote to float64 indices: numpy raises)
     nvec = as_c_array(attr(namespace, space, "nvec"), descr)
     start = as_c_array(attr(namespace, space, "start"), descr)
     if not (cnp.PyArray_Check(x) and cnp.PyArray_TYPE(<cnp.ndarray> x) == type_num
@@ -496,8 +495,8 @@ cdef int64_t multi_discrete_positions(space, dict namespace, object x, int64_t *
     cdef const char *sv = <const char *> cnp.PyArray_DATA(start)
     cdef const char *nv = <const char *> cnp.PyArray_DATA(nvec)
     for i in range(size):
-        if not difference_in_dtype(descr, <int64_t> element_bits(xv, type_num, i),
-                                   <int64_t> element_bits(sv, type_num, i), &diff):
+        if not difference_in_dtype(descr, <int64_t> element_bits(xv, element, i),
+                                   <int64_t> element_bits(sv, element, i), &diff):
             return -1
         index = offset + diff
         if index < 0:
@@ -507,7 +506,7 @@ cdef int64_t multi_discrete_positions(space, dict namespace, object x, int64_t *
         elif index >= total:
             raise IndexError(f"index {index} is out of bounds for axis 0 with size {total}")
         out[i] = index
-        offset += <int64_t> element_bits(nv, type_num, i)
+        offset += <int64_t> element_bits(nv, element, i)
     return total
 
 
@@ -526,9 +525,10 @@ def multi_discrete_one_hot(space, x):
     cdef cnp.ndarray out = cnp.PyArray_ZEROS(1, &length, (<cnp.dtype> descr).type_num, 0)
     cdef char *data = <char *> cnp.PyArray_DATA(out)
     cdef int64_t *p = <int64_t *> cnp.PyArray_DATA(positions)
+    cdef Element element = element_of(descr)
     cdef npy_intp i
     for i in range(size):
-        store_one(data, (<cnp.dtype> descr).type_num, p[i])
+        store_one(data, element, p[i])
     return out
 
 
@@ -538,45 +538,33 @@ cdef object multi_discrete_decode(space, dict namespace, cnp.ndarray x, npy_intp
     cdef cnp.ndarray nvec, start, out
     cdef npy_intp i, found = 0, size
     cdef int64_t offset = 0, value
-    cdef int type_num = descr.type_num
-    cdef const char *data = <const char *> cnp.PyArray_DATA(x)
-    cdef npy_intp stride = cnp.PyArray_STRIDE(x, 0)
-    cdef int x_type = cnp.PyArray_TYPE(x)
-    if descr.kind == b'u' and descr.itemsize == 8:
-        return None  # int64 - uint64 positions promote to float64 in numpy
+    cdef Element element = element_of(descr)
+    if not is_integer(element) or element == EL_UINT64:
+        return None  # (int64 - uint64 positions promote to float64 in numpy)
     nvec = as_c_array(attr(namespace, space, "nvec"), descr)
     start = as_c_array(attr(namespace, space, "start"), descr)
     size = cnp.PyArray_SIZE(nvec)
     if cnp.PyArray_SIZE(start) != size:
         return None
-    out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(nvec), cnp.PyArray_DIMS(nvec), type_num, 0)
+    out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(nvec), cnp.PyArray_DIMS(nvec), descr.type_num, 0)
     cdef char *o = <char *> cnp.PyArray_DATA(out)
     cdef const char *nv = <const char *> cnp.PyArray_DATA(nvec)
     cdef const char *sv = <const char *> cnp.PyArray_DATA(start)
     cdef int itemsize = <int> descr.itemsize
-    cdef uint64_t result
-    for i in range(begin, end):
-        if not element_nonzero(data, stride, x_type, i):
-            continue
+    i = next_nonzero(x, begin, end)
+    while i < end:
         if found == size:
             return None  # more non-zeros than entries: numpy raises its own error
         if found:
-            offset += <int64_t> element_bits(nv, type_num, found - 1)
+            offset += <int64_t> element_bits(nv, element, found - 1)
             # numpy's cumsum runs in the space's dtype: defer if it would wrap.
             if offset != truncate_signed(<uint64_t> offset, itemsize) and descr.kind == b'i':
                 return None
         value = (i - begin) - offset
         # asarray(..., dtype) then + start: both wrap in the dtype's width.
-        result = <uint64_t> value + element_bits(sv, type_num, found)
-        if itemsize == 1:
-            (<uint8_t *> o)[found] = <uint8_t> result
-        elif itemsize == 2:
-            (<uint16_t *> o)[found] = <uint16_t> result
-        elif itemsize == 4:
-            (<uint32_t *> o)[found] = <uint32_t> result
-        else:
-            (<uint64_t *> o)[found] = result
+        store_bits(o, itemsize, found, <uint64_t> value + element_bits(sv, element, found))
         found += 1
+        i = next_nonzero(x, i + 1, end)
     if found == 0:
         raise ValueError(
             f"{x[begin:end] if begin or end != x.shape[0] else x} is not a concatenation of "
@@ -621,9 +609,8 @@ cdef struct Part:
     npy_intp first        # PART_MULTI_ONE_HOT: its first position in ``positions``
     npy_intp count        # PART_MULTI_ONE_HOT: how many positions
     PyObject *array       # PART_ARRAY: an owned reference to a C-contiguous native array...
-    int type_num          # ...of this type
+    Element element       # ...of this element type
     int itemsize
-    bint is_float
 
 
 cdef struct Gathered:
@@ -727,14 +714,13 @@ cdef void pop_dtypes(Gathered *g, Py_ssize_t base) noexcept:
         Py_XDECREF(g.dtypes[g.dtype_count])
 
 
-cdef int add_array(Gathered *g, cnp.ndarray arr) except -1:
+cdef Part *add_array(Gathered *g, cnp.ndarray arr) except NULL:
     cdef Part *part = add_part(g, PART_ARRAY, cnp.PyArray_SIZE(arr))
     Py_INCREF(arr)
     part.array = <PyObject *> arr
-    part.type_num = cnp.PyArray_TYPE(arr)
+    part.element = array_element(arr)
     part.itemsize = <int> cnp.PyArray_ITEMSIZE(arr)
-    part.is_float = cnp.PyArray_ISFLOAT(arr)
-    return 0
+    return part
 
 
 cdef const char *array_data(Part *part) except NULL:
@@ -742,7 +728,7 @@ cdef const char *array_data(Part *part) except NULL:
     cdef cnp.ndarray arr = <cnp.ndarray> part.array
     # Python code may run between gathering and copying (an allocation can
     # start the garbage collector): never trust a stale pointer or size.
-    if (cnp.PyArray_SIZE(arr) != part.size or cnp.PyArray_TYPE(arr) != part.type_num
+    if (cnp.PyArray_SIZE(arr) != part.size or array_element(arr) != part.element
             or not cnp.PyArray_IS_C_CONTIGUOUS(arr)):
         raise RuntimeError("a sample changed while it was being flattened")
     return <const char *> cnp.PyArray_DATA(arr)
@@ -856,7 +842,7 @@ cdef object gather(space, object x, Gathered *parts):
         arr = <cnp.ndarray> x
         if not cnp.PyArray_ISNOTSWAPPED(arr) or not cnp.PyArray_IS_C_CONTIGUOUS(arr):
             arr = np.ascontiguousarray(arr, dtype=(<cnp.dtype> descr).newbyteorder("="))
-        if not supported_type(cnp.PyArray_TYPE(arr)):
+        if array_element(arr) == NOT_NUMERIC:
             return None
         add_array(parts, arr)
         return descr
@@ -952,7 +938,7 @@ cdef object gathered_write(bint rows, space, x, target):
 cdef object write_parts(space, x, target, Gathered *parts):
     """``flatten_tree``'s work, with the gathering storage set up by it."""
     out_dtype = gather(space, x, parts)
-    if out_dtype is None or not supported_type((<cnp.dtype> out_dtype).type_num):
+    if out_dtype is None or element_of(<cnp.dtype> out_dtype) == NOT_NUMERIC:
         return None
     cdef npy_intp total = 0, offset = 0, i, j
     for i in range(parts.count):
@@ -968,19 +954,18 @@ cdef object write_parts(space, x, target, Gathered *parts):
         detach_parts(parts, out)
         memset(cnp.PyArray_DATA(out), 0, total * out_descr.itemsize)
     cdef char *data = <char *> cnp.PyArray_DATA(out)
-    cdef int out_type = out_descr.type_num
+    cdef Element out_element = element_of(out_descr)
     cdef int out_size = <int> out_descr.itemsize
     cdef Part *part
     for i in range(parts.count):
         part = &parts.parts[i]
         if part.kind == PART_ARRAY:
-            copy_cast(data + offset * out_size, out_type, out_size, array_data(part),
-                      part.type_num, part.itemsize, part.is_float, part.size)
+            copy_cast(data + offset * out_size, out_element, out_size, array_data(part), part.element, part.size)
         elif part.kind == PART_ONE_HOT:
-            store_one(data, out_type, offset + part.index)
+            store_one(data, out_element, offset + part.index)
         else:
             for j in range(part.first, part.first + part.count):
-                store_one(data, out_type, offset + <npy_intp> parts.positions[j])
+                store_one(data, out_element, offset + <npy_intp> parts.positions[j])
         offset += part.size
     return out
 
@@ -1054,7 +1039,7 @@ cdef object gather_rows(space, object batch, Gathered *parts, npy_intp *n):
     cdef const char *data
     cdef const char *nv
     cdef const char *sv
-    cdef int type_num, md_type
+    cdef Element element, md_element
     cdef int64_t *entries
     if cls is DictSpace:
         return gather_dict(space.spaces, batch, parts, n)
@@ -1084,16 +1069,11 @@ cdef object gather_rows(space, object batch, Gathered *parts, npy_intp *n):
         if not (cnp.PyArray_EquivTypes((<cnp.dtype> cnp.PyArray_DESCR(arr)), <cnp.dtype> dtype)
                 and cnp.PyArray_ISNOTSWAPPED(arr) and cnp.PyArray_IS_C_CONTIGUOUS(arr)):
             arr = np.ascontiguousarray(np.asarray(arr, dtype=dtype), dtype=(<cnp.dtype> dtype).newbyteorder("="))
-        if not supported_type(cnp.PyArray_TYPE(arr)):
+        if array_element(arr) == NOT_NUMERIC:
             return None
-        part = add_part(parts, PART_ARRAY, cnp.PyArray_SIZE(arr) // rows if rows else 0)
-        if rows == 0:
-            part.size = <npy_intp> (cnp.PyArray_MultiplyList(cnp.PyArray_DIMS(arr) + 1, cnp.PyArray_NDIM(arr) - 1))
-        Py_INCREF(arr)
-        part.array = <PyObject *> arr
-        part.type_num = cnp.PyArray_TYPE(arr)
-        part.itemsize = <int> cnp.PyArray_ITEMSIZE(arr)
-        part.is_float = cnp.PyArray_ISFLOAT(arr)
+        part = add_array(parts, arr)
+        # One row's elements.
+        part.size = <npy_intp> (cnp.PyArray_MultiplyList(cnp.PyArray_DIMS(arr) + 1, cnp.PyArray_NDIM(arr) - 1))
         return dtype
     # One-hot leaves: integer batches only, every value in range (else the general rule).
     if (<cnp.dtype> cnp.PyArray_DESCR(arr)).kind == b'f' or (<cnp.dtype> cnp.PyArray_DESCR(arr)).kind == b'b':
@@ -1109,10 +1089,10 @@ cdef object gather_rows(space, object batch, Gathered *parts, npy_intp *n):
             return None
         arr = integer_rows(arr)
         data = <const char *> cnp.PyArray_DATA(arr)
-        type_num = cnp.PyArray_TYPE(arr)
+        element = array_element(arr)
         positions = reserve_positions(parts, rows)
         for i in range(rows):
-            value = <int64_t> element_bits(data, type_num, i)
+            value = <int64_t> element_bits(data, element, i)
             # value - first in [0, width), without overflowing int64.
             if value < first or (first >= 0 and value - first >= width) or (first < 0 and value >= first + width):
                 return None
@@ -1125,7 +1105,8 @@ cdef object gather_rows(space, object batch, Gathered *parts, npy_intp *n):
     if cls is MultiDiscreteSpace:
         dtype = attr(namespace, space, "dtype")
         descr = native_integer_descr(dtype)
-        if descr.kind == b'u' and descr.itemsize == 8:
+        md_element = element_of(descr)
+        if not is_integer(md_element) or md_element == EL_UINT64:
             return None
         nvec_obj = attr(namespace, space, "nvec")
         start_obj = attr(namespace, space, "start")
@@ -1140,8 +1121,7 @@ cdef object gather_rows(space, object batch, Gathered *parts, npy_intp *n):
             return None
         arr = integer_rows(arr)
         data = <const char *> cnp.PyArray_DATA(arr)
-        type_num = cnp.PyArray_TYPE(arr)
-        md_type = descr.type_num
+        element = array_element(arr)
         nv = <const char *> cnp.PyArray_DATA(nvec)
         sv = <const char *> cnp.PyArray_DATA(start)
         positions = reserve_positions(parts, rows * count)
@@ -1152,16 +1132,16 @@ cdef object gather_rows(space, object batch, Gathered *parts, npy_intp *n):
         try:
             width = 0
             for j in range(count):
-                entries[3 * j] = <int64_t> element_bits(sv, md_type, j)
-                entries[3 * j + 1] = <int64_t> element_bits(nv, md_type, j)
+                entries[3 * j] = <int64_t> element_bits(sv, md_element, j)
+                entries[3 * j + 1] = <int64_t> element_bits(nv, md_element, j)
                 entries[3 * j + 2] = width
                 width += entries[3 * j + 1]
             for i in range(rows):
                 for j in range(count):
-                    if type_num == cnp.NPY_INT64:
+                    if element == EL_INT64:
                         value = (<int64_t *> data)[i * count + j]
                     else:
-                        value = <int64_t> element_bits(data, type_num, i * count + j)
+                        value = <int64_t> element_bits(data, element, i * count + j)
                     # start <= value <= start + nvec - 1 (offsets fit int32: no overflow).
                     if value < entries[3 * j] or value - entries[3 * j] >= entries[3 * j + 1]:
                         return None
@@ -1191,7 +1171,7 @@ cdef object write_rows(space, batch, target, Gathered *parts):
     """``flatten_rows``'s work, with the gathering storage set up by it."""
     cdef npy_intp n = -1
     out_dtype = gather_rows(space, batch, parts, &n)
-    if out_dtype is None or n < 0 or not supported_type((<cnp.dtype> out_dtype).type_num):
+    if out_dtype is None or n < 0 or element_of(<cnp.dtype> out_dtype) == NOT_NUMERIC:
         return None
     cdef cnp.dtype out_descr = <cnp.dtype> out_dtype
     if not cnp.PyArray_ISNBO(out_descr.byteorder):
@@ -1220,7 +1200,7 @@ cdef object write_rows(space, batch, target, Gathered *parts):
         detach_parts(parts, out)
         memset(cnp.PyArray_DATA(out), 0, n * width * out_descr.itemsize)
     cdef char *row
-    cdef int out_type = out_descr.type_num
+    cdef Element out_element = element_of(out_descr)
     cdef int out_size = <int> out_descr.itemsize
     cdef Part *part
     cdef const char *src
@@ -1232,14 +1212,14 @@ cdef object write_rows(space, batch, target, Gathered *parts):
         if part.kind == PART_ARRAY:
             src = rows_data(part, n)
             for r in range(n):
-                copy_cast(row, out_type, out_size, src, part.type_num, part.itemsize, part.is_float, part.size)
+                copy_cast(row, out_element, out_size, src, part.element, part.size)
                 row += width * out_size
                 src += part.size * part.itemsize
         else:
             positions = parts.positions + part.first
             for r in range(n):
                 for j in range(part.count):
-                    store_one(row, out_type, <npy_intp> positions[j])
+                    store_one(row, out_element, <npy_intp> positions[j])
                 positions += part.count
                 row += width * out_size
         offset += part.size
@@ -1249,7 +1229,7 @@ cdef object write_rows(space, batch, target, Gathered *parts):
 cdef const char *rows_data(Part *part, npy_intp n) except NULL:
     """The data of a gathered leaf batch, checked to still hold what was gathered."""
     cdef cnp.ndarray arr = <cnp.ndarray> part.array
-    if (cnp.PyArray_SIZE(arr) != part.size * n or cnp.PyArray_TYPE(arr) != part.type_num
+    if (cnp.PyArray_SIZE(arr) != part.size * n or array_element(arr) != part.element
             or not cnp.PyArray_IS_C_CONTIGUOUS(arr)):
         raise RuntimeError("a batch changed while it was being flattened")
     return <const char *> cnp.PyArray_DATA(arr)
@@ -1258,11 +1238,14 @@ cdef const char *rows_data(Part *part, npy_intp n) except NULL:
 # unflatten of Tuple / Dict trees
 # ----------------------------------------------------------------------------
 
-cdef bint is_fast_node(object space):
+cdef bint is_fast_node(object space) except -1:
     """A Tuple/Dict whose subtree holds only fundamental spaces (hence flattenable)."""
     cdef type cls = space_class(space)
-    if cls is BoxSpace or cls is MultiBinarySpace or cls is DiscreteSpace or cls is MultiDiscreteSpace:
+    if cls is BoxSpace or cls is MultiBinarySpace or cls is DiscreteSpace:
         return True
+    if cls is MultiDiscreteSpace:  # (``flat_size`` reads its nvec as integers)
+        dtype = attr(instance_dict(space), space, "dtype")
+        return cnp.PyArray_DescrCheck(dtype) and is_integer(element_of(<cnp.dtype> dtype))
     if cls is DictSpace:
         children = space.spaces
         if type(children) is not dict or not children:
@@ -1303,8 +1286,7 @@ cdef npy_intp flat_size(object space) except -1:
         nvec = as_c_array(attr(namespace, space, "nvec"), descr)
         total = 0
         for i in range(cnp.PyArray_SIZE(nvec)):
-            total += <npy_intp> <int64_t> element_bits(<const char *> cnp.PyArray_DATA(nvec),
-                                                       descr.type_num, i)
+            total += <npy_intp> <int64_t> element_bits(<const char *> cnp.PyArray_DATA(nvec), element_of(descr), i)
         return total
     total = 0
     children = space.spaces.values() if cls is DictSpace else space.spaces
@@ -1418,7 +1400,7 @@ cdef object unflatten_leaf(object space, cnp.ndarray x, npy_intp begin, npy_intp
                 return cast
         part = segment_view(x, begin, end)
         if not cnp.PyArray_EquivTypes(<cnp.dtype> cnp.PyArray_DESCR(x), <cnp.dtype> descr):
-            if cnp.PyArray_ISNBO((<cnp.dtype> descr).byteorder) and supported_type((<cnp.dtype> descr).type_num):
+            if cnp.PyArray_ISNBO((<cnp.dtype> descr).byteorder) and element_of(<cnp.dtype> descr) != NOT_NUMERIC:
                 # np.asarray(part, dtype): a cast copy (unsafe casting allowed)
                 part = cnp.PyArray_FROMANY(part, (<cnp.dtype> descr).type_num, 0, 0,
                                            cnp.NPY_ARRAY_FORCECAST)

@@ -24,6 +24,10 @@ from numpy cimport npy_intp
 
 from gymspaces._aliases cimport rule_class
 from gymspaces._attrs cimport instance_dict, sample_entry
+from gymspaces._dtypes cimport (
+    EL_BOOL, EL_DOUBLE, EL_FLOAT, EL_HALF, EL_INT8, EL_INT16, EL_INT32, EL_INT64, EL_UINT8, EL_UINT16, EL_UINT32,
+    EL_UINT64, Element, array_element, as_double, bool_t, half_t, numeric_t,
+)
 from gymspaces._scalars cimport integer_scalar_bits
 
 import numpy as np
@@ -71,37 +75,33 @@ cdef inline type leaf_class(object space):
     return rule_class(space, ALIASES)
 
 
-cdef inline bint is_list_type(int type_num) noexcept:
-    return type_num in (cnp.NPY_DOUBLE, cnp.NPY_FLOAT, cnp.NPY_BOOL,
-                        cnp.NPY_BYTE, cnp.NPY_SHORT, cnp.NPY_INT, cnp.NPY_LONG, cnp.NPY_LONGLONG,
-                        cnp.NPY_UBYTE, cnp.NPY_USHORT, cnp.NPY_UINT, cnp.NPY_ULONG,
-                        cnp.NPY_ULONGLONG)
+cdef inline object py_value(numeric_t value):
+    """One element as ``tolist`` gives it, from the C conversion numpy's getitem
+    uses: a Python float (float16/32 widened), int or bool."""
+    if numeric_t is bool_t:
+        return value.value != 0
+    elif numeric_t is half_t or numeric_t is float or numeric_t is double:
+        return PyFloat_FromDouble(as_double(value))
+    elif numeric_t is int64_t:
+        return PyLong_FromLongLong(value)
+    elif numeric_t is uint64_t:
+        return PyLong_FromUnsignedLongLong(value)
+    elif numeric_t is uint32_t:
+        return PyLong_FromUnsignedLong(value)
+    else:
+        return PyLong_FromLong(value)
 
 
-cdef object element_object(const char *p, cnp.dtype descr):
-    cdef char kind = descr.kind
-    cdef npy_intp size = descr.itemsize
-    if kind == b'f':
-        if size == 8:
-            return PyFloat_FromDouble((<double *> p)[0])
-        return PyFloat_FromDouble(<double> (<float *> p)[0])
-    if kind == b'b':
-        return (<uint8_t *> p)[0] != 0
-    if kind == b'i':
-        if size == 1:
-            return PyLong_FromLong((<int8_t *> p)[0])
-        if size == 2:
-            return PyLong_FromLong((<int16_t *> p)[0])
-        if size == 4:
-            return PyLong_FromLong((<int32_t *> p)[0])
-        return PyLong_FromLongLong((<int64_t *> p)[0])
-    if size == 1:
-        return PyLong_FromLong((<uint8_t *> p)[0])
-    if size == 2:
-        return PyLong_FromLong((<uint16_t *> p)[0])
-    if size == 4:
-        return PyLong_FromUnsignedLong((<uint32_t *> p)[0])
-    return PyLong_FromUnsignedLongLong((<uint64_t *> p)[0])
+cdef list row_list(const numeric_t *data, npy_intp stride, npy_intp n):
+    """The ``n`` elements ``stride`` bytes apart from ``data`` as a list of Python values."""
+    cdef list out = PyList_New(n)
+    cdef npy_intp i
+    cdef object item
+    for i in range(n):
+        item = py_value((<const numeric_t *> (<const char *> data + i * stride))[0])
+        Py_INCREF(item)
+        PyList_SET_ITEM(out, i, item)
+    return out
 
 
 cdef object fast_row(object sample):
@@ -109,38 +109,25 @@ cdef object fast_row(object sample):
     if type(sample) is not cnp.ndarray:
         return None
     cdef cnp.ndarray a = <cnp.ndarray> sample
-    if (cnp.PyArray_NDIM(a) != 1 or not cnp.PyArray_ISNOTSWAPPED(a)
-            or not cnp.PyArray_ISALIGNED(a) or not is_list_type(cnp.PyArray_TYPE(a))):
+    if cnp.PyArray_NDIM(a) != 1 or not cnp.PyArray_ISNOTSWAPPED(a) or not cnp.PyArray_ISALIGNED(a):
         return None
     cdef npy_intp n = cnp.PyArray_DIM(a, 0)
     cdef npy_intp stride = cnp.PyArray_STRIDE(a, 0)
     cdef const char *data = <const char *> cnp.PyArray_DATA(a)
-    cdef cnp.dtype descr = <cnp.dtype> cnp.PyArray_DESCR(a)
-    cdef int type_num = descr.type_num
-    cdef npy_intp i
-    cdef list out = PyList_New(n)
-    cdef object item
-    if type_num == cnp.NPY_FLOAT:
-        for i in range(n):
-            item = PyFloat_FromDouble(<double> (<const float *> (data + i * stride))[0])
-            Py_INCREF(item)
-            PyList_SET_ITEM(out, i, item)
-    elif type_num == cnp.NPY_DOUBLE:
-        for i in range(n):
-            item = PyFloat_FromDouble((<const double *> (data + i * stride))[0])
-            Py_INCREF(item)
-            PyList_SET_ITEM(out, i, item)
-    elif descr.kind == b'i' and descr.itemsize == 8:
-        for i in range(n):
-            item = PyLong_FromLongLong((<const int64_t *> (data + i * stride))[0])
-            Py_INCREF(item)
-            PyList_SET_ITEM(out, i, item)
-    else:
-        for i in range(n):
-            item = element_object(data + i * stride, descr)
-            Py_INCREF(item)
-            PyList_SET_ITEM(out, i, item)
-    return out
+    cdef Element element = array_element(a)
+    if element == EL_FLOAT: return row_list(<const float *> data, stride, n)
+    if element == EL_DOUBLE: return row_list(<const double *> data, stride, n)
+    if element == EL_INT64: return row_list(<const int64_t *> data, stride, n)
+    if element == EL_HALF: return row_list(<const half_t *> data, stride, n)
+    if element == EL_BOOL: return row_list(<const bool_t *> data, stride, n)
+    if element == EL_INT8: return row_list(<const int8_t *> data, stride, n)
+    if element == EL_INT16: return row_list(<const int16_t *> data, stride, n)
+    if element == EL_INT32: return row_list(<const int32_t *> data, stride, n)
+    if element == EL_UINT8: return row_list(<const uint8_t *> data, stride, n)
+    if element == EL_UINT16: return row_list(<const uint16_t *> data, stride, n)
+    if element == EL_UINT32: return row_list(<const uint32_t *> data, stride, n)
+    if element == EL_UINT64: return row_list(<const uint64_t *> data, stride, n)
+    return None  # long double, complex, objects...: numpy's own ``tolist``
 
 
 cdef object fast_int(object x):
@@ -199,10 +186,10 @@ cdef object fused_column(object samples, object key, bint by_key, int rule):
         found = sample_entry(sample, key, index, by_key)
         if found == NULL:
             return None
-        if rule == RULE_ROWS:
-            value = fast_row(<object> found)
-        else:
-            value = fast_int(<object> found)
+        # Owned before anything allocates: a collection run by an allocation may
+        # call code that removes the entry from the sample.
+        entry = <object> found
+        value = fast_row(entry) if rule == RULE_ROWS else fast_int(entry)
         if value is None:
             return None
         Py_INCREF(value)

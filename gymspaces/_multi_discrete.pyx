@@ -17,6 +17,7 @@ import sys
 
 cimport numpy as cnp
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
 from numpy cimport npy_bool, npy_intp
 from numpy.random cimport bitgen_t
 
@@ -33,9 +34,12 @@ from gymspaces._rng cimport (
     rng_handle_from,
     source_double,
 )
+from gymspaces._dtypes cimport (
+    EL_BOOL, EL_INT8, EL_INT16, EL_INT32, EL_INT64, EL_UINT8, EL_UINT16, EL_UINT32, EL_UINT64, NO_KERNEL, Element,
+    array_element, as_bits, element_bits, element_of, integer_t, is_integer, no_kernel,
+)
 from gymspaces._scalars cimport (
-    NPY_SAFE_CASTING, PyArray_CanCastTypeTo, element_bits, entry_t, native_integer_descr, store_bits,
-    truncate_signed,
+    NPY_SAFE_CASTING, PyArray_CanCastTypeTo, native_integer_descr, store_bits, truncate_signed,
 )
 
 import numpy as np
@@ -59,78 +63,62 @@ def use_python_paths(sample_masked, contains_general):
 # Gymnasium validates masks with ``assert``; mirror ``python -O`` skipping them.
 cdef bint ASSERTS = not sys.flags.optimize
 
-ctypedef fused integral:
-    int8_t
-    int16_t
-    int32_t
-    int64_t
-    uint8_t
-    uint16_t
-    uint32_t
-    uint64_t
-
-
 # ----------------------------------------------------------------------------
 # Sampling
 # ----------------------------------------------------------------------------
 
-cdef void _integral_fill(double_source *source, integral *out, const integral *nvec,
-                         const integral *start, npy_intp size, npy_intp reps) noexcept nogil:
+cdef void integer_fill(integer_t *out, double_source *source, const void *nvec_data, const void *start_data,
+                       npy_intp size, npy_intp reps) noexcept nogil:
     """``reps`` successive samples (rows of ``out``), each ``trunc(u * nvec) + start``."""
+    cdef const integer_t *nvec = <const integer_t *> nvec_data
+    cdef const integer_t *start = <const integer_t *> start_data
     cdef double_source local = source[0]  # keeps an inline PCG64 state in registers
     cdef npy_intp i, r
-    cdef integral drawn
+    cdef integer_t drawn
     for r in range(reps):
         for i in range(size):
-            drawn = <integral> (source_double(&local) * <double> nvec[i])
+            drawn = <integer_t> (source_double(&local) * <double> nvec[i])
             # numpy array addition wraps silently; unsigned arithmetic keeps that defined.
-            out[r * size + i] = <integral> (<uint64_t> drawn + <uint64_t> start[i])
+            out[r * size + i] = <integer_t> (<uint64_t> drawn + <uint64_t> start[i])
     source[0] = local
 
 
-cdef void _typed_fill(double_source *source, cnp.ndarray out, cnp.ndarray nvec,
-                      cnp.ndarray start, npy_intp size, npy_intp reps, char kind,
-                      int itemsize) noexcept nogil:
-    cdef void *o = cnp.PyArray_DATA(out)
-    cdef void *n = cnp.PyArray_DATA(nvec)
-    cdef void *s = cnp.PyArray_DATA(start)
-    if kind == b'i':
-        if itemsize == 1:
-            _integral_fill(source, <int8_t *> o, <int8_t *> n, <int8_t *> s, size, reps)
-        elif itemsize == 2:
-            _integral_fill(source, <int16_t *> o, <int16_t *> n, <int16_t *> s, size, reps)
-        elif itemsize == 4:
-            _integral_fill(source, <int32_t *> o, <int32_t *> n, <int32_t *> s, size, reps)
-        else:
-            _integral_fill(source, <int64_t *> o, <int64_t *> n, <int64_t *> s, size, reps)
+cdef int fill_as(double_source *source, Element element, void *out, const void *nvec, const void *start,
+                 npy_intp size, npy_intp reps) noexcept nogil:
+    """:func:`integer_fill` for arrays of ``element``; ``NO_KERNEL`` for any other."""
+    if element == EL_INT8: integer_fill(<int8_t *> out, source, nvec, start, size, reps)
+    elif element == EL_INT16: integer_fill(<int16_t *> out, source, nvec, start, size, reps)
+    elif element == EL_INT32: integer_fill(<int32_t *> out, source, nvec, start, size, reps)
+    elif element == EL_INT64: integer_fill(<int64_t *> out, source, nvec, start, size, reps)
+    elif element == EL_UINT8: integer_fill(<uint8_t *> out, source, nvec, start, size, reps)
+    elif element == EL_UINT16: integer_fill(<uint16_t *> out, source, nvec, start, size, reps)
+    elif element == EL_UINT32: integer_fill(<uint32_t *> out, source, nvec, start, size, reps)
+    elif element == EL_UINT64: integer_fill(<uint64_t *> out, source, nvec, start, size, reps)
     else:
-        if itemsize == 1:
-            _integral_fill(source, <uint8_t *> o, <uint8_t *> n, <uint8_t *> s, size, reps)
-        elif itemsize == 2:
-            _integral_fill(source, <uint16_t *> o, <uint16_t *> n, <uint16_t *> s, size, reps)
-        elif itemsize == 4:
-            _integral_fill(source, <uint32_t *> o, <uint32_t *> n, <uint32_t *> s, size, reps)
-        else:
-            _integral_fill(source, <uint64_t *> o, <uint64_t *> n, <uint64_t *> s, size, reps)
+        return NO_KERNEL
+    return 0
 
 
-cdef void multi_discrete_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, cnp.ndarray out, cnp.ndarray nvec,
-                              cnp.ndarray start, npy_intp size, char kind, int itemsize,
-                              npy_intp reps=1) noexcept nogil:
-    """``trunc(next_double() * nvec) + start`` per entry, inline when ``pcg`` is set.
+cdef int multi_discrete_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, cnp.ndarray out, cnp.ndarray nvec,
+                             cnp.ndarray start, npy_intp size, Element element, npy_intp reps=1) noexcept nogil:
+    """``trunc(next_double() * nvec) + start`` per entry, inline when ``pcg`` is set;
+    ``NO_KERNEL`` (nothing drawn) unless ``element`` is an integer.
 
     ``reps`` samples fill successive rows of ``out``; the caller holds the bit
     generator's lock (or draws from a private copy of its state).
     """
     cdef inline_pcg64 inline_source
     cdef any_bitgen numpy_source
+    cdef int done
     if pcg != NULL:
         inline_source.rng = pcg[0]
-        _typed_fill(&inline_source, out, nvec, start, size, reps, kind, itemsize)
+        done = fill_as(&inline_source, element, cnp.PyArray_DATA(out), cnp.PyArray_DATA(nvec),
+                       cnp.PyArray_DATA(start), size, reps)
         pcg[0] = inline_source.rng
-    else:
-        numpy_source.bitgen = bitgen
-        _typed_fill(&numpy_source, out, nvec, start, size, reps, kind, itemsize)
+        return done
+    numpy_source.bitgen = bitgen
+    return fill_as(&numpy_source, element, cnp.PyArray_DATA(out), cnp.PyArray_DATA(nvec), cnp.PyArray_DATA(start),
+                   size, reps)
 
 
 cdef inline bint same_integer_type(object values, object dtype):
@@ -225,6 +213,7 @@ cdef tuple flat_mask_parts(space, tuple mask, npy_intp n):
     cdef cnp.ndarray nvec = <cnp.ndarray> nvec_obj
     cdef cnp.ndarray start = <cnp.ndarray> start_obj
     cdef int type_num = descr.type_num
+    cdef Element element = element_of(descr)
     cdef npy_intp size = len(mask)
     if not (cnp.PyArray_ISNBO(descr.byteorder) and (descr.kind == b'i' or (descr.kind == b'u' and descr.itemsize <= 4))
             and cnp.PyArray_NDIM(nvec) == 1 and cnp.PyArray_NDIM(start) == 1
@@ -241,8 +230,8 @@ cdef tuple flat_mask_parts(space, tuple mask, npy_intp n):
     cdef npy_intp i
     for i in range(size):
         leaf = mask[i]
-        count = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(nvec) + i * cnp.PyArray_STRIDE(nvec, 0), type_num, 0)
-        first = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(start) + i * cnp.PyArray_STRIDE(start, 0), type_num, 0)
+        count = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(nvec) + i * cnp.PyArray_STRIDE(nvec, 0), element, 0)
+        first = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(start) + i * cnp.PyArray_STRIDE(start, 0), element, 0)
         if not (cnp.PyArray_Check(leaf) and cnp.PyArray_TYPE(<cnp.ndarray> leaf) == cnp.NPY_INT8
                 and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> leaf) and count >= 1
                 and first >= lowest and first <= highest - (count - 1)):
@@ -266,7 +255,7 @@ cdef int fill_masked_rows(RNGHandle handle, cnp.dtype descr, cnp.ndarray start, 
     of single samples would.
     """
     cdef npy_intp size = len(mask)
-    cdef int type_num = descr.type_num
+    cdef Element element = element_of(descr)
     cdef const int8_t *row
     cdef npy_intp r, i, ones, k, j, rank
     cdef bint binary
@@ -290,7 +279,7 @@ cdef int fill_masked_rows(RNGHandle handle, cnp.dtype descr, cnp.ndarray start, 
             if not binary:
                 shown = leaf if cnp.PyArray_NDIM(<cnp.ndarray> leaf) == 1 else leaf[r]
                 raise AssertionError(f"Expects all masks values to 0 or 1, actual values: {shown}")
-            value = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(start) + i * cnp.PyArray_STRIDE(start, 0), type_num, 0)
+            value = <int64_t> element_bits(<const char *> cnp.PyArray_DATA(start) + i * cnp.PyArray_STRIDE(start, 0), element, 0)
             if ones:
                 rank = <npy_intp> draw_index(handle, <uint64_t> ones)
                 for j in range(k):
@@ -318,16 +307,17 @@ cdef object plain_multi_discrete_sample(space):
     dtype = attr(namespace, space, "dtype")
     nvec_obj = attr(namespace, space, "nvec")
     start_obj = attr(namespace, space, "start")
-    if not (same_integer_type(nvec_obj, dtype) and same_integer_type(start_obj, dtype)):
-        # Reassigned with arrays of another dtype: numpy's promotions decide.
+    if not (same_integer_type(nvec_obj, dtype) and same_integer_type(start_obj, dtype)
+            and is_integer(element_of(<cnp.dtype> dtype))):
+        # Reassigned with arrays (or a dtype) of another kind: numpy's promotions decide.
         return (space.np_random.random(nvec_obj.shape) * nvec_obj).astype(dtype) + start_obj
     cdef RNGHandle handle = rng_handle_from(namespace, space)
     cdef cnp.dtype descr = native_integer_descr(dtype)
+    cdef Element element = element_of(descr)
     cdef cnp.ndarray nvec = as_c_array(nvec_obj, descr.type_num)
     cdef cnp.ndarray start = as_c_array(start_obj, descr.type_num)
     cdef npy_intp size = cnp.PyArray_SIZE(nvec)
-    cdef char kind = descr.kind
-    cdef int itemsize = descr.itemsize
+    cdef int done
     if cnp.PyArray_SIZE(start) != size:
         raise ValueError(
             f"operands could not be broadcast together with shapes {(<object> nvec).shape} {(<object> start).shape}")
@@ -338,11 +328,13 @@ cdef object plain_multi_discrete_sample(space):
     try:
         if bulk:
             with nogil:
-                multi_discrete_fill(handle.bitgen, handle.pcg, out, nvec, start, size, kind, itemsize)
+                done = multi_discrete_fill(handle.bitgen, handle.pcg, out, nvec, start, size, element)
         else:
-            multi_discrete_fill(handle.bitgen, handle.pcg, out, nvec, start, size, kind, itemsize)
+            done = multi_discrete_fill(handle.bitgen, handle.pcg, out, nvec, start, size, element)
     finally:
         handle.unlock_draws(locked)
+    if done == NO_KERNEL:
+        no_kernel("MultiDiscrete sampling", descr)
     if cnp.PyArray_NDIM(out) == 0:
         return out[()]
     return out
@@ -363,7 +355,9 @@ def multi_discrete_sample_batch(space, npy_intp n, out=None):
     if not (same_integer_type(nvec_obj, dtype) and same_integer_type(start_obj, dtype)):
         return None
     cdef cnp.dtype descr = <cnp.dtype> dtype
-    if not cnp.PyArray_ISNBO(descr.byteorder):
+    cdef Element element = element_of(descr)
+    cdef int done
+    if not cnp.PyArray_ISNBO(descr.byteorder) or not is_integer(element):
         return None
     cdef cnp.ndarray nvec = as_c_array(nvec_obj, descr.type_num)
     cdef cnp.ndarray start = as_c_array(start_obj, descr.type_num)
@@ -377,13 +371,13 @@ def multi_discrete_sample_batch(space, npy_intp n, out=None):
     try:
         if bulk:
             with nogil:
-                multi_discrete_fill(handle.bitgen, handle.pcg, result, nvec, start, size, descr.kind,
-                               descr.itemsize, n)
+                done = multi_discrete_fill(handle.bitgen, handle.pcg, result, nvec, start, size, element, n)
         else:
-            multi_discrete_fill(handle.bitgen, handle.pcg, result, nvec, start, size, descr.kind,
-                           descr.itemsize, n)
+            done = multi_discrete_fill(handle.bitgen, handle.pcg, result, nvec, start, size, element, n)
     finally:
         handle.unlock_draws(locked)
+    if done == NO_KERNEL:
+        no_kernel("MultiDiscrete sampling", descr)
     return result
 
 
@@ -473,14 +467,12 @@ def multi_discrete_leaf(space, sub_mask, sub_nvec, sub_start, bint weighted):
 
 cdef inline bint integer_array(object x):
     """A C-contiguous native array of a bool or integer type of at most 64 bits."""
-    cdef int t
+    cdef Element element
     if not (cnp.PyArray_Check(x) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> x)
             and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> x)):
         return False
-    t = cnp.PyArray_TYPE(<cnp.ndarray> x)
-    return t in (cnp.NPY_BOOL, cnp.NPY_INT8, cnp.NPY_UINT8, cnp.NPY_INT16, cnp.NPY_UINT16,
-                 cnp.NPY_INT32, cnp.NPY_UINT32, cnp.NPY_INT64, cnp.NPY_UINT64,
-                 cnp.NPY_LONGLONG, cnp.NPY_ULONGLONG)
+    element = array_element(<cnp.ndarray> x)
+    return element == EL_BOOL or is_integer(element)
 
 
 def multi_discrete_contains(self, x):
@@ -535,19 +527,8 @@ cdef object multi_discrete_contains_array(space, x):
     size = cnp.PyArray_SIZE(xs)
     if cnp.PyArray_SIZE(nvec) != size or cnp.PyArray_SIZE(start) != size:
         return None
-    rows_in_range(<const char *> cnp.PyArray_DATA(xs), cnp.PyArray_TYPE(xs), size, 1, nvec, start, descr, &verdict)
+    rows_in_range(xs, size, 1, nvec, start, descr, &verdict)
     return verdict != 0  # a bool
-
-
-cdef inline void entry_bounds(const char *start_data, const char *nvec_data, int type_num, npy_intp i,
-                              int itemsize, bint is_signed, uint64_t *low, uint64_t *high) noexcept nogil:
-    """Entry ``i``'s ``start`` and ``start + (nvec - 1)``, wrapped in the space's dtype as numpy computes it."""
-    low[0] = element_bits(start_data, type_num, i)
-    high[0] = low[0] + (element_bits(nvec_data, type_num, i) - 1)
-    if is_signed:
-        high[0] = <uint64_t> truncate_signed(high[0], itemsize)
-    elif itemsize < 8:
-        high[0] &= (<uint64_t> 1 << (8 * itemsize)) - 1
 
 
 cdef inline bint within_bounds(uint64_t value, uint64_t low, uint64_t high, bint is_signed) noexcept nogil:
@@ -557,57 +538,68 @@ cdef inline bint within_bounds(uint64_t value, uint64_t low, uint64_t high, bint
     return (value >= low) & (value <= high)
 
 
-cdef void rows_within_bounds(const entry_t *x, npy_intp size, npy_intp rows, const uint64_t *lows,
+cdef void rows_within_bounds(const integer_t *x, npy_intp size, npy_intp rows, const uint64_t *lows,
                              const uint64_t *highs, bint is_signed, npy_bool *out) noexcept nogil:
     cdef npy_intp r, i
     cdef npy_bool ok
     for r in range(rows):  # branch-free: every row is read whole
         ok = out[r]
         for i in range(size):
-            ok &= within_bounds(<uint64_t> <int64_t> x[r * size + i], lows[i], highs[i], is_signed)
+            ok &= within_bounds(as_bits(x[r * size + i]), lows[i], highs[i], is_signed)
         out[r] = ok
 
 
-cdef void rows_in_range(const char *data, int x_type, npy_intp size, npy_intp rows, cnp.ndarray nvec,
-                        cnp.ndarray start, cnp.dtype descr, npy_bool *out) noexcept:
-    """``out[r] &=`` every entry of row ``r`` (of ``rows`` rows of ``size`` entries at ``data``)
-    lies within ``[start, start + (nvec - 1)]``."""
-    cdef npy_intp r, i
-    cdef uint64_t low, high
-    cdef uint64_t lows[32]
-    cdef uint64_t highs[32]
-    cdef int type_num = cnp.PyArray_TYPE(nvec)
+cdef int within_bounds_as(Element element, const void *x, npy_intp size, npy_intp rows, const uint64_t *lows,
+                          const uint64_t *highs, bint is_signed, npy_bool *out) noexcept nogil:
+    """:func:`rows_within_bounds` for entries of ``element``; ``NO_KERNEL`` for any other."""
+    if element == EL_BOOL:  # read as uint8
+        element = EL_UINT8
+    if element == EL_INT8: rows_within_bounds(<const int8_t *> x, size, rows, lows, highs, is_signed, out)
+    elif element == EL_INT16: rows_within_bounds(<const int16_t *> x, size, rows, lows, highs, is_signed, out)
+    elif element == EL_INT32: rows_within_bounds(<const int32_t *> x, size, rows, lows, highs, is_signed, out)
+    elif element == EL_INT64: rows_within_bounds(<const int64_t *> x, size, rows, lows, highs, is_signed, out)
+    elif element == EL_UINT8: rows_within_bounds(<const uint8_t *> x, size, rows, lows, highs, is_signed, out)
+    elif element == EL_UINT16: rows_within_bounds(<const uint16_t *> x, size, rows, lows, highs, is_signed, out)
+    elif element == EL_UINT32: rows_within_bounds(<const uint32_t *> x, size, rows, lows, highs, is_signed, out)
+    elif element == EL_UINT64: rows_within_bounds(<const uint64_t *> x, size, rows, lows, highs, is_signed, out)
+    else:
+        return NO_KERNEL
+    return 0
+
+
+cdef int rows_in_range(cnp.ndarray x, npy_intp size, npy_intp rows, cnp.ndarray nvec, cnp.ndarray start,
+                       cnp.dtype descr, npy_bool *out) except -1:
+    """``out[r] &=`` every entry of row ``r`` (of ``rows`` rows of ``size`` entries of
+    ``x``) lies within ``[start, start + (nvec - 1)]``, wrapped in the space's dtype
+    as numpy computes it."""
+    cdef uint64_t inline_bounds[64]
+    cdef uint64_t *lows = inline_bounds
+    cdef uint64_t *highs
+    cdef npy_intp i
+    cdef Element element = element_of(descr)
     cdef int itemsize = <int> descr.itemsize
     cdef bint is_signed = descr.kind == b'i'
-    cdef const char *nvec_data = <const char *> cnp.PyArray_DATA(nvec)
-    cdef const char *start_data = <const char *> cnp.PyArray_DATA(start)
-    if size > 32:  # long rows: each entry's bounds worked out as it is read
-        for r in range(rows):
-            if not out[r]:
-                continue
-            for i in range(size):
-                entry_bounds(start_data, nvec_data, type_num, i, itemsize, is_signed, &low, &high)
-                if not within_bounds(element_bits(data, x_type, r * size + i), low, high, is_signed):
-                    out[r] = False
-                    break
-        return
-    for i in range(size):
-        entry_bounds(start_data, nvec_data, type_num, i, itemsize, is_signed, &lows[i], &highs[i])
-    # Elements read as element_bits reads them.
-    if x_type == cnp.NPY_BOOL or x_type == cnp.NPY_UINT8:
-        rows_within_bounds(<const uint8_t *> data, size, rows, lows, highs, is_signed, out)
-    elif x_type == cnp.NPY_INT8:
-        rows_within_bounds(<const int8_t *> data, size, rows, lows, highs, is_signed, out)
-    elif x_type == cnp.NPY_INT16:
-        rows_within_bounds(<const int16_t *> data, size, rows, lows, highs, is_signed, out)
-    elif x_type == cnp.NPY_UINT16:
-        rows_within_bounds(<const uint16_t *> data, size, rows, lows, highs, is_signed, out)
-    elif x_type == cnp.NPY_INT32:
-        rows_within_bounds(<const int32_t *> data, size, rows, lows, highs, is_signed, out)
-    elif x_type == cnp.NPY_UINT32:
-        rows_within_bounds(<const uint32_t *> data, size, rows, lows, highs, is_signed, out)
-    else:
-        rows_within_bounds(<const uint64_t *> data, size, rows, lows, highs, is_signed, out)
+    cdef int done
+    if size > 32:
+        lows = <uint64_t *> malloc(2 * size * sizeof(uint64_t))
+        if lows == NULL:
+            raise MemoryError()
+    highs = lows + size
+    try:
+        for i in range(size):
+            lows[i] = element_bits(<const char *> cnp.PyArray_DATA(start), element, i)
+            highs[i] = lows[i] + (element_bits(<const char *> cnp.PyArray_DATA(nvec), element, i) - 1)
+            if is_signed:
+                highs[i] = <uint64_t> truncate_signed(highs[i], itemsize)
+            elif itemsize < 8:
+                highs[i] &= (<uint64_t> 1 << (8 * itemsize)) - 1
+        done = within_bounds_as(array_element(x), cnp.PyArray_DATA(x), size, rows, lows, highs, is_signed, out)
+    finally:
+        if lows != inline_bounds:
+            free(lows)
+    if done == NO_KERNEL:
+        no_kernel("MultiDiscrete membership", x.dtype)
+    return 0
 
 
 cdef int multi_discrete_rows_contained(space, object batch, npy_bool *out, npy_intp n) except -1:
@@ -665,5 +657,5 @@ cdef int multi_discrete_rows_contained(space, object batch, npy_bool *out, npy_i
     if n == 0:
         return 1
     row_size = cnp.PyArray_SIZE(rows) // n
-    rows_in_range(<const char *> cnp.PyArray_DATA(rows), cnp.PyArray_TYPE(rows), row_size, n, nvec, start, descr, out)
+    rows_in_range(rows, row_size, n, nvec, start, descr, out)
     return 1

@@ -5,6 +5,8 @@ from libc.stdint cimport INT64_MAX, INT64_MIN, int8_t, int16_t, int32_t, int64_t
 from cpython.long cimport PyLong_AsUnsignedLongLongMask
 cimport numpy as cnp
 
+from gymspaces._dtypes cimport element_bits, element_of
+
 cnp.import_array()
 
 cdef extern from *:
@@ -44,44 +46,12 @@ cdef extern from "numpy/arrayobject.h":
 
 cdef inline uint64_t int_bits(object value) except? 0xFFFFFFFFFFFFFFFFULL:
     """Two's-complement bit pattern of an integer (numpy scalar or Python int)."""
-    cdef cnp.dtype descr
-    cdef int8_t i8
-    cdef int16_t i16
-    cdef int32_t i32
-    cdef int64_t i64
-    cdef uint8_t u8
-    cdef uint16_t u16
-    cdef uint32_t u32
-    cdef uint64_t u64
-    cdef int itemsize
+    cdef uint64_t u64 = 0
     if integer_scalar_bits(value, &u64):
         return u64
-    if is_numpy_integer(value):  # a numpy integer subclass
-        descr = cnp.PyArray_DescrFromScalar(value)
-        itemsize = <int> descr.itemsize
-        if descr.kind == b'u':
-            if itemsize == 1:
-                cnp.PyArray_ScalarAsCtype(value, &u8)
-                return u8
-            if itemsize == 2:
-                cnp.PyArray_ScalarAsCtype(value, &u16)
-                return u16
-            if itemsize == 4:
-                cnp.PyArray_ScalarAsCtype(value, &u32)
-                return u32
-            cnp.PyArray_ScalarAsCtype(value, &u64)
-            return u64
-        if itemsize == 1:
-            cnp.PyArray_ScalarAsCtype(value, &i8)
-            return <uint64_t> <int64_t> i8
-        if itemsize == 2:
-            cnp.PyArray_ScalarAsCtype(value, &i16)
-            return <uint64_t> <int64_t> i16
-        if itemsize == 4:
-            cnp.PyArray_ScalarAsCtype(value, &i32)
-            return <uint64_t> <int64_t> i32
-        cnp.PyArray_ScalarAsCtype(value, &i64)
-        return <uint64_t> i64
+    if is_numpy_integer(value):  # a numpy integer subclass: its value, read back as its type
+        cnp.PyArray_ScalarAsCtype(value, &u64)
+        return element_bits(<const char *> &u64, element_of(cnp.PyArray_DescrFromScalar(value)), 0)
     return PyLong_AsUnsignedLongLongMask(value.__index__())
 
 
@@ -116,22 +86,9 @@ cdef inline int64_t truncate_signed(uint64_t bits, int itemsize) noexcept nogil:
 
 cdef inline object make_scalar(cnp.dtype descr, uint64_t bits):
     """numpy scalar of ``descr`` (native byte order) holding ``bits`` truncated to its width."""
-    cdef int8_t i8
-    cdef int16_t i16
-    cdef int32_t i32
-    cdef int64_t i64
-    cdef int itemsize = <int> descr.itemsize
-    if itemsize == 1:
-        i8 = <int8_t> bits
-        return PyArray_Scalar(&i8, descr, None)
-    if itemsize == 2:
-        i16 = <int16_t> bits
-        return PyArray_Scalar(&i16, descr, None)
-    if itemsize == 4:
-        i32 = <int32_t> bits
-        return PyArray_Scalar(&i32, descr, None)
-    i64 = <int64_t> bits
-    return PyArray_Scalar(&i64, descr, None)
+    cdef uint64_t value
+    store_bits(<char *> &value, <int> descr.itemsize, 0, bits)
+    return PyArray_Scalar(&value, descr, None)
 
 
 cdef inline cnp.dtype native_integer_descr(object dtype):
@@ -141,24 +98,6 @@ cdef inline cnp.dtype native_integer_descr(object dtype):
         if not cnp.PyArray_ISNBO(descr.byteorder):
             return cnp.PyArray_DescrFromType(descr.type_num)
     return descr
-
-
-cdef inline uint64_t element_bits(const char *data, int type_num, cnp.npy_intp i) noexcept nogil:
-    """Bool/integer element ``i`` of a contiguous buffer as a sign- or zero-extended
-    64-bit pattern (64-bit types are returned as they are)."""
-    if type_num == cnp.NPY_BOOL or type_num == cnp.NPY_UINT8:
-        return (<uint8_t *> data)[i]
-    if type_num == cnp.NPY_INT8:
-        return <uint64_t> <int64_t> (<int8_t *> data)[i]
-    if type_num == cnp.NPY_INT16:
-        return <uint64_t> <int64_t> (<int16_t *> data)[i]
-    if type_num == cnp.NPY_UINT16:
-        return (<uint16_t *> data)[i]
-    if type_num == cnp.NPY_INT32:
-        return <uint64_t> <int64_t> (<int32_t *> data)[i]
-    if type_num == cnp.NPY_UINT32:
-        return (<uint32_t *> data)[i]
-    return (<uint64_t *> data)[i]
 
 
 cdef inline void store_bits(char *data, int itemsize, cnp.npy_intp i, uint64_t value) noexcept nogil:
@@ -172,16 +111,3 @@ cdef inline void store_bits(char *data, int itemsize, cnp.npy_intp i, uint64_t v
         (<uint32_t *> data)[i] = <uint32_t> value
     else:
         (<uint64_t *> data)[i] = value
-
-
-# Integer elements of any width and signedness; ``<uint64_t> <int64_t> x``
-# gives the 64-bit pattern element_bits gives.
-ctypedef fused entry_t:
-    int8_t
-    uint8_t
-    int16_t
-    uint16_t
-    int32_t
-    uint32_t
-    int64_t
-    uint64_t

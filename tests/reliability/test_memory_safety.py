@@ -35,8 +35,11 @@ from gymspaces.utils import flatten, flatten_batch, unflatten
 NUMERIC = [
     np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64,
     np.float16, np.float32, np.float64, np.longdouble, np.complex64, np.complex128, np.clongdouble,
+    # Widths under their other type codes: ``q``/``Q`` are int64/uint64's twins on
+    # Linux and macOS, ``i``/``I`` int32/uint32's on Windows (kept once per code).
+    np.longlong, np.ulonglong, np.intc, np.uintc,
 ]
-DTYPES = [np.dtype(kind) for kind in NUMERIC] + [
+DTYPES = list({np.dtype(kind).char: np.dtype(kind) for kind in NUMERIC}.values()) + [
     np.dtype(object),
     np.dtype("S3"),
     np.dtype("U3"),
@@ -49,7 +52,8 @@ DTYPES = [np.dtype(kind) for kind in NUMERIC] + [
     np.dtype("m8[s]"),
     np.dtype("M8[s]"),
 ]
-IDS = [dtype.str if dtype.names is None else "struct" + ("-object" if dtype.hasobject else "") for dtype in DTYPES]
+IDS = [f"{dtype.str}-{dtype.char}" if dtype.names is None and dtype.kind in "iu" else dtype.str
+       if dtype.names is None else "struct" + ("-object" if dtype.hasobject else "") for dtype in DTYPES]
 
 
 def fresh_objects(count: int) -> list[Any]:

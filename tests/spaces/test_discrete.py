@@ -262,3 +262,29 @@ def test_reassigned_attributes_of_another_type(build, attrs):
         for name, value in attrs.items():
             setattr(space, name, value)
     assert_same_stream(gs_space, gym_space, 10, "reassigned")
+
+
+# Every integer dtype by type code (see test_multi_discrete's sweep): samples,
+# membership of batches of each code, one-hot flattening.
+INTEGER_TYPECODES = sorted(set(np.typecodes["AllInteger"]))
+
+
+@pytest.mark.parametrize("code", INTEGER_TYPECODES)
+def test_every_integer_dtype_samples_checks_and_flattens_as_gymnasium(code):
+    import gymnasium.spaces.utils as gym_utils
+
+    import gymspaces.utils as gs_utils
+    from support.differential import assert_same_state
+
+    start = 0 if np.dtype(code).kind == "u" else -2
+    gs_space, gym_space = seeded_pair(lambda lib: lib.Discrete(5, start=start, dtype=code), 3)
+    assert_same_stream(gs_space, gym_space, 3, code)
+    assert_same_value(gs_space.sample_batch(2), np.array([gym_space.sample() for _ in range(2)], dtype=code), code)
+    assert_same_state(gs_space, gym_space, code)
+    for batch_code in INTEGER_TYPECODES + ["?"]:
+        batch = np.array([start, start + 4, start + 5]).astype(batch_code)
+        assert_same_value(gs_space.contains_batch(batch), np.array([gym_space.contains(v) for v in batch]), code)
+    value = np.dtype(code).type(start + 3)
+    flat = gym_utils.flatten(gym_space, value)
+    assert_same_value(gs_utils.flatten(gs_space, value), flat, code)
+    assert_same_value(gs_utils.unflatten(gs_space, flat), gym_utils.unflatten(gym_space, flat), code)

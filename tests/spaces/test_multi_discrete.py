@@ -363,3 +363,39 @@ def test_flat_masked_fast_path_matches_gymnasium(build, mask):
         results = [outcome(lambda s=s: s.sample(mask=mask())) for s in spaces]
         assert_same_outcome(*results, "masked sample")
     assert_same_generator_state(spaces[0].np_random, spaces[1].np_random)
+
+
+# Every integer dtype by type code: numpy gives one width two type codes
+# (``l``/``q`` for int64 on Linux, ``i``/``l`` for int32 on Windows). The
+# kernels dispatch on kind and width, so each code samples, checks and
+# flattens as Gymnasium does.
+INTEGER_TYPECODES = sorted(set(np.typecodes["AllInteger"]))
+
+
+@pytest.mark.parametrize("code", INTEGER_TYPECODES)
+def test_every_integer_dtype_samples_checks_and_flattens_as_gymnasium(code):
+    import gymnasium.spaces.utils as gym_utils
+
+    import gymspaces.utils as gs_utils
+
+    start = [0, 1, 0] if np.dtype(code).kind == "u" else [-1, 2, 0]
+    gs_space, gym_space = seeded_pair(lambda lib: lib.MultiDiscrete([3, 2, 4], dtype=code, start=start), 5)
+    assert_same_stream(gs_space, gym_space, 3, code)
+    mask = (np.array([1, 0, 1], np.int8), np.array([0, 1], np.int8), np.array([1, 1, 1, 1], np.int8))
+    assert_same_stream(gs_space, gym_space, 3, code, mask=mask)
+    candidates = [np.array(start, dtype=code), np.array([2, 3, 3], dtype=code), np.array([1, 1, 1], dtype=bool),
+                  np.array(start, dtype=np.int8)]
+    for x in candidates:
+        assert_same_outcome(outcome(lambda: gs_space.contains(x)), outcome(lambda: gym_space.contains(x)), code)
+    rows = np.stack(candidates[:2])
+    assert_same_value(gs_space.contains_batch(rows), np.array([gym_space.contains(row) for row in rows]), code)
+    assert_same_value(gs_space.sample_batch(2), np.stack([gym_space.sample() for _ in range(2)]), code)
+    assert_same_state(gs_space, gym_space, code)
+    x = np.array(start, dtype=code)
+    assert gs_space.to_jsonable([x]) == gym_space.to_jsonable([x])
+    # (uint64: Gymnasium's int32 offsets + uint64 values index with floats and raise)
+    flat = outcome(lambda: gym_utils.flatten(gym_space, x))
+    assert_same_outcome(outcome(lambda: gs_utils.flatten(gs_space, x)), flat, code)
+    if not flat.raised:
+        assert_same_value(gs_utils.unflatten(gs_space, flat.value), gym_utils.unflatten(gym_space, flat.value), code)
+        assert_same_value(gs_utils.flatten_batch(gs_space, rows[:1]), flat.value[None, :], code)
