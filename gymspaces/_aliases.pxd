@@ -23,5 +23,5 @@ cdef inline type rule_class(object space, dict aliases):
     if aliases:  # empty unless gymspaces.gymnasium is imported
         base = PyDict_GetItemWithError(aliases, cls)
         if base != NULL:
-            return <type> base
+            return <type> base  # borrowed, owned as it is returned
     return cls

@@ -5,6 +5,11 @@
 # in the instance ``__dict__`` skips the type-attribute search that getattr()
 # does first; anything not found there (a property, a slot) goes through
 # getattr(), so semantics are those of plain attribute access.
+#
+# The lookups below return borrowed references. A kernel owns one (assigns
+# it to an object variable) before anything that can run Python code -- a
+# call, a decref, an allocation that may start a garbage collection -- or
+# only compares its address; each use says which.
 
 from cpython.object cimport PyObject, PyTypeObject
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
@@ -14,7 +19,10 @@ cdef extern from "Python.h":
     # Borrowed reference or NULL; unlike PyDict_GetItem it does not save and
     # restore the error state, which is most of a lookup's cost.
     PyObject *PyDict_GetItemWithError(object namespace, object key) except? NULL
-    # Borrowed, or NULL without an exception: the attribute as the class defines it.
+    # Borrowed, or NULL without an exception: the attribute as the class defines it
+    # (its MRO, no descriptor call). CPython-private but what Cython's generated
+    # code itself calls; no public call does the same lookup without the
+    # metaclass search and descriptor binding of getattr(type, name).
     PyObject *_PyType_Lookup(PyTypeObject *cls, PyObject *name)
 
 
@@ -30,7 +38,7 @@ cdef inline object attr(dict namespace, object obj, str name):
     if namespace is not None:
         found = PyDict_GetItemWithError(namespace, name)
         if found != NULL:
-            return <object> found
+            return <object> found  # owned as it is returned: nothing runs in between
     return getattr(obj, name)
 
 
@@ -48,7 +56,8 @@ cdef inline object attr_or_none(dict namespace, object obj, str name):
 cdef inline PyObject *sample_entry(object sample, object key, Py_ssize_t index, bint by_key) except? NULL:
     """Borrowed ``sample[key]`` of an exact dict (``by_key``), else ``sample[index]``
     of an exact tuple; ``NULL`` (no exception) when ``sample`` is neither or lacks
-    the entry, which callers leave to the generic ``sample[...]`` and its errors."""
+    the entry, which callers leave to the generic ``sample[...]`` and its errors.
+    Callers own the entry before anything else runs."""
     if by_key:
         if type(sample) is not dict:
             return NULL

@@ -11,6 +11,7 @@ cimport numpy as cnp
 from cpython.dict cimport PyDict_Next
 from cpython.list cimport PyList_GET_ITEM
 from cpython.object cimport PyObject, PyTypeObject, Py_TYPE
+from cpython.ref cimport Py_XDECREF, Py_XINCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
@@ -89,8 +90,9 @@ cdef bint copy_rows(PyObject **column, npy_intp n, cnp.ndarray out):
     (nothing written) unless each sample already has ``out``'s dtype and row
     shape, and that dtype is a plain numeric one (see ``raw_copyable``).
 
-    ``column`` holds borrowed references: nothing here runs Python code, so the
-    containers that own them cannot change while they are read.
+    ``column`` holds owned references (see :func:`gather_column`): the numpy
+    calls below may allocate, and a garbage collection started by an
+    allocation may run code that edits the containers the samples came from.
     """
     cdef npy_intp row_bytes, i
     cdef int j
@@ -154,42 +156,55 @@ cdef bint copy_rows(PyObject **column, npy_intp n, cnp.ndarray out):
     return True
 
 
-cdef bint copy_list(list column, cnp.ndarray out):
+cdef void release(PyObject **column, Py_ssize_t count) noexcept:
+    """Drop the first ``count`` references of ``column``."""
+    cdef Py_ssize_t i
+    for i in range(count):
+        Py_XDECREF(column[i])
+
+
+cdef bint copy_list(list items, cnp.ndarray out) except -1:
     """``copy_rows`` of a list of samples."""
-    cdef npy_intp n = len(column)
+    cdef npy_intp n = len(items)
     cdef npy_intp i
     cdef PyObject *stack[STACK_ROWS]
-    cdef PyObject **pointers = stack
-    cdef bint copied
+    cdef PyObject **column = stack
     if n > STACK_ROWS:
-        pointers = <PyObject **> malloc(n * sizeof(PyObject *))
-        if pointers == NULL:
+        column = <PyObject **> malloc(n * sizeof(PyObject *))
+        if column == NULL:
             raise MemoryError()
     for i in range(n):
-        pointers[i] = PyList_GET_ITEM(column, i)
-    copied = copy_rows(pointers, n, out)
-    if pointers != stack:
-        free(pointers)
-    return copied
+        column[i] = PyList_GET_ITEM(items, i)
+        Py_XINCREF(column[i])
+    try:
+        return copy_rows(column, n, out)
+    finally:
+        release(column, n)
+        if column != stack:
+            free(column)
 
 
-cdef bint gather_column(list items, object key, bint by_key, PyObject **column) except -1:
-    """Borrowed ``item[key]`` of every item into ``column``; ``False`` when an item
-    is not an exact dict (``by_key``) or tuple, or lacks the entry.
+cdef bint gather_column(list items, object key, bint by_key, PyObject **column, Py_ssize_t *taken) except -1:
+    """Owned ``item[key]`` of every item into ``column`` (``taken``: how many, for the
+    caller to release); ``False`` when an item is not an exact dict (``by_key``)
+    or tuple, or lacks the entry.
 
-    Only where looking up cannot run Python code: ``str`` keys of exact dicts,
-    indices of exact tuples. Anything else, including the error of a missing
-    entry, is left to the general code, which raises as Gymnasium does.
+    Only ``str`` keys of exact dicts and indices of exact tuples are looked up
+    here. Anything else, including the error of a missing entry, is left to
+    the general code, which raises as Gymnasium does.
     """
     cdef Py_ssize_t i, n = len(items), index = 0
     cdef PyObject *found
     if not by_key:
         index = key
     for i in range(n):
-        found = sample_entry(<object> PyList_GET_ITEM(items, i), key, index, by_key)
+        sample = <object> PyList_GET_ITEM(items, i)  # owned: a key's __eq__ may edit ``items``
+        found = sample_entry(sample, key, index, by_key)
         if found == NULL:
             return False
+        Py_XINCREF(found)
         column[i] = found
+        taken[0] = i + 1
     return True
 
 
@@ -199,6 +214,7 @@ cdef object concatenate_leaf_column(object child, list items, object key, bint b
     cdef npy_intp n = len(items)
     cdef PyObject *stack[STACK_ROWS]
     cdef PyObject **column = stack
+    cdef Py_ssize_t taken = 0
     cdef object copied = None
     if n == 0 or not cnp.PyArray_Check(out_part) or space_class(child) not in LEAF_SPACES:
         return None
@@ -209,9 +225,10 @@ cdef object concatenate_leaf_column(object child, list items, object key, bint b
         if column == NULL:
             raise MemoryError()
     try:
-        if gather_column(items, key, by_key, column) and copy_rows(column, n, <cnp.ndarray> out_part):
+        if gather_column(items, key, by_key, column, &taken) and copy_rows(column, n, <cnp.ndarray> out_part):
             copied = out_part
     finally:
+        release(column, taken)
         if column != stack:
             free(column)
     return copied
@@ -236,7 +253,8 @@ cdef object concatenate_node(object space, list items, object out, object fallba
                 child = <object> child_ptr
                 found = PyDict_GetItemWithError(out, key) if type(key) is str else NULL
                 if found != NULL:
-                    copied = concatenate_leaf_column(child, items, key, True, <object> found)
+                    part = <object> found  # owned: the copy below may run code that edits ``out``
+                    copied = concatenate_leaf_column(child, items, key, True, part)
                     if copied is not None:
                         result[key] = copied
                         continue
@@ -249,6 +267,7 @@ cdef object concatenate_node(object space, list items, object out, object fallba
         parts = []
         for index, child in enumerate(space.spaces):
             if type(out) is tuple and index < PyTuple_GET_SIZE(out):
+                # (borrowed from ``out``, a tuple this call holds: it cannot lose it)
                 copied = concatenate_leaf_column(child, items, index, False,
                                                  <object> PyTuple_GET_ITEM(out, index))
                 if copied is not None:
@@ -352,7 +371,8 @@ cdef object make_plan(object space, object items, npy_intp *length):
             found = PyDict_GetItemWithError(items, key)
             if found == NULL:
                 return None
-            child = make_plan((<dict> children)[key], <object> found, length)
+            child_items = <object> found  # owned: planning the child may run code that edits ``items``
+            child = make_plan((<dict> children)[key], child_items, length)
             if child is None:
                 return None
             node.children.append(child)

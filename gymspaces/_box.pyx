@@ -643,11 +643,15 @@ def use_shape_property(prop):
 
 
 cdef object space_shape(space, dict namespace):
-    """``space.shape``, read from the instance's ``_shape`` while ``shape`` is Space's own property."""
+    """``space.shape``, read from the instance's ``_shape`` while ``shape`` is Space's own property.
+
+    ``type(space)``'s ``shape`` is found as the interpreter finds it
+    (``_PyType_Lookup``, see ``_contains.class_attr``); the borrowed result is
+    only compared with the property this module holds.
+    """
     cdef type cls = type(space)
     cdef str name = "shape"
-    cdef PyObject *found = _PyType_Lookup(<PyTypeObject *> cls, <PyObject *> name)
-    if found != NULL and <object> found is shape_property:
+    if _PyType_Lookup(<PyTypeObject *> cls, <PyObject *> name) == <PyObject *> shape_property:
         return attr(namespace, space, "_shape")
     return space.shape
 

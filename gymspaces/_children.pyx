@@ -55,7 +55,9 @@ cdef bint distinct_generators(object space, tuple members):
         for j in range(count):
             if seen[j] == <PyObject *> generator:
                 return False
-        # ``members`` holds the children, which hold their generators: the pointers stay valid.
+        # Addresses, only compared: the children hold their generators; should code
+        # run by an attribute lookup replace one, a reused address can only make
+        # the answer False, which takes the general path.
         seen[count] = <PyObject *> generator
         count += 1
     return True
@@ -88,6 +90,8 @@ def sample_children(space, children, count):
             return None
     else:
         return None
+    # ``members`` and ``keys`` are tuples this call holds (built with owned
+    # references, or the space's own tuple): their items outlive any code run below.
     for i in range(size):
         if not is_leaf(<object> PyTuple_GET_ITEM(members, i)):
             return None

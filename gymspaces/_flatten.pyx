@@ -290,6 +290,7 @@ cdef object int64_one_hot(space, x):
     cdef int64_t n, start, value, index
     if namespace is None or type(x) is not INT64_TYPE:
         return None
+    # Borrowed, and read into C integers before anything can run code.
     dtype = PyDict_GetItemWithError(namespace, "dtype")
     n_obj = PyDict_GetItemWithError(namespace, "n")
     start_obj = PyDict_GetItemWithError(namespace, "start")
@@ -788,21 +789,29 @@ cdef object node_dtype(Gathered *parts, Py_ssize_t base):
 cdef object gather_dict(object children, object x, Gathered *parts, npy_intp *n):
     """``gather`` (``n`` is ``NULL``: ``x`` is one sample) or ``gather_rows`` (``x`` is a
     batch, an exact dict) of a Dict node's children; the node's dtype or ``None``."""
-    cdef Py_ssize_t pos = 0, base
+    cdef Py_ssize_t pos = 0, base, count
     cdef PyObject *key_ptr
     cdef PyObject *child_ptr
     cdef PyObject *found
     if type(children) is not dict or (n != NULL and type(x) is not dict):
         return None
     base = parts.dtype_count
+    count = len(<dict> children)
     while PyDict_Next(<dict> children, &pos, &key_ptr, &child_ptr):
+        # Owned before anything runs: x[key] and the gathering may run code that
+        # edits the space's dict or the batch.
+        key = <object> key_ptr
+        child = <object> child_ptr
         if n == NULL:
-            dtype = gather(<object> child_ptr, x[<object> key_ptr], parts)
+            dtype = gather(child, x[key], parts)
         else:
-            found = PyDict_GetItemWithError(<dict> x, <object> key_ptr)
+            found = PyDict_GetItemWithError(<dict> x, key)
             if found == NULL:
                 return None
-            dtype = gather_rows(<object> child_ptr, <object> found, parts, n)
+            rows = <object> found
+            dtype = gather_rows(child, rows, parts, n)
+        if len(<dict> children) != count:  # as iterating ``spaces.items()`` would
+            raise RuntimeError("dictionary changed size during iteration")
         if dtype is None:
             return None
         push_dtype(parts, dtype)
@@ -1442,7 +1451,8 @@ cdef object unflatten_children(object space, bint is_dict, cnp.ndarray x, npy_in
     try:
         if is_dict:
             while PyDict_Next(<dict> children, &pos, NULL, &child_ptr):
-                sizes[i] = flat_size(<object> child_ptr)
+                child = <object> child_ptr  # owned: flat_size may run code (a property)
+                sizes[i] = flat_size(child)
                 i += 1
             result = {}
             pos = i = 0

@@ -17,7 +17,8 @@ themselves (the rules' verdict depends on nothing else).
 
 from cpython.list cimport PyList_GET_ITEM
 from cpython.object cimport PyObject
-from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
+from cpython.ref cimport Py_XDECREF, Py_XINCREF
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_New, PyTuple_SET_ITEM
 
 from gymspaces._attrs cimport PyDict_GetItemWithError, instance_dict
 
@@ -101,7 +102,12 @@ cdef class Judge:
             return "the space has no instance dict"
         found = PyDict_GetItemWithError(namespace, "_np_random")
         if found != NULL and <object> found is not None and type(<object> found) is not GENERATOR:
-            return self.judge_generator(<object> found)
+            generator = <object> found  # owned: the judge runs Python code
+            return self.judge_generator(generator)
+        # The watched values are borrowed from the dict while nothing runs: the
+        # memo is read by comparing addresses only (its entries own their
+        # objects, so a match is the very object). On a miss they are owned
+        # (the tuple) before anything else runs: validate may edit the dict.
         for i in range(count):
             found = PyDict_GetItemWithError(namespace, <object> PyTuple_GET_ITEM(self.watched, i))
             values[i] = found if found != NULL else <PyObject *> ABSENT
@@ -109,8 +115,7 @@ cdef class Judge:
         slot = PyList_GET_ITEM(self.memo, (mixed >> 17) & (MEMO_SLOTS - 1))
         if (<object> slot) is not None and remembered(<tuple> <object> slot, values, count):
             return None
-        # Owned references before any Python code runs (validate may touch the dict).
-        current = tuple([<object> values[i] for i in range(count)])
+        current = owned_tuple(values, count)
         # Two combinations that share a slot would evict each other on every
         # call: every sound combination is also kept in a dict (keyed by the
         # objects themselves, which hash by identity or by value of immutable
@@ -136,6 +141,24 @@ cdef class Judge:
 
 
 cdef object ABSENT = object()  # an attribute the instance does not hold
+
+
+cdef tuple owned_tuple(PyObject **values, Py_ssize_t count):
+    """A tuple of ``values`` (borrowed), each owned before the tuple is allocated:
+    the allocation may start a garbage collection, which may run code."""
+    cdef Py_ssize_t i
+    cdef tuple result
+    for i in range(count):
+        Py_XINCREF(values[i])
+    try:
+        result = PyTuple_New(count)
+    except BaseException:
+        for i in range(count):
+            Py_XDECREF(values[i])
+        raise
+    for i in range(count):
+        PyTuple_SET_ITEM(result, i, <object> values[i])  # steals the reference taken above
+    return result
 
 
 cdef inline bint remembered(tuple slot, PyObject **values, Py_ssize_t count) noexcept:
@@ -203,9 +226,10 @@ cpdef object tree_reason(space):
     for name in ("feature_space", "node_space", "edge_space"):
         found = PyDict_GetItemWithError(namespace, name)
         if found != NULL and <object> found is not None:
-            reason = tree_reason(<object> found)
+            sub_space = <object> found  # owned: judging it runs Python code
+            reason = tree_reason(sub_space)
             if reason is not None:
-                return sub_space_reason(<object> found, reason)
+                return sub_space_reason(sub_space, reason)
     return None
 
 

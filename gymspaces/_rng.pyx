@@ -90,7 +90,7 @@ cdef RNGHandle rng_handle_from(dict namespace, object space):
     if generator is None:
         generator = space.np_random  # lazy seeding, as Gymnasium does
     cache = cache_namespace(space, namespace)
-    found = PyDict_GetItemWithError(cache, HANDLE_ATTR)
+    found = PyDict_GetItemWithError(cache, HANDLE_ATTR)  # borrowed: returned (owned) before anything runs
     if found != NULL and type(<object> found) is RNGHandle and (<RNGHandle> found).generator is generator:
         return <RNGHandle> found
     handle = RNGHandle(generator)
@@ -141,7 +141,7 @@ cdef dict cache_namespace(object space, dict namespace):
     if namespace is not None and is_own_space(space):
         return namespace
     key = id(space)
-    found = PyDict_GetItemWithError(FOREIGN_CACHES, key)
+    found = PyDict_GetItemWithError(FOREIGN_CACHES, key)  # borrowed: its dict is returned (owned) at once
     if found != NULL:
         return <dict> (<tuple> <object> found)[1]
     store = {}

@@ -319,7 +319,8 @@ cdef object build(object space, object memory, int depth):
             found = PyDict_GetItemWithError(memory, key)
             if found == NULL:
                 return None  # the Python implementation raises the KeyError
-            child_plan = build(child_space, <object> found, depth + 1)
+            child_memory = <object> found  # owned: building the child runs Python code
+            child_plan = build(child_space, child_memory, depth + 1)
             if child_plan is None:
                 return None
             keys.append(key)
@@ -387,6 +388,8 @@ cdef bint still_valid(Plan plan, object space) except -1:
         if i >= len(plan.keys):
             return False  # the dict grew while its children were checked
         child = <Plan> plan.children[i]
+        # Borrowed, but once identical to the plan's key and child they are
+        # objects the plan owns: they outlive any code the checks below run.
         if <object> key is not plan.keys[i] or <object> value is not child.space:
             return False
         found = PyDict_GetItemWithError(plan.memory, <object> key)

@@ -110,6 +110,8 @@ cdef uint64_t read(object value) except? 0:
             total += <uint8_t> data[i]
         return total
     if type(value) is dict:
+        # Borrowed items: reading them runs no Python code and allocates nothing
+        # (only the TypeError of a non-contiguous array, which ends the walk).
         while PyDict_Next(value, &position, &key, &item):
             total += read(<object> item)
         return total
@@ -271,6 +273,7 @@ cdef void write_into(object target, Stream *stream) except *:
     if isinstance(target, cnp.ndarray):
         fill(<char *> cnp.PyArray_DATA(<cnp.ndarray> target), cnp.PyArray_NBYTES(<cnp.ndarray> target), stream)
     elif type(target) is dict:
+        # Borrowed items: filling them runs no Python code (a TypeError ends the walk).
         while PyDict_Next(target, &position, &key, &item):
             write_into(<object> item, stream)
     elif isinstance(target, (tuple, list)):

@@ -17,6 +17,7 @@ The regression tests of issue #13's numbered items are at the end.
 from __future__ import annotations
 
 import copy
+import weakref
 import gc
 import sys
 from typing import Any
@@ -732,3 +733,36 @@ def test_item11_sample_batch_after_setstate_with_float_attributes_equals_the_loo
             assert result == tuple(loop)
         else:
             assert_same_value(result, np.stack(loop))
+
+
+# ----------------------------------------------------------------------------
+# Issue #27: a kernel owns what it reads from a container before running code
+# ----------------------------------------------------------------------------
+
+
+class _EditingDict(dict):
+    """A sample whose item lookup first runs ``edit``."""
+
+    edit: Any = None
+
+    def __getitem__(self, key: Any) -> Any:
+        if self.edit is not None:
+            self.edit()
+        return dict.__getitem__(self, key)
+
+
+def test_flatten_owns_the_child_space_it_walks() -> None:
+    """Looking the sample up empties the space's dict of children: the child walked
+    stays alive (the kernel held it borrowed from that dict: a crash), and the
+    walk stops as Gymnasium's iteration of ``spaces.items()`` does."""
+    results = []
+    for lib, flatten_of in [(gymspaces, flatten), (gym_spaces, gym_spaces.utils.flatten)]:
+        space = lib.Dict({"a": lib.Box(0, 1, (2,))})
+        child = weakref.ref(space.spaces["a"])
+        sample = _EditingDict(a=np.ones(2, dtype=np.float32))
+        alive = []
+        sample.edit = lambda: (space.spaces.clear(), alive.append(child() is not None))
+        results.append(outcome(lambda: flatten_of(space, sample)))
+        assert alive == [True]
+    assert_same_outcome(*results)
+    assert isinstance(results[0].error, RuntimeError)
