@@ -95,6 +95,16 @@ cdef inline bint is_integer(Element element) noexcept nogil:
     return EL_INT8 <= element <= EL_UINT64
 
 
+cdef inline Element unsigned_of(Element element) noexcept nogil:
+    """The unsigned integer of a bool or integer's width (for sign-blind work: bytes,
+    zero tests); any other element as it is."""
+    if element == EL_BOOL:
+        return EL_UINT8
+    if EL_INT8 <= element <= EL_INT64:
+        return <Element> (element + (EL_UINT8 - EL_INT8))
+    return element
+
+
 cdef inline double as_double(numeric_t value) noexcept nogil:
     if numeric_t is half_t:
         return npy_half_to_double(value.bits)

@@ -28,7 +28,7 @@ from gymspaces._attrs cimport PyDict_GetItemWithError, attr, instance_dict
 from gymspaces._dtypes cimport (
     EL_BOOL, EL_DOUBLE, EL_FLOAT, EL_HALF, EL_INT8, EL_INT16, EL_INT32, EL_INT64, EL_UINT8, EL_UINT16, EL_UINT32,
     EL_UINT64, NO_KERNEL, NOT_NUMERIC, Element, array_element, as_bits, as_double, bool_t, element_bits, element_of,
-    half_t, is_integer, no_kernel, numeric_t,
+    half_t, is_integer, no_kernel, numeric_t, unsigned_of,
 )
 from gymspaces._scalars cimport (
     add_overflows, int_bits, integer_scalar_bits, is_numpy_integer, make_scalar, native_integer_descr, store_bits,
@@ -156,8 +156,7 @@ cdef int store_one(char *data, Element element, npy_intp index) except -1:
     return 0
 
 
-cdef int cast_into(char *dst, Element dst_element, int dst_size, const numeric_t *src,
-                   npy_intp count) noexcept nogil:
+cdef int cast_into(const numeric_t *src, npy_intp count, char *dst, Element dst_element, int dst_size) noexcept nogil:
     """Copy ``count`` elements converting them as a numpy safe cast does: floats
     through double, integers as 64-bit patterns (exact for the casts numpy deems
     safe); ``NO_KERNEL`` for a float into an integer output (never safe)."""
@@ -171,11 +170,8 @@ cdef int cast_into(char *dst, Element dst_element, int dst_size, const numeric_t
     elif dst_element == EL_HALF:
         for i in range(count):
             (<uint16_t *> dst)[i] = npy_double_to_half(as_double(src[i]))
-    elif numeric_t is double or numeric_t is float or numeric_t is half_t:
-        return NO_KERNEL
-    elif numeric_t is bool_t:
-        for i in range(count):
-            store_bits(dst, dst_size, i, src[i].value)
+    elif numeric_t is double or numeric_t is float or numeric_t is half_t or numeric_t is bool_t:
+        return NO_KERNEL  # (bool is cast as uint8, see copy_cast)
     else:
         for i in range(count):
             store_bits(dst, dst_size, i, as_bits(src[i]))
@@ -190,18 +186,19 @@ cdef int copy_cast(char *dst, Element dst_element, int dst_size, const char *src
     if src_element == dst_element:
         memcpy(dst, src, count * dst_size)
         return 0
-    if src_element == EL_DOUBLE: done = cast_into(dst, dst_element, dst_size, <const double *> src, count)
-    elif src_element == EL_FLOAT: done = cast_into(dst, dst_element, dst_size, <const float *> src, count)
-    elif src_element == EL_HALF: done = cast_into(dst, dst_element, dst_size, <const half_t *> src, count)
-    elif src_element == EL_BOOL: done = cast_into(dst, dst_element, dst_size, <const bool_t *> src, count)
-    elif src_element == EL_INT8: done = cast_into(dst, dst_element, dst_size, <const int8_t *> src, count)
-    elif src_element == EL_INT16: done = cast_into(dst, dst_element, dst_size, <const int16_t *> src, count)
-    elif src_element == EL_INT32: done = cast_into(dst, dst_element, dst_size, <const int32_t *> src, count)
-    elif src_element == EL_INT64: done = cast_into(dst, dst_element, dst_size, <const int64_t *> src, count)
-    elif src_element == EL_UINT8: done = cast_into(dst, dst_element, dst_size, <const uint8_t *> src, count)
-    elif src_element == EL_UINT16: done = cast_into(dst, dst_element, dst_size, <const uint16_t *> src, count)
-    elif src_element == EL_UINT32: done = cast_into(dst, dst_element, dst_size, <const uint32_t *> src, count)
-    elif src_element == EL_UINT64: done = cast_into(dst, dst_element, dst_size, <const uint64_t *> src, count)
+    if src_element == EL_BOOL:  # its bytes are 0 or 1: cast as uint8
+        src_element = EL_UINT8
+    if src_element == EL_DOUBLE: done = cast_into(<const double *> src, count, dst, dst_element, dst_size)
+    elif src_element == EL_FLOAT: done = cast_into(<const float *> src, count, dst, dst_element, dst_size)
+    elif src_element == EL_HALF: done = cast_into(<const half_t *> src, count, dst, dst_element, dst_size)
+    elif src_element == EL_INT8: done = cast_into(<const int8_t *> src, count, dst, dst_element, dst_size)
+    elif src_element == EL_INT16: done = cast_into(<const int16_t *> src, count, dst, dst_element, dst_size)
+    elif src_element == EL_INT32: done = cast_into(<const int32_t *> src, count, dst, dst_element, dst_size)
+    elif src_element == EL_INT64: done = cast_into(<const int64_t *> src, count, dst, dst_element, dst_size)
+    elif src_element == EL_UINT8: done = cast_into(<const uint8_t *> src, count, dst, dst_element, dst_size)
+    elif src_element == EL_UINT16: done = cast_into(<const uint16_t *> src, count, dst, dst_element, dst_size)
+    elif src_element == EL_UINT32: done = cast_into(<const uint32_t *> src, count, dst, dst_element, dst_size)
+    elif src_element == EL_UINT64: done = cast_into(<const uint64_t *> src, count, dst, dst_element, dst_size)
     else:
         done = NO_KERNEL
     if done == NO_KERNEL:
@@ -388,15 +385,10 @@ cdef npy_intp next_nonzero(cnp.ndarray x, npy_intp begin, npy_intp end) except -
     """:func:`next_nonzero_in` of the 1-D numeric array ``x``."""
     cdef const char *data = <const char *> cnp.PyArray_DATA(x)
     cdef npy_intp stride = cnp.PyArray_STRIDE(x, 0)
-    cdef Element element = array_element(x)
+    cdef Element element = unsigned_of(array_element(x))  # zero whatever the sign
     if element == EL_DOUBLE: return next_nonzero_in(<const double *> data, stride, begin, end)
     if element == EL_FLOAT: return next_nonzero_in(<const float *> data, stride, begin, end)
     if element == EL_HALF: return next_nonzero_in(<const half_t *> data, stride, begin, end)
-    if element == EL_BOOL: return next_nonzero_in(<const bool_t *> data, stride, begin, end)
-    if element == EL_INT8: return next_nonzero_in(<const int8_t *> data, stride, begin, end)
-    if element == EL_INT16: return next_nonzero_in(<const int16_t *> data, stride, begin, end)
-    if element == EL_INT32: return next_nonzero_in(<const int32_t *> data, stride, begin, end)
-    if element == EL_INT64: return next_nonzero_in(<const int64_t *> data, stride, begin, end)
     if element == EL_UINT8: return next_nonzero_in(<const uint8_t *> data, stride, begin, end)
     if element == EL_UINT16: return next_nonzero_in(<const uint16_t *> data, stride, begin, end)
     if element == EL_UINT32: return next_nonzero_in(<const uint32_t *> data, stride, begin, end)
