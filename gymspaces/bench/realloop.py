@@ -324,7 +324,7 @@ def setup(key: str) -> Callable[[Any], Callable[[], Any]]:
 
 
 def render(run: Any) -> list[str]:
-    """The real-loop table of a bench run (``cli.Run``): plain s, patched s, ratio, share, ceiling."""
+    """The real-loop table of a bench run (``results.Run``): plain s, patched s, ratio, share, ceiling."""
     rows = [key for key in LOOPS if key in run.medians]
     if not rows:
         return []
