@@ -6,7 +6,7 @@ from gymspaces.bench import realloop
 from gymspaces.bench.errors import BENCH_EXTRA
 from gymspaces.bench.evaluation import Report, Row
 from gymspaces.bench.results import BASELINE, IMPORT_KEY, Run
-from gymspaces.bench.table import duration
+from gymspaces.bench.table import aligned, duration
 
 
 def _change(row: Row) -> str:
@@ -90,12 +90,8 @@ def render(report: Report, run: Run, *, mode: str = "", baseline_name: str | Non
             ]
             + (["", ""] if baseline_name is not None else [])
         )
-    widths = [max(len(line[i]) for line in table) for i in range(len(header))]
-    for index, cells in enumerate(table):
-        text = "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(cells, widths)))
-        lines.append(text.rstrip())
-        if index == 0 or index == len(table) - 2 and report.has_reference:
-            lines.append("  ".join("-" * w for w in widths))
+    # A rule under the header and, with Gymnasium, above the geometric mean.
+    lines.extend(aligned(table, {0, len(table) - 2} if report.has_reference else {0}))
     if baseline_name is not None:
         lines.append(f"baseline: gymspaces medians of {baseline_name}; change = time now vs then")
     real = realloop.render(run)
