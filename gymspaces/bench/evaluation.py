@@ -23,6 +23,15 @@ GEOMETRIC_KEYS = frozenset(case.key for case in CASES if not case.slow and not c
 NEAR_FLOOR = 2.0  # a case within this factor of its floor has little left to gain
 
 
+def _judge(ratio: float | None, floor: float | None, unmeasured: str) -> str:
+    """``"pass"`` or ``"MISS"`` of ``ratio`` against ``floor``; ``unmeasured`` without a ratio, ``""`` without a floor."""
+    if floor is None:
+        return ""
+    if ratio is None:
+        return unmeasured
+    return "pass" if ratio >= floor else "MISS"
+
+
 @dataclass
 class Row:
     """One case of the report."""
@@ -36,6 +45,13 @@ class Row:
     baseline: float | None = None
     bound: float | None = None
     """The median of the case's floor (its least work), in seconds."""
+
+    @classmethod
+    def measured(cls, key: str, medians: dict[str, float]) -> Row:
+        """The row of case ``key`` from its medians by implementation (no target, no baseline)."""
+        # The import case's floor is ``import numpy``, timed beside it.
+        bound = medians.get(BASELINE if key == IMPORT_KEY else FLOOR)
+        return cls(key, CASES_BY_KEY[key].label, medians.get("gymspaces"), medians.get("gymnasium"), bound=bound)
 
     @property
     def ratio(self) -> float | None:
@@ -54,13 +70,8 @@ class Row:
     @property
     def status(self) -> str:
         """``"pass"``, ``"MISS"``, ``"n/a"`` (no Gymnasium figure) or ``""`` (no floor)."""
-        if self.target is None:
-            return ""
-        if self.ours is None:
-            return "MISS"
-        if self.ratio is None:
-            return "n/a"
-        return "pass" if self.ratio >= self.target else "MISS"
+        # No gymspaces figure is a miss: the case was selected and did not run.
+        return _judge(self.ratio, self.target, "MISS" if self.ours is None else "n/a")
 
 
 @dataclass
@@ -78,11 +89,7 @@ class Report:
     @property
     def geometric_status(self) -> str:
         """``"pass"``, ``"MISS"``, ``"n/a"`` (not every case measured) or ``""`` (no floor)."""
-        if self.geometric_floor is None:
-            return ""
-        if self.geometric_mean is None:
-            return "n/a"
-        return "pass" if self.geometric_mean >= self.geometric_floor else "MISS"
+        return _judge(self.geometric_mean, self.geometric_floor, "n/a")
 
 
 def _shortfall(ratio: float, floor: float) -> str:
@@ -125,9 +132,7 @@ def evaluate(
         has_reference = any("gymnasium" in by_impl for by_impl in run.medians.values())
     rows = []
     for key in selected:
-        row = Row(key, CASES_BY_KEY[key].label, run.median(key, "gymspaces"), run.median(key, "gymnasium"))
-        # The import case's floor is ``import numpy``, timed beside it.
-        row.bound = run.median(key, BASELINE if key == IMPORT_KEY else FLOOR)
+        row = Row.measured(key, run.medians.get(key, {}))
         if targets is not None:
             row.target = targets.ratio.get(key)
         if baseline is not None:

@@ -18,10 +18,9 @@ import tempfile
 from collections.abc import Sequence
 from typing import Any
 
-from gymspaces.bench.cases import CASES_BY_KEY
 from gymspaces.bench.evaluation import Row
 from gymspaces.bench.progress import ProgressBar
-from gymspaces.bench.results import BASELINE, FLOOR, IMPORT_KEY, read_run
+from gymspaces.bench.results import read_run
 
 SUITE = "gymspaces.bench.suite"
 
@@ -47,8 +46,7 @@ class RunLabel:
         run = read_run(output_json)
         summary = {}
         for key, medians in run.medians.items():
-            row = Row(key, CASES_BY_KEY[key].label, medians.get("gymspaces"), medians.get("gymnasium"))
-            row.bound = medians.get(BASELINE if key == IMPORT_KEY else FLOOR)
+            row = Row.measured(key, medians)
             summary[key] = {
                 "gymspaces": row.ours,
                 "gymnasium": row.theirs,
