@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from typing import Any, TextIO
 
 from gymspaces.bench.results import BASELINE, IMPORT_KEY
@@ -18,26 +17,12 @@ class ProgressBar:
     ran and for how long instead.
     """
 
-    def __init__(self, stream: TextIO, cases: Sequence[str] | None = None) -> None:
+    def __init__(self, stream: TextIO) -> None:
         self.stream = stream
-        self.cases = None if cases is None else set(cases)
         self.total = 0
         self.done = 0
         self.started = time.perf_counter()
         self.interactive = bool(getattr(stream, "isatty", lambda: False)())
-
-    def pytest_collection_modifyitems(self, config: Any, items: list[Any]) -> None:
-        if self.cases is None:
-            return
-        kept: list[Any] = []
-        dropped: list[Any] = []
-        for item in items:
-            params = getattr(item, "callspec", None)
-            key = params.params["case"].key if params is not None else IMPORT_KEY
-            (kept if key in self.cases else dropped).append(item)
-        if dropped:
-            config.hook.pytest_deselected(items=dropped)
-            items[:] = kept
 
     def pytest_collection_finish(self, session: Any) -> None:
         self.total = len(session.items)

@@ -1,8 +1,8 @@
 """The pytest driver of ``python -m gymspaces bench``: runs the shipped suite in this process.
 
 :func:`run_suite` runs :mod:`gymspaces.bench.suite` with ``pytest.main``,
-drawing the progress and keeping only the selected cases
-(:class:`~gymspaces.bench.progress.ProgressBar`), and adding the
+keeping only the selected cases (:class:`CaseSelection`), drawing the
+progress (:class:`~gymspaces.bench.progress.ProgressBar`) and adding the
 bench's own section to pytest-benchmark's JSON (:class:`RunLabel`). pytest is
 imported only when the suite runs: reporting on a saved run needs no pytest.
 """
@@ -20,7 +20,7 @@ from typing import Any
 
 from gymspaces.bench.evaluation import Row
 from gymspaces.bench.progress import ProgressBar
-from gymspaces.bench.results import read_run
+from gymspaces.bench.results import IMPORT_KEY, read_run
 
 SUITE = "gymspaces.bench.suite"
 
@@ -29,6 +29,27 @@ SUITE = "gymspaces.bench.suite"
 # still gives thousands of rounds for every case but the import one.
 QUICK_ARGS = ("--benchmark-max-time=0.1", "--benchmark-min-rounds=3")
 FULL_ARGS: tuple[str, ...] = ()
+
+
+class CaseSelection:
+    """A pytest plugin that deselects every measurement of a case not in ``cases``.
+
+    The ``import numpy`` baseline goes with the ``import`` case.
+    """
+
+    def __init__(self, cases: Sequence[str]) -> None:
+        self.cases = set(cases)
+
+    def pytest_collection_modifyitems(self, config: Any, items: list[Any]) -> None:
+        kept: list[Any] = []
+        dropped: list[Any] = []
+        for item in items:
+            params = getattr(item, "callspec", None)
+            key = params.params["case"].key if params is not None else IMPORT_KEY
+            (kept if key in self.cases else dropped).append(item)
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = kept
 
 
 class RunLabel:
@@ -111,7 +132,9 @@ def run_suite(
         *(timing_args if timing_args is not None else QUICK_ARGS if quick else FULL_ARGS),
         *pytest_args,
     ]
-    plugins = [ProgressBar(sys.stderr, cases), RunLabel("quick" if quick else "full")]
+    plugins: list[object] = [ProgressBar(sys.stderr), RunLabel("quick" if quick else "full")]
+    if cases is not None:
+        plugins.append(CaseSelection(cases))
     output = io.StringIO()
     # Started from a worker of a parallel (xdist) test session, the variable
     # it inherits would make pytest-benchmark disable itself.
@@ -131,4 +154,4 @@ def run_suite(
     return int(code)
 
 
-__all__ = ["FULL_ARGS", "QUICK_ARGS", "SUITE", "RunLabel", "run_suite"]
+__all__ = ["FULL_ARGS", "QUICK_ARGS", "SUITE", "CaseSelection", "RunLabel", "run_suite"]
