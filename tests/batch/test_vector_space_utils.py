@@ -88,7 +88,7 @@ def test_custom_path_reseeds_copies_from_a_copy_of_the_original():
 
 
 def test_batching_an_unseeded_tuple_reseeds_its_children():
-    """Quirks Q1/Q2: after seed(list) the Tuple's own generator is unset; batching sets it
+    """Quirks Q1/Q2 (docs/quirks.md): after seed(list) the Tuple's own generator is unset; batching sets it
     through seed(None), which reseeds the children *after* their batched copies were made."""
     space = Tuple((Discrete(100), Discrete(100)))
     space.seed([1, 2])

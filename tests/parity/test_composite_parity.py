@@ -113,7 +113,7 @@ def test_seed_none_returns_same_structure(recipe):
     gs_space, gym_space = build_pair(recipe)
     gs_seeds, gym_seeds = gs_space.seed(None), gym_space.seed(None)
     assert seed_shape(gs_seeds) == seed_shape(gym_seeds)
-    # The same generators are (un)set: Tuple/Dict keep their own unset (quirk Q2).
+    # The same generators are (un)set: Tuple/Dict keep their own unset (quirk Q2, docs/quirks.md).
     assert _unset(gs_space) == _unset(gym_space)
 
 
@@ -215,7 +215,7 @@ def test_create_empty_array_concatenate_iterate(recipe, seed, n):
 @settings(max_examples=200)
 @given(recipe=space_recipes, seed=seeds)
 def test_first_touch_of_unseeded_spaces(recipe, seed):
-    """Lazy seeding: which generators a first sample or np_random access sets (quirk Q1)."""
+    """Lazy seeding: which generators a first sample or np_random access sets (quirk Q1, docs/quirks.md)."""
     gs_space, gym_space = build_pair(recipe)
     gs_out, gym_out = outcome(gs_space.sample), outcome(gym_space.sample)
     assert gs_out.raised == gym_out.raised
@@ -265,7 +265,7 @@ def test_corpus_batch_space_streams(recipe):
         assert_same_tree_states(gs_space, gym_space, f"seed {seed}")
 
 
-# --------------------------------------------------------------------------- python -O (quirk Q26)
+# --------------------------------------------------------------------------- python -O (quirk Q26, docs/quirks.md)
 
 OPTIMIZED_CASES = [
     "L.Tuple((L.Discrete(3), L.Discrete(2))), {'mask': (None,)}",

@@ -333,7 +333,7 @@ def test_multi_binary_mask_and_probability_streams(n):
 
 
 def test_multi_binary_probability_compares_with_less_or_equal():
-    """Q17: an entry is 1 when ``u <= p``; p equal to the uniform draw itself gives 1."""
+    """Quirk Q17 (docs/quirks.md): an entry is 1 when ``u <= p``; p equal to the uniform draw itself gives 1."""
     for lib in LIBS:
         uniforms = np.random.default_rng(0).random(6)
         assert lib.MultiBinary(6, seed=0).sample(probability=uniforms.copy()).tolist() == [1] * 6
@@ -386,7 +386,8 @@ def test_text_mask_and_probability_streams(build):
 
 
 def test_text_all_zero_mask_with_min_length_zero_returns_empty_string():
-    """Q19: the empty string comes back even with a requested length, after drawing the length."""
+    """Quirk Q19 (docs/quirks.md): the empty string comes back even with a requested length,
+    after drawing the length."""
     for seed in range(20):
         gs_space, gym_space = seeded_pair(lambda lib: lib.Text(6, min_length=0, charset="abc"), seed)
         zeros = np.zeros(3, dtype=np.int8)

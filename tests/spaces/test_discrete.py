@@ -157,7 +157,7 @@ def test_contains_matches_gymnasium(build):
 
 
 def test_contains_examples():
-    """Q15/Q18: bools are accepted; numpy ints must cast safely to the dtype."""
+    """Quirks Q15/Q18 (docs/quirks.md): bools are accepted; numpy ints must cast safely to the dtype."""
     space = GS.Discrete(3, dtype=np.int32)
     assert True in space
     assert np.int16(1) in space
@@ -182,7 +182,7 @@ def test_jsonable_types():
 @pytest.mark.parametrize("recipe", recipe_params(DISCRETE_RECIPES))
 def test_pickle_and_deepcopy_keep_stream(recipe):
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # wrapping recipes (Q15)
+        warnings.simplefilter("ignore", RuntimeWarning)  # wrapping recipes (quirk Q15, docs/quirks.md)
         common_checks.check_pickle_and_deepcopy(recipe)
 
 
@@ -230,7 +230,8 @@ def test_n_equal_one_draws_nothing():
 
 
 def test_overflowing_start_wraps_with_runtime_warning():
-    """Q15: start + n - 1 beyond the dtype wraps, with numpy's overflow warning, in both."""
+    """Quirk Q15 (docs/quirks.md): start + n - 1 beyond the dtype wraps, with numpy's
+    overflow warning, in both."""
     gs_space, gym_space = seeded_pair(lambda lib: lib.Discrete(100, start=100, dtype=np.int8), 0)
     for i in range(30):
         gs_result, gym_result = both(lambda lib: (gs_space if lib is GS else gym_space).sample())

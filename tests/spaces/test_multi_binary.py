@@ -11,7 +11,7 @@ from support.recipes import recipe_params
 from support.spaces_corpus import MULTI_BINARY_RECIPES
 
 CONSTRUCTOR_ERRORS = {
-    "np-int64": lambda lib: lib.MultiBinary(np.int64(5)),  # Q17
+    "np-int64": lambda lib: lib.MultiBinary(np.int64(5)),  # quirk Q17 (docs/quirks.md)
     "np-int32": lambda lib: lib.MultiBinary(np.int32(5)),
     "float": lambda lib: lib.MultiBinary(5.0),
     "None": lambda lib: lib.MultiBinary(None),
@@ -70,7 +70,7 @@ def test_repr_matches_gymnasium(recipe):
 
 
 EQUALITY_PAIRS = {
-    "int-vs-list": (lambda lib: lib.MultiBinary(5), lambda lib: lib.MultiBinary([5]), False),  # Q17
+    "int-vs-list": (lambda lib: lib.MultiBinary(5), lambda lib: lib.MultiBinary([5]), False),  # quirk Q17 (docs/quirks.md)
     "list-vs-tuple": (lambda lib: lib.MultiBinary([2, 3]), lambda lib: lib.MultiBinary((2, 3)), True),
     "tuple-vs-array": (lambda lib: lib.MultiBinary((2, 3)), lambda lib: lib.MultiBinary(np.array([2, 3])), True),
     "same-int": (lambda lib: lib.MultiBinary(4), lambda lib: lib.MultiBinary(4), True),

@@ -156,7 +156,7 @@ def test_getitem_matches_gymnasium(build):
         gs_child, gym_child = gs_result.value, gym_result.value
         assert type(gs_child).__name__ == type(gym_child).__name__, index
         assert repr(gs_child) == repr(gym_child), index
-        # Q28: the child continues from a copy of the parent's generator state.
+        # Quirk Q28 (docs/quirks.md): the child continues from a copy of the parent's generator state.
         assert_same_state(gs_child, gym_child, f"child {index}")
         assert gs_child.np_random is not gs_space.np_random
         assert_same_stream(gs_child, gym_child, 3, f"child {index}")
@@ -249,7 +249,7 @@ def test_contains_matches_gymnasium(build):
 
 
 def test_contains_list_needs_safe_cast():
-    """Q18: a Python list (int64) is rejected by narrower dtypes."""
+    """Quirk Q18 (docs/quirks.md): a Python list (int64) is rejected by narrower dtypes."""
     for dtype in INT_DTYPES:
         gs_space, gym_space = GS.MultiDiscrete([3, 3], dtype=dtype), GYM.MultiDiscrete([3, 3], dtype=dtype)
         assert_same_value(gs_space.contains([1, 1]), gym_space.contains([1, 1]), np.dtype(dtype).name)

@@ -96,7 +96,7 @@ def test_repr_matches_gymnasium(recipe):
 
 EQUALITY_PAIRS = {
     "same": (lambda lib: lib.Text(5), lambda lib: lib.Text(5), True),
-    "charset-order": (lambda lib: lib.Text(5, charset="abc"), lambda lib: lib.Text(5, charset="cba"), True),  # Q19
+    "charset-order": (lambda lib: lib.Text(5, charset="abc"), lambda lib: lib.Text(5, charset="cba"), True),  # quirk Q19 (docs/quirks.md)
     "set-vs-str": (lambda lib: lib.Text(5, charset={"a", "b"}), lambda lib: lib.Text(5, charset="ba"), True),
     "default-vs-explicit": (lambda lib: lib.Text(5), lambda lib: lib.Text(5, charset=gymspaces.text.alphanumeric), True),
     "charset-differs": (lambda lib: lib.Text(5, charset="ab"), lambda lib: lib.Text(5, charset="abc"), False),
