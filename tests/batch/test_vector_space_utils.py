@@ -102,6 +102,18 @@ def test_batch_space_of_dicts_keeps_sort_keys():
     assert list(gs_vector.batch_space(space, 2)) == ["b", "a"]
 
 
+def test_batch_space_propagates_sort_keys_and_resorts_ordered_dicts():
+    unsorted = Dict({"b": Discrete(2), "a": Discrete(3)}, sort_keys=False, seed=0)
+    batched = gs_vector.batch_space(unsorted, 2)
+    assert batched.sort_keys is False and list(batched) == ["b", "a"]
+    ordered = Dict(OrderedDict([("b", Discrete(2)), ("a", Discrete(3))]), seed=0)
+    batched = gs_vector.batch_space(ordered, 2)
+    assert list(ordered) == ["b", "a"]
+    assert batched.sort_keys is True and list(batched) == ["a", "b"]  # quirk Q21c (docs/quirks.md)
+    gym_ordered = GYM.Dict(OrderedDict([("b", GYM.Discrete(2)), ("a", GYM.Discrete(3))]), seed=0)
+    assert list(gym_vector.batch_space(gym_ordered, 2)) == ["a", "b"]
+
+
 @pytest.mark.parametrize("n", [0, -1, 2.5, "2"])
 @pytest.mark.parametrize("name", ["Box", "Discrete", "MultiBinary", "Text", "Tuple", "Dict"])
 def test_unusual_batch_sizes_match_gymnasium(name, n):

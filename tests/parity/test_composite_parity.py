@@ -4,13 +4,13 @@ Hypothesis builds random trees (Dict of Tuple of Sequence of Box, Graphs with
 Discrete/Box/Dict node features, OneOf of composites, ...) in both libraries.
 Every test seeds both identically and requires exactly equal ``seed()``
 results, samples (type, dtype, bytes, GraphInstance fields, dict key order),
-exception types, and final states of every generator in the tree.
+exception types, and final states of every generator in the tree. The
+composites' public members and signatures are compared in test_api_surface.py.
 """
 
 from __future__ import annotations
 
 import copy
-import inspect
 import itertools
 import json
 import os
@@ -334,36 +334,3 @@ def test_optimized_mode_skips_assertions_like_gymnasium(optimized_report, source
     entry = optimized_report[source]
     assert entry["gymspaces"] == entry["gymnasium"], entry
     assert entry["same_state"], entry
-
-
-# --------------------------------------------------------------------------- API surface
-
-COMPOSITES = ["Tuple", "Dict", "Sequence", "Graph", "GraphInstance", "OneOf"]
-
-
-def _parameters(function):
-    return [(p.name, p.kind, p.default) for p in inspect.signature(function).parameters.values()]
-
-
-@pytest.mark.parametrize("name", COMPOSITES)
-def test_public_members_and_signatures_match_gymnasium(name):
-    ours, theirs = getattr(GS, name), getattr(GYM, name)
-    assert name in GS.__all__
-    for member in dir(theirs):
-        if member.startswith("_") and member not in (
-            "__init__", "__getitem__", "__setitem__", "__len__", "__iter__", "__eq__", "__contains__"
-        ):
-            continue
-        assert hasattr(ours, member), f"{name}.{member} is missing"
-        reference = getattr(theirs, member)
-        if callable(reference) and not isinstance(reference, type):
-            assert _parameters(getattr(ours, member)) == _parameters(reference), f"{name}.{member}"
-    assert (ours.__hash__ is None) == (theirs.__hash__ is None)
-
-
-@pytest.mark.parametrize(
-    "name", ["batch_space", "batch_differing_spaces", "iterate", "concatenate", "create_empty_array"]
-)
-def test_vector_signatures_match_gymnasium(name):
-    assert _parameters(getattr(gs_vector, name)) == _parameters(getattr(gym_vector, name))
-    assert hasattr(getattr(gs_vector, name), "register")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from support import common_checks
 import gymspaces
@@ -21,7 +23,11 @@ from support.differential import (
     seeded_pair,
 )
 from support.recipes import recipe_params
-from support.spaces_corpus import BOX_RECIPES
+from support.spaces_corpus import BOX_RECIPES, INT_DTYPES
+from support.sample_streams import SEEDS
+# Under the name the moved stream tests call it by: Hypothesis derives a test's
+# examples from its body, which keeps them as they were in tests/parity.
+from support.sample_streams import pair_or_same_error as _pair_or_same_error
 
 inf, nan = np.inf, np.nan
 i64 = np.iinfo(np.int64)
@@ -597,3 +603,64 @@ def test_a_power_of_two_box_with_one_other_bound_takes_the_general_path():
     gs_box, gym_box = seeded_pair(lambda lib: lib.Box(low, 255, (300,), np.uint8), 7)
     assert_same_stream(gs_box, gym_box, 3)
     assert_same_state(gs_box, gym_box)
+
+
+# --------------------------------------------------------------------------- Hypothesis streams
+
+
+_box_dtype = st.sampled_from(
+    [np.dtype(d) for d in [np.float16, np.float32, np.float64, np.bool_, *INT_DTYPES]]
+)
+_shape = st.lists(st.integers(0, 4), min_size=0, max_size=3).map(tuple)
+
+
+@st.composite
+def box_args(draw):
+    dtype = draw(_box_dtype)
+    shape = draw(_shape)
+    size = int(np.prod(shape))
+    kind = dtype.kind
+    if kind == "f":
+        finite = st.floats(
+            min_value=float(np.finfo(dtype).min), max_value=float(np.finfo(dtype).max),
+            allow_nan=False, allow_infinity=False, width=64,
+        )
+    elif kind == "b":
+        finite = st.integers(0, 1)
+    else:
+        info = np.iinfo(dtype)
+        finite = st.integers(int(info.min), int(info.max))
+    lows, highs = [], []
+    for _ in range(size):
+        a, b = draw(finite), draw(finite)
+        lo, hi = min(a, b), max(a, b)
+        category = draw(st.sampled_from("BBBLAU"))
+        if kind == "f" or kind == "i":
+            if category in "AU":
+                lo = -np.inf
+            if category in "LU":
+                hi = np.inf
+        lows.append(lo)
+        highs.append(hi)
+    if kind == "f" or any(isinstance(v, float) for v in lows + highs):
+        low = np.array(lows, dtype=np.float64).reshape(shape)
+        high = np.array(highs, dtype=np.float64).reshape(shape)
+        if kind == "f":
+            low, high = low.astype(dtype), high.astype(dtype)
+    else:
+        low = np.array(lows, dtype=dtype).reshape(shape)
+        high = np.array(highs, dtype=dtype).reshape(shape)
+    return low, high, dtype
+
+
+@settings(max_examples=300)
+@given(args=box_args(), seed=SEEDS)
+def test_hypothesis_box_streams(args, seed):
+    low, high, dtype = args
+    gs_space, gym_space = _pair_or_same_error(
+        lambda lib: lib.Box(low.copy(), high.copy(), dtype=dtype))
+    if gym_space is None:
+        return
+    gs_space.seed(seed)
+    gym_space.seed(seed)
+    assert_same_stream(gs_space, gym_space, 3, f"{gym_space!r}")

@@ -8,10 +8,8 @@ from collections import OrderedDict
 import numpy as np
 import pytest
 
-import gymnasium.vector.utils as gym_vector
-import gymspaces.vector as gs_vector
 from support.differential import GS, GYM, assert_same_generator_state, assert_same_outcome, outcome
-from gymspaces import Box, Dict, Discrete, MultiBinary, Sequence, Tuple
+from gymspaces import Box, Dict, Discrete, MultiBinary, Sequence
 from gymspaces.error import Error
 
 
@@ -256,18 +254,3 @@ def test_from_jsonable_of_an_empty_dict_raises_stop_iteration():
     for lib in (GS, GYM):
         with pytest.raises(StopIteration):
             lib.Dict().from_jsonable({})
-
-
-# --------------------------------------------------------------------------- batching keeps sort_keys
-
-
-def test_batch_space_propagates_sort_keys_and_resorts_ordered_dicts():
-    unsorted = Dict({"b": Discrete(2), "a": Discrete(3)}, sort_keys=False, seed=0)
-    batched = gs_vector.batch_space(unsorted, 2)
-    assert batched.sort_keys is False and list(batched) == ["b", "a"]
-    ordered = Dict(OrderedDict([("b", Discrete(2)), ("a", Discrete(3))]), seed=0)
-    batched = gs_vector.batch_space(ordered, 2)
-    assert list(ordered) == ["b", "a"]
-    assert batched.sort_keys is True and list(batched) == ["a", "b"]  # quirk Q21c (docs/quirks.md)
-    gym_ordered = GYM.Dict(OrderedDict([("b", GYM.Discrete(2)), ("a", GYM.Discrete(3))]), seed=0)
-    assert list(gym_vector.batch_space(gym_ordered, 2)) == ["a", "b"]
