@@ -138,23 +138,7 @@ def _box(d: Mapping[str, Any]) -> str | None:
             if np.isinf(d["high"][both] - d["low"][both]).any():
                 # Gymnasium's uniform draw overflows: numpy warns (or raises) there.
                 return "high - low overflows the dtype (numpy warns or raises per np.errstate)"
-    if dtype == np.int64 and _may_draw_2_63(d):
-        return "draws may round up to 2**63, whose cast to int64 numpy warns about (quirk Q25, docs/quirks.md)"
     return None
-
-
-# Within this of 2**63, an int64 Box's float draws (uniform up to high + 1, an
-# exponential tail above low or below high) may round up to 2**63 (float64
-# values are 1,024 apart there); numpy's cast of that to int64 warns, or raises
-# per np.errstate, which the kernel's own cast does not (quirk Q25).
-_NEAR_2_63 = 2**63 - 4096
-
-
-def _may_draw_2_63(d: Mapping[str, Any]) -> bool:
-    above, below = d["bounded_above"], d["bounded_below"]
-    high_near = np.logical_and(above, d["high"] >= _NEAR_2_63)
-    low_near = np.logical_and(np.logical_and(below, np.logical_not(above)), d["low"] >= _NEAR_2_63)
-    return bool(np.any(high_near) or np.any(low_near))
 
 
 def _multi_binary(d: Mapping[str, Any]) -> str | None:

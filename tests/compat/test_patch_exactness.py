@@ -156,24 +156,6 @@ def test_errstate_is_honoured(dtype: Any, start: int, over: str) -> None:
     assert_plain_equals_patched(case)
 
 
-@pytest.mark.parametrize("invalid", ["warn", "raise", "ignore"])
-def test_int64_draws_rounding_to_2_63_warn_as_plain(invalid: str) -> None:
-    """Quirk Q25 (docs/quirks.md): numpy's cast of a draw that rounds up to 2**63
-    warns (or raises, per np.errstate) in Gymnasium; such Boxes run plain."""
-    def case() -> Any:
-        space = G.Box(2**63 - 1000, 2**63 - 10, (16,), np.int64, seed=1)
-        with np.errstate(invalid=invalid):
-            return [space.sample() for _ in range(3)], repr(space.np_random.bit_generator.state)
-
-    plain = assert_plain_equals_patched(case)
-    assert plain.get("warnings") or plain.get("error") or invalid == "ignore"
-    with patched():
-        assert "2**63" in plain_reason(G.Box(2**63 - 1000, 2**63 - 10, (16,), np.int64))
-        # Half-bounded Boxes keep the dtype's limit as the unbounded side: still compiled.
-        assert plain_reason(G.Box(0, np.inf, (3,), np.int64)) is None
-        assert plain_reason(G.Box(-(2**62), 2**62, (3,), np.int64)) is None
-
-
 # ------------------------------------------------------------------ 4. subclasses
 class OwnRng(G.Discrete):
     np_random = property(lambda self: self.rng)
