@@ -172,7 +172,7 @@ def _batch_multi_binary(space: MultiBinary, n: int = 1) -> Box:
 @batch_space.register(Tuple)
 def _batch_tuple(space: Tuple, n: int = 1) -> Tuple:
     # Children first: only then is the Tuple's own generator read, which may
-    # reseed an unseeded Tuple's children (quirk Q1).
+    # reseed an unseeded Tuple's children (quirk Q1, docs/quirks.md).
     children = tuple([batch_space(subspace, n=n) for subspace in space.spaces])
     return Tuple(children, seed=copy.deepcopy(space.np_random))
 
@@ -180,7 +180,8 @@ def _batch_tuple(space: Tuple, n: int = 1) -> Tuple:
 @batch_space.register(Dict)
 def _batch_dict(space: Dict, n: int = 1) -> Dict:
     children = {key: batch_space(subspace, n=n) for key, subspace in space.items()}
-    # A plain dict: with sort_keys the keys are sorted again (quirk Q21).
+    # A plain dict: with sort_keys the keys are sorted again, even those of an
+    # OrderedDict-built Dict (quirk Q21c, docs/quirks.md).
     generator = copy.deepcopy(space.np_random)
     return Dict(children, seed=generator, sort_keys=space.sort_keys)
 
@@ -470,7 +471,7 @@ def _concatenate_arrays(space: Space[Any], items: Iterable[Any], out: np.ndarray
 
 
 def _stack(space: Space[Any], items: Iterable[Any], out: np.ndarray) -> np.ndarray:
-    # np.stack raises ValueError on an empty batch (quirk Q20 relies on it).
+    # np.stack raises ValueError on an empty batch (quirk Q20, docs/quirks.md, relies on it).
     return np.stack([*items], axis=0, out=out)
 
 

@@ -73,7 +73,7 @@ cdef inline double high_as_double(numeric_t value) noexcept nogil:
     elif numeric_t is bool_t:
         return <double> (<int64_t> value.value + 1)
     else:
-        # astype(int64) wraps uint64 above 2**63 and +1 wraps int64 max (quirk Q8).
+        # astype(int64) wraps uint64 above 2**63 and +1 wraps int64 max (quirk Q8, docs/quirks.md).
         return <double> <int64_t> (<uint64_t> <int64_t> value + 1)
 
 
@@ -256,7 +256,8 @@ cdef RangeCheck box_fill(bitgen_t *bitgen, gs_pcg128_t *pcg, numeric_t *out, con
                          const numeric_t *high, const npy_bool *below, const npy_bool *above,
                          npy_intp size, double clip_lo, double clip_hi) noexcept nogil:
     """Draw every coordinate in Gymnasium's pass order; stop before the uniform pass
-    if a bounded range is invalid (the earlier passes have then drawn, quirk Q10).
+    if a bounded range is invalid (the earlier passes have then drawn, quirk Q10 in
+    docs/quirks.md).
 
     ``pcg`` is the PCG64 state to draw the uniform pass inline from, or NULL.
     """

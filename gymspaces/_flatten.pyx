@@ -223,7 +223,7 @@ cdef npy_intp discrete_index(space, dict namespace, object x, npy_intp *size) ex
     if n > <uint64_t> 0x7FFFFFFFFFFFFFFF or not difference_in_dtype(descr, value, start, &index):
         return -1
     size[0] = <npy_intp> n
-    # numpy indexing: negative indices count from the end (quirk Q23).
+    # numpy indexing: negative indices count from the end (quirk Q23, docs/quirks.md).
     if index < 0:
         index += <int64_t> n
         if index < 0:

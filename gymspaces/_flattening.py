@@ -336,7 +336,7 @@ def _(space: OneOf, x: tuple[int, Any]) -> NDArray[Any]:
     flat_sample = cast("NDArray[Any]", flatten(space.spaces[index], sample))
     width = flatdim(space) - 1
     if flat_sample.size < width:
-        # Gymnasium pads with copies of the first element, not zeros (quirk Q22).
+        # Gymnasium pads with copies of the first element, not zeros (quirk Q22, docs/quirks.md).
         padding = np.full(width - flat_sample.size, flat_sample[0], dtype=flat_sample.dtype)
         flat_sample = np.concatenate([flat_sample, padding])
     dtype = _flat_dtype(space)

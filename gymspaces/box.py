@@ -251,7 +251,8 @@ class Box(Space[np.ndarray[Any, np.dtype[ScalarT]]]):
         infinite = np.isneginf(bound) if is_low else np.isposinf(bound)
         if np.any(infinite):
             if self.dtype.kind == "i":
-                # Gymnasium writes the dtype limit into the caller's array (quirk Q11).
+                # Gymnasium writes the dtype limit into the caller's array
+                # (quirk Q11, docs/quirks.md).
                 bound[infinite] = dtype_limit
             elif self.dtype.kind in {"u", "b"}:
                 raise ValueError(
@@ -480,7 +481,8 @@ class Box(Space[np.ndarray[Any, np.dtype[ScalarT]]]):
         return [np.asarray(sample, dtype=self.dtype) for sample in sample_n]
 
     def __repr__(self) -> str:
-        # Computed once and kept, as Gymnasium does (stale after in-place edits, quirk Q14).
+        # Computed once and kept, as Gymnasium does: stale after in-place edits
+        # (quirk Q14, docs/quirks.md).
         if self.low_repr is None:
             self.low_repr = _short_repr(self.low)
         if self.high_repr is None:

@@ -115,7 +115,7 @@ class Dict(
                     f"Dict space keyword '{key}' already exists "
                     "in the spaces dictionary."
                 )
-            children[key] = child  # keywords go last, unsorted (quirk Q21)
+            children[key] = child  # keywords go last, unsorted (quirk Q21b, docs/quirks.md)
         for key, child in children.items():
             if not is_space(child):
                 raise TypeError(
@@ -179,7 +179,7 @@ class Dict(
             return {key: child.seed(None) for key, child in children.items()}
         if isinstance(seed, int):
             Space.seed(self, seed)
-            # The own generator is left advanced past these draws (quirk Q3).
+            # The own generator is left advanced past these draws (quirk Q3, docs/quirks.md).
             drawn = self.np_random.integers(SUBSEED_BOUND, size=len(children))
             pairs = zip(children.items(), drawn, strict=True)
             return {key: child.seed(int(value)) for (key, child), value in pairs}

@@ -199,19 +199,19 @@ class Graph(Space[GraphInstance]):
             a Discrete node space, a tuple of one mask per node. When
             ``num_edges`` is drawn, the edge entry is one edge's mask, repeated
             once per edge; when ``num_edges`` is given, it must already be the
-            batched edge mask (quirk Q6).
+            batched edge mask (quirk Q6 in docs/quirks.md).
         num_nodes : int
             Number of nodes, at least 1.
         num_edges : int, optional
             Number of edges; by default drawn uniformly in
             ``[0, num_nodes * (num_nodes - 1))`` (0 for a single node), from the
-            Graph's generator even without an edge space (quirk Q5).
+            Graph's generator even without an edge space (quirk Q5 in docs/quirks.md).
 
         Notes
         -----
         As in Gymnasium, node (and edge) features come from a copy of the node
         (edge) space's generator, and the original is then advanced by one
-        ``random()`` call, so consecutive samples overlap (quirk Q4).
+        ``random()`` call, so consecutive samples overlap (quirk Q4 in docs/quirks.md).
 
         Examples
         --------
@@ -249,7 +249,7 @@ class Graph(Space[GraphInstance]):
                 "Expects the number of edges to be greater than 0, "
                 f"actual value: {num_edges}"
             )
-            # An explicit edge count leaves the edge mask as given (quirk Q6).
+            # An explicit edge count leaves the edge mask as given (quirk Q6, docs/quirks.md).
         else:
             # Helpers are called through Graph, not looked up on ``self``: patch
             # mode runs this method on Gymnasium's Graph, from which another
@@ -413,7 +413,7 @@ def _assembled_box(utils: ModuleType, space: Space[Any], low: Any, high: Any, n:
         low=low,
         high=high,
         # Boundedness follows the tiled values, as in the constructor, so signed
-        # integer boxes built with infinite bounds become bounded (quirk Q12).
+        # integer boxes built with infinite bounds become bounded (quirk Q12, docs/quirks.md).
         bounded_below=below,
         bounded_above=above,
         low_repr=None,

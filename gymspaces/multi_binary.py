@@ -207,5 +207,6 @@ class MultiBinary(Space[np.ndarray[Any, np.dtype[np.int8]]]):
         return f"MultiBinary({self.n})"
 
     def __eq__(self, other: object) -> bool:
-        # ``n`` is compared as given: MultiBinary(5) != MultiBinary([5]) (quirk Q17).
+        # ``n`` is compared as given: MultiBinary(5) != MultiBinary([5])
+        # (quirk Q17, docs/quirks.md).
         return isinstance(other, MultiBinary) and self.n == other.n

@@ -319,7 +319,11 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
         return f"MultiDiscrete({self.nvec})"
 
     def __getitem__(self, index: int | tuple[int, ...]) -> Discrete[IntegerT] | MultiDiscrete[IntegerT]:
-        """The sub-space at ``index``; it continues this space's random stream (quirk Q28)."""
+        """The sub-space at ``index``; it continues this space's random stream.
+
+        The sub-space gets a copy of this space's generator state, so it replays
+        the draws this space makes next (quirk Q28 in docs/quirks.md).
+        """
         nvec = self.nvec[index]
         start = self.start[index]
         if nvec.ndim == 0:

@@ -145,7 +145,7 @@ class OneOf(Space[tuple[int | np.int64, T_cov]], Generic[T_cov]):
         Notes
         -----
         The index is drawn before the arguments are checked, so even a call
-        that raises consumes it (quirk Q7).
+        that raises consumes it (quirk Q7 in docs/quirks.md).
 
         Examples
         --------

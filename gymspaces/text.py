@@ -201,7 +201,7 @@ class Text(Space[str]):
         return f"Text({self.min_length}, {self.max_length}, charset={self.characters})"
 
     def __eq__(self, other: object) -> bool:
-        # The character *set* is compared, not its order (quirk Q19).
+        # The character *set* is compared, not its order (quirk Q19, docs/quirks.md).
         return (
             isinstance(other, Text)
             and self.min_length == other.min_length

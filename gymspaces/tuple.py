@@ -128,7 +128,7 @@ class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[Space[T_cov]]):
             seeds = [child.seed(None) for child in self.spaces]
         elif isinstance(seed, int):
             Space.seed(self, seed)
-            # The own generator is left advanced past these draws (quirk Q3).
+            # The own generator is left advanced past these draws (quirk Q3, docs/quirks.md).
             drawn = self.np_random.integers(SUBSEED_BOUND, size=len(self.spaces))
             seeds = [child.seed(int(value)) for child, value in zip(self.spaces, drawn, strict=True)]
         elif isinstance(seed, (list, tuple)):

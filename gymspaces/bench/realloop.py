@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from gymspaces.bench.e2e import plain_gymnasium
+from gymspaces.bench.table import aligned
 
 
 @dataclass(frozen=True)
@@ -324,7 +325,7 @@ def setup(key: str) -> Callable[[Any], Callable[[], Any]]:
 
 
 def render(run: Any) -> list[str]:
-    """The real-loop table of a bench run (``cli.Run``): plain s, patched s, ratio, share, ceiling."""
+    """The real-loop table of a bench run (``results.Run``): plain s, patched s, ratio, share, ceiling."""
     rows = [key for key in LOOPS if key in run.medians]
     if not rows:
         return []
@@ -344,12 +345,7 @@ def render(run: Any) -> list[str]:
                 "-" if ceiling is None else f"{ceiling:.2f}x",
             ]
         )
-    widths = [max(len(line[i]) for line in table) for i in range(len(header))]
-    lines = []
-    for index, cells in enumerate(table):
-        lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))))
-        if index == 0:
-            lines.append("  ".join("-" * w for w in widths))
+    lines = aligned(table)
     lines.append(
         "share = fraction of a plain run in the space operations patch mode replaces; "
         "ceiling = 1 / (1 - share), the most any spaces library could gain on the loop"

@@ -135,7 +135,10 @@ def _box(d: Mapping[str, Any]) -> str | None:
     if dtype.kind == "f":
         with np.errstate(over="ignore", invalid="ignore"):
             both = np.logical_and(d["bounded_below"], d["bounded_above"])
-            if np.isinf(d["high"][both] - d["low"][both]).any():
+            # numpy's uniform subtracts in float64, so only a float64 range can overflow
+            # (float32's +-max, as in CartPole on 0.29, cannot).
+            span = d["high"][both].astype(np.float64) - d["low"][both].astype(np.float64)
+            if np.isinf(span).any():
                 # Gymnasium's uniform draw overflows: numpy warns (or raises) there.
                 return "high - low overflows the dtype (numpy warns or raises per np.errstate)"
     return None

@@ -203,7 +203,7 @@ def _(space: Text, shared_memory: Any, n: int = 1) -> tuple[str, ...]:
     rows = np.frombuffer(shared_memory.get_obj(), dtype=np.int32).reshape((n, space.max_length))
     size = len(space.character_set)
     # Indices >= len(charset) mark unused positions; a zeroed row decodes to the
-    # first character repeated (as Gymnasium's reader does, quirk Q19).
+    # first character repeated (as Gymnasium's reader does, quirk Q19 in docs/quirks.md).
     return tuple(
         "".join(space.character_list[value] for value in row if value < size) for row in rows
     )

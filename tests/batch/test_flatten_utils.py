@@ -13,7 +13,7 @@ from typing import Any
 import gymnasium.spaces.utils as gym_utils
 import numpy as np
 import pytest
-from support.differential import GS, GYM, error_kind, outcome
+from support.differential import GS, GYM, assert_same_outcome, assert_same_stream, assert_same_value, both, error_kind, outcome
 
 import gymspaces
 import gymspaces.utils as gs_utils
@@ -333,3 +333,38 @@ def test_flatten_stacked_sequence_flattens_items_before_the_feature_space():
     gym_out = outcome(lambda: gym_utils.flatten(build(GYM), x))
     same_outcome(gs_out, gym_out, "flatten")
     assert isinstance(gs_out.error, IndexError)
+
+
+def test_flatten_of_oneof_pads_with_the_first_flat_element():
+    """Quirk Q22 (docs/quirks.md): a shorter child's flat sample is padded with copies of
+    its first element (here the one-hot's leading 1), not with zeros."""
+    build = lambda lib: lib.OneOf((lib.Discrete(3), lib.Box(-1, 1, (5,))))  # noqa: E731
+    for x in [(0, np.int64(0)), (0, np.int64(2)), (1, np.full(5, 0.5, np.float32))]:
+        gs_result, gym_result = both(lambda lib: (gs_utils if lib is GS else gym_utils).flatten(build(lib), x))
+        assert_same_outcome(gs_result, gym_result, f"flatten({x!r})")
+    padded = gs_utils.flatten(build(GS), (0, np.int64(0)))
+    np.testing.assert_array_equal(padded, [0, 1, 0, 0, 1, 1])
+
+
+def test_flatten_space_of_oneof_warns_twice_for_float32_children():
+    """Quirk Q29 (docs/quirks.md): the float64 bounds are cast to the float32 Box, which
+    warns for ``low`` and for ``high``; gymspaces keeps both warnings."""
+    build = lambda lib: lib.OneOf((lib.Box(0, 1, (2,)), lib.Box(-1, 1, (3,))))  # noqa: E731
+    gs_result, gym_result = both(lambda lib: repr((gs_utils if lib is GS else gym_utils).flatten_space(build(lib))))
+    assert_same_outcome(gs_result, gym_result, "flatten_space")  # the warnings included
+    assert [category for category, _ in gym_result.warnings] == [UserWarning, UserWarning]
+    assert all("precision lowered by casting to float32" in text for _, text in gym_result.warnings)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32])  # int64: +inf wraps, no Box
+def test_flatten_space_of_an_integer_box_with_infinite_bounds_is_bounded(dtype):
+    """Quirk Q12 (docs/quirks.md): the flat Box is rebuilt from the finite dtype limits the
+    constructor wrote in, so it is bounded and samples uniformly over the whole range."""
+    build = lambda lib: lib.Box(np.array([-np.inf, 0.0]), np.array([np.inf, np.inf]), dtype=dtype)  # noqa: E731
+    flat = {GS: gs_utils.flatten_space(build(GS)), GYM: gym_utils.flatten_space(build(GYM))}
+    for name in ("low", "high", "bounded_below", "bounded_above"):
+        assert_same_value(getattr(flat[GS], name), getattr(flat[GYM], name), name)
+    assert flat[GS].bounded_below.all() and flat[GS].bounded_above.all()
+    assert not build(GS).bounded_below[0]  # the original is unbounded there
+    flat[GS].seed(0), flat[GYM].seed(0)
+    assert_same_stream(flat[GS], flat[GYM], 3, "flat Box")

@@ -88,7 +88,7 @@ def test_custom_path_reseeds_copies_from_a_copy_of_the_original():
 
 
 def test_batching_an_unseeded_tuple_reseeds_its_children():
-    """Quirks Q1/Q2: after seed(list) the Tuple's own generator is unset; batching sets it
+    """Quirks Q1/Q2 (docs/quirks.md): after seed(list) the Tuple's own generator is unset; batching sets it
     through seed(None), which reseeds the children *after* their batched copies were made."""
     space = Tuple((Discrete(100), Discrete(100)))
     space.seed([1, 2])
@@ -100,6 +100,18 @@ def test_batching_an_unseeded_tuple_reseeds_its_children():
 def test_batch_space_of_dicts_keeps_sort_keys():
     space = Dict(OrderedDict(b=Discrete(2), a=Discrete(3)), sort_keys=False)
     assert list(gs_vector.batch_space(space, 2)) == ["b", "a"]
+
+
+def test_batch_space_propagates_sort_keys_and_resorts_ordered_dicts():
+    unsorted = Dict({"b": Discrete(2), "a": Discrete(3)}, sort_keys=False, seed=0)
+    batched = gs_vector.batch_space(unsorted, 2)
+    assert batched.sort_keys is False and list(batched) == ["b", "a"]
+    ordered = Dict(OrderedDict([("b", Discrete(2)), ("a", Discrete(3))]), seed=0)
+    batched = gs_vector.batch_space(ordered, 2)
+    assert list(ordered) == ["b", "a"]
+    assert batched.sort_keys is True and list(batched) == ["a", "b"]  # quirk Q21c (docs/quirks.md)
+    gym_ordered = GYM.Dict(OrderedDict([("b", GYM.Discrete(2)), ("a", GYM.Discrete(3))]), seed=0)
+    assert list(gym_vector.batch_space(gym_ordered, 2)) == ["a", "b"]
 
 
 @pytest.mark.parametrize("n", [0, -1, 2.5, "2"])

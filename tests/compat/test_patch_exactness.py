@@ -156,6 +156,29 @@ def test_errstate_is_honoured(dtype: Any, start: int, over: str) -> None:
     assert_plain_equals_patched(case)
 
 
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+_FLOAT64_MAX = float(np.finfo(np.float64).max)
+
+
+@pytest.mark.parametrize(
+    "dtype,bound,compiled",
+    [
+        (np.float32, _FLOAT32_MAX, True),  # CartPole's bounds on 0.29: the span overflows float32, not float64
+        (np.float16, 65504.0, True),
+        (np.float64, _FLOAT64_MAX / 2, True),
+        (np.float64, _FLOAT64_MAX, False),  # numpy's uniform warns in its float64 subtraction
+    ],
+)
+def test_float_boxes_run_plain_only_where_numpys_float64_span_overflows(dtype: Any, bound: float, compiled: bool) -> None:
+    def case() -> Any:
+        space = G.Box(-bound, bound, (4,), dtype, seed=5)
+        return [space.sample() for _ in range(3)], repr(space.np_random.bit_generator.state)
+
+    assert_plain_equals_patched(case)
+    with patched():
+        assert is_compiled(G.Box(-bound, bound, (4,), dtype)) is compiled
+
+
 # ------------------------------------------------------------------ 4. subclasses
 class OwnRng(G.Discrete):
     np_random = property(lambda self: self.rng)

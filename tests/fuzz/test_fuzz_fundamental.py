@@ -71,7 +71,7 @@ def _seeded_pair(recipe, seed):
 
 
 def _samples(gs_space, gym_space, count):
-    """``count`` samples of both (compared); empty if sampling raises (quirks Q8/Q9)."""
+    """``count`` samples of both (compared); empty if sampling raises (quirks Q8/Q9, docs/quirks.md)."""
     pairs = []
     for i in range(count):
         gs_out, gym_out = outcome(gs_space.sample), outcome(gym_space.sample)

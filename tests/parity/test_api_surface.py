@@ -5,7 +5,8 @@ same parameters in the same order with the same names and kinds (a
 positional-only Gymnasium parameter may be positional-or-keyword here) and the
 same defaults; extra trailing parameters must be optional. Annotations are not
 compared. ``inspect`` must be able to read every signature, compiled methods
-included -- an unreadable signature is a failure, not a skip.
+included -- an unreadable signature is a failure, not a skip. The composite
+spaces' members and the vector helpers' signatures are compared at the end.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import gymnasium.error
 import gymnasium.spaces
 import gymnasium.spaces.text
 import gymnasium.utils.seeding
+import gymnasium.vector.utils as gym_vector
 import numpy as np
 import pytest
 
@@ -23,6 +25,8 @@ import gymspaces
 import gymspaces.error
 import gymspaces.seeding
 import gymspaces.text
+import gymspaces.vector as gs_vector
+from support.differential import GS, GYM
 
 # Extend these as more of Gymnasium's API comes into scope.
 IN_SCOPE_CLASSES = ["Space", "Box", "Discrete", "MultiBinary", "MultiDiscrete", "Text"]
@@ -261,3 +265,36 @@ def test_importing_gymspaces_does_not_import_gymnasium():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip() == "[]"
+
+
+# --------------------------------------------------------------------------- composite spaces, vector helpers
+
+COMPOSITES = ["Tuple", "Dict", "Sequence", "Graph", "GraphInstance", "OneOf"]
+
+
+def _parameters(function):
+    return [(p.name, p.kind, p.default) for p in inspect.signature(function).parameters.values()]
+
+
+@pytest.mark.parametrize("name", COMPOSITES)
+def test_public_members_and_signatures_match_gymnasium(name):
+    ours, theirs = getattr(GS, name), getattr(GYM, name)
+    assert name in GS.__all__
+    for member in dir(theirs):
+        if member.startswith("_") and member not in (
+            "__init__", "__getitem__", "__setitem__", "__len__", "__iter__", "__eq__", "__contains__"
+        ):
+            continue
+        assert hasattr(ours, member), f"{name}.{member} is missing"
+        reference = getattr(theirs, member)
+        if callable(reference) and not isinstance(reference, type):
+            assert _parameters(getattr(ours, member)) == _parameters(reference), f"{name}.{member}"
+    assert (ours.__hash__ is None) == (theirs.__hash__ is None)
+
+
+@pytest.mark.parametrize(
+    "name", ["batch_space", "batch_differing_spaces", "iterate", "concatenate", "create_empty_array"]
+)
+def test_vector_signatures_match_gymnasium(name):
+    assert _parameters(getattr(gs_vector, name)) == _parameters(getattr(gym_vector, name))
+    assert hasattr(getattr(gs_vector, name), "register")

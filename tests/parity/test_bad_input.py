@@ -206,7 +206,7 @@ def test_bad_sample_arguments(build, kwargs):
 
 
 def test_isclose_region_raises_numpy_value_error():
-    """Q16: a sum off by 5e-6 passes Gymnasium's isclose, then numpy raises ValueError."""
+    """Quirk Q16 (docs/quirks.md): a sum off by 5e-6 passes Gymnasium's isclose, then numpy raises ValueError."""
     from support.differential import GS
 
     # numpy's own words, which changed with numpy 2.0 (lower-case and shorter before)
@@ -238,7 +238,7 @@ def test_both_mask_and_probability_message():
 
 # --------------------------------------------------------------------------- python -O
 
-# Under -O Gymnasium's asserts vanish (Q26); the same junk then reaches numpy, and
+# Under -O Gymnasium's asserts vanish (quirk Q26, docs/quirks.md); the same junk then reaches numpy, and
 # gymspaces' kernels must neither crash nor diverge. All cases run in one subprocess
 # (so that a crash is reported as a failure instead of killing the session); each
 # case is then checked by its own test.

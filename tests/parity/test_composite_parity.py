@@ -4,13 +4,13 @@ Hypothesis builds random trees (Dict of Tuple of Sequence of Box, Graphs with
 Discrete/Box/Dict node features, OneOf of composites, ...) in both libraries.
 Every test seeds both identically and requires exactly equal ``seed()``
 results, samples (type, dtype, bytes, GraphInstance fields, dict key order),
-exception types, and final states of every generator in the tree.
+exception types, and final states of every generator in the tree. The
+composites' public members and signatures are compared in test_api_surface.py.
 """
 
 from __future__ import annotations
 
 import copy
-import inspect
 import itertools
 import json
 import os
@@ -113,7 +113,7 @@ def test_seed_none_returns_same_structure(recipe):
     gs_space, gym_space = build_pair(recipe)
     gs_seeds, gym_seeds = gs_space.seed(None), gym_space.seed(None)
     assert seed_shape(gs_seeds) == seed_shape(gym_seeds)
-    # The same generators are (un)set: Tuple/Dict keep their own unset (quirk Q2).
+    # The same generators are (un)set: Tuple/Dict keep their own unset (quirk Q2, docs/quirks.md).
     assert _unset(gs_space) == _unset(gym_space)
 
 
@@ -215,7 +215,7 @@ def test_create_empty_array_concatenate_iterate(recipe, seed, n):
 @settings(max_examples=200)
 @given(recipe=space_recipes, seed=seeds)
 def test_first_touch_of_unseeded_spaces(recipe, seed):
-    """Lazy seeding: which generators a first sample or np_random access sets (quirk Q1)."""
+    """Lazy seeding: which generators a first sample or np_random access sets (quirk Q1, docs/quirks.md)."""
     gs_space, gym_space = build_pair(recipe)
     gs_out, gym_out = outcome(gs_space.sample), outcome(gym_space.sample)
     assert gs_out.raised == gym_out.raised
@@ -265,7 +265,7 @@ def test_corpus_batch_space_streams(recipe):
         assert_same_tree_states(gs_space, gym_space, f"seed {seed}")
 
 
-# --------------------------------------------------------------------------- python -O (quirk Q26)
+# --------------------------------------------------------------------------- python -O (quirk Q26, docs/quirks.md)
 
 OPTIMIZED_CASES = [
     "L.Tuple((L.Discrete(3), L.Discrete(2))), {'mask': (None,)}",
@@ -334,36 +334,3 @@ def test_optimized_mode_skips_assertions_like_gymnasium(optimized_report, source
     entry = optimized_report[source]
     assert entry["gymspaces"] == entry["gymnasium"], entry
     assert entry["same_state"], entry
-
-
-# --------------------------------------------------------------------------- API surface
-
-COMPOSITES = ["Tuple", "Dict", "Sequence", "Graph", "GraphInstance", "OneOf"]
-
-
-def _parameters(function):
-    return [(p.name, p.kind, p.default) for p in inspect.signature(function).parameters.values()]
-
-
-@pytest.mark.parametrize("name", COMPOSITES)
-def test_public_members_and_signatures_match_gymnasium(name):
-    ours, theirs = getattr(GS, name), getattr(GYM, name)
-    assert name in GS.__all__
-    for member in dir(theirs):
-        if member.startswith("_") and member not in (
-            "__init__", "__getitem__", "__setitem__", "__len__", "__iter__", "__eq__", "__contains__"
-        ):
-            continue
-        assert hasattr(ours, member), f"{name}.{member} is missing"
-        reference = getattr(theirs, member)
-        if callable(reference) and not isinstance(reference, type):
-            assert _parameters(getattr(ours, member)) == _parameters(reference), f"{name}.{member}"
-    assert (ours.__hash__ is None) == (theirs.__hash__ is None)
-
-
-@pytest.mark.parametrize(
-    "name", ["batch_space", "batch_differing_spaces", "iterate", "concatenate", "create_empty_array"]
-)
-def test_vector_signatures_match_gymnasium(name):
-    assert _parameters(getattr(gs_vector, name)) == _parameters(getattr(gym_vector, name))
-    assert hasattr(getattr(gs_vector, name), "register")

@@ -23,8 +23,14 @@ from support.differential import assert_same_value
 import gymspaces
 from gymspaces.bench import cases as _bench
 from gymspaces.bench import cli as _benchcli
+from gymspaces.bench import gate as _gate
 from gymspaces.bench import realloop
 from gymspaces.bench.cases import CASES, CASES_BY_KEY, library
+from gymspaces.bench.errors import UsageError
+from gymspaces.bench.evaluation import GEOMETRIC_KEYS, evaluate
+from gymspaces.bench.progress import ProgressBar
+from gymspaces.bench.results import Run
+from gymspaces.bench.targets import default_targets_path, load_targets
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGETS = ROOT / "benchmarks" / "targets.toml"
@@ -64,7 +70,7 @@ def _environment(**extra: str) -> dict[str, str]:
     env = dict(os.environ)
     root = str(Path(gymspaces.__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
-    env.pop(_benchcli.GATE_ENV, None)
+    env.pop(_gate.GATE_ENV, None)
     env.update(extra)
     return env
 
@@ -132,7 +138,7 @@ def test_import_command_reports_the_child_error(monkeypatch):
 
 
 def test_committed_targets_keep_the_agreed_floors():
-    targets = _benchcli.load_targets(TARGETS)
+    targets = load_targets(TARGETS)
     for key, floor in AGREED_FLOORS.items():
         assert targets.ratio[key] >= floor, f"{key}: floor lowered below {floor}"
     assert targets.geometric_mean is not None and targets.geometric_mean >= 15
@@ -141,7 +147,7 @@ def test_committed_targets_keep_the_agreed_floors():
 
 
 def test_default_targets_are_the_committed_ones():
-    path = _benchcli.default_targets_path()
+    path = default_targets_path()
     assert path is not None
     assert path.read_bytes() == TARGETS.read_bytes()
 
@@ -160,15 +166,15 @@ def test_default_targets_are_the_committed_ones():
 def test_bad_targets_are_rejected(tmp_path, text, message):
     path = tmp_path / "targets.toml"
     path.write_text(text)
-    with pytest.raises(_benchcli.UsageError, match=message):
-        _benchcli.load_targets(path)
+    with pytest.raises(UsageError, match=message):
+        load_targets(path)
 
 
 # --------------------------------------------------------------------------- verdict on synthetic runs
 
 
-def _synthetic(ratio: float, skip: str | None = None) -> _benchcli.Run:
-    run = _benchcli.Run(versions={"gymspaces": "x", "gymnasium": "y"})
+def _synthetic(ratio: float, skip: str | None = None) -> Run:
+    run = Run(versions={"gymspaces": "x", "gymnasium": "y"})
     for case in CASES:
         if case.key != skip:
             run.medians[case.key] = {"gymspaces": 1e-6, "gymnasium": ratio * 1e-6}
@@ -180,22 +186,22 @@ ABOVE_EVERY_FLOOR = 10_000.0
 
 
 def test_geometric_mean_needs_every_non_import_case():
-    targets = _benchcli.load_targets(TARGETS)
-    full = _benchcli.evaluate(_synthetic(4.0), targets)
+    targets = load_targets(TARGETS)
+    full = evaluate(_synthetic(4.0), targets)
     assert math.isclose(full.geometric_mean, 4.0)
     assert full.geometric_count == len([c for c in CASES if not c.slow and not c.beyond])
-    assert full.geometric_count == len(_benchcli.GEOMETRIC_KEYS) == 25
+    assert full.geometric_count == len(GEOMETRIC_KEYS) == 25
     assert full.geometric_status == "MISS"
     assert any(miss.startswith(f"geometric mean: 4.0x < {targets.geometric_mean:g}x") for miss in full.misses)
 
-    partial = _benchcli.evaluate(_synthetic(ABOVE_EVERY_FLOOR, skip="box_sample_mixed"), targets)  # no floor of its own
+    partial = evaluate(_synthetic(ABOVE_EVERY_FLOOR, skip="box_sample_mixed"), targets)  # no floor of its own
     assert partial.geometric_mean is None and partial.geometric_status == "n/a"
     assert not partial.misses
 
 
 def test_every_missed_floor_is_listed_with_its_shortfall():
-    targets = _benchcli.load_targets(TARGETS)
-    report = _benchcli.evaluate(_synthetic(9.0), targets)
+    targets = load_targets(TARGETS)
+    report = evaluate(_synthetic(9.0), targets)
     missed = {miss.split(":")[0] for miss in report.misses}
     expected = {key for key, floor in targets.ratio.items() if floor > 9} | {"geometric mean"}
     assert missed == expected
@@ -204,8 +210,8 @@ def test_every_missed_floor_is_listed_with_its_shortfall():
 
 
 def test_selected_case_without_result_counts_as_missed():
-    targets = _benchcli.load_targets(TARGETS)
-    report = _benchcli.evaluate(_synthetic(100.0, skip="graph_sample"), targets, cases=["graph_sample", "box_sample"])
+    targets = load_targets(TARGETS)
+    report = evaluate(_synthetic(100.0, skip="graph_sample"), targets, cases=["graph_sample", "box_sample"])
     assert report.misses == ["graph_sample: no gymspaces result (floor 20x)"]
 
 
@@ -215,7 +221,7 @@ class _Terminal(io.StringIO):
 
 
 def _run_progress_bar(stream: io.StringIO) -> str:
-    bar = _benchcli.ProgressBar(stream)
+    bar = ProgressBar(stream)
     bar.total = 2
     for nodeid in ("s.py::test_case[box_sample-gymspaces]", "s.py::test_import_baseline"):
         bar.pytest_runtest_logstart(nodeid, None)
@@ -270,7 +276,7 @@ def test_real_run_prints_the_ratio_table(real_run):
         row = next(line for line in lines if line.startswith(key + " "))
         assert f"{medians['gymnasium'] / medians['gymspaces']:.1f}x" in row.split()
         assert f"{medians['gymspaces'] / medians['floor']:.1f}x" in row.split()
-        assert f"{_benchcli.load_targets(TARGETS).ratio[key]:g}x" in row.split()
+        assert f"{load_targets(TARGETS).ratio[key]:g}x" in row.split()
         assert row.split()[-1] in ("pass", "MISS")
     assert "quick mode" in result.stdout
     # The progress bar saw exactly the selected measurements (and their floors);
@@ -330,7 +336,7 @@ def test_saved_run_compares_with_itself(real_run, capsys):
 
 def test_gate_passes_floors_every_run_meets(real_run, tmp_path, monkeypatch, capsys):
     out, _ = real_run
-    monkeypatch.delenv(_benchcli.GATE_ENV, raising=False)
+    monkeypatch.delenv(_gate.GATE_ENV, raising=False)
     targets = _write_targets(tmp_path / "low.toml", 0.001)
     args = ["--from-json", str(out / "run.json"), "--cases", ",".join(RUN_CASES), "--check", str(targets)]
     assert _benchcli.main(args) == 0
@@ -341,9 +347,9 @@ def test_gate_passes_floors_every_run_meets(real_run, tmp_path, monkeypatch, cap
 def test_gate_reports_every_miss(real_run, tmp_path, monkeypatch, capsys, gate, code):
     out, _ = real_run
     if gate is None:
-        monkeypatch.delenv(_benchcli.GATE_ENV, raising=False)
+        monkeypatch.delenv(_gate.GATE_ENV, raising=False)
     else:
-        monkeypatch.setenv(_benchcli.GATE_ENV, gate)
+        monkeypatch.setenv(_gate.GATE_ENV, gate)
     targets = _write_targets(tmp_path / "high.toml", 1e9)
     assert _benchcli.main(["--from-json", str(out / "run.json"), "--check", str(targets)]) == code
     text = capsys.readouterr().out
@@ -355,7 +361,7 @@ def test_gate_reports_every_miss(real_run, tmp_path, monkeypatch, capsys, gate, 
 
 def test_gate_mode_must_be_known(real_run, monkeypatch, capsys):
     out, _ = real_run
-    monkeypatch.setenv(_benchcli.GATE_ENV, "maybe")
+    monkeypatch.setenv(_gate.GATE_ENV, "maybe")
     assert _benchcli.main(["--from-json", str(out / "run.json"), "--check"]) == 2
     assert "GYMSPACES_GATE must be one of fail, warn" in capsys.readouterr().err
 
@@ -493,29 +499,29 @@ def _fake_suite(monkeypatch, figures):
         Path(json_path).write_text(json.dumps({"benchmarks": benchmarks}))
         return 0
 
-    monkeypatch.setattr(_benchcli, "run_suite", run_suite)
+    monkeypatch.setattr(_gate, "run_suite", run_suite)
     return calls
 
 
 def test_a_miss_is_measured_again_and_passes_if_the_floor_is_met(monkeypatch):
-    targets = _benchcli.load_targets(TARGETS)
+    targets = load_targets(TARGETS)
     run = _synthetic(ABOVE_EVERY_FLOOR)
     run.medians["graph_sample"]["gymnasium"] = run.medians["graph_sample"]["gymspaces"] * 5  # 5x < 20x
-    report = _benchcli.evaluate(run, targets)
+    report = evaluate(run, targets)
     assert report.misses == ["graph_sample: 5.0x < 20x: 25% of the floor, needs 4.00x more"]
     calls = _fake_suite(monkeypatch, [{"graph_sample": 25.0}])
-    confirmed = _benchcli._confirm_misses(run, report, targets, None, None, [], False)
-    assert calls == [(["graph_sample"], _benchcli.CONFIRM_ARGS)]
+    confirmed = _gate.confirm_misses(run, report, targets, None, None, [], False)
+    assert calls == [(["graph_sample"], _gate.CONFIRM_ARGS)]
     assert not confirmed.misses
     assert any("graph_sample: re-measured" in note for note in confirmed.notes)
 
 
 def test_a_case_that_misses_every_time_still_fails(monkeypatch):
-    targets = _benchcli.load_targets(TARGETS)
+    targets = load_targets(TARGETS)
     run = _synthetic(ABOVE_EVERY_FLOOR)
     run.medians["box_sample"]["gymnasium"] = run.medians["box_sample"]["gymspaces"] * 2
-    report = _benchcli.evaluate(run, targets)
+    report = evaluate(run, targets)
     calls = _fake_suite(monkeypatch, [{"box_sample": 3.0}, {"box_sample": 39.0}])
-    confirmed = _benchcli._confirm_misses(run, report, targets, None, None, [], False)
-    assert len(calls) == _benchcli.CONFIRM_ATTEMPTS == 2
+    confirmed = _gate.confirm_misses(run, report, targets, None, None, [], False)
+    assert len(calls) == _gate.CONFIRM_ATTEMPTS == 2
     assert confirmed.misses == ["box_sample: 39.0x < 40x: 98% of the floor, needs 1.03x more"]

@@ -12,9 +12,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from gymspaces.bench import cli as _benchcli
 from gymspaces.bench import realloop
 from gymspaces.bench.cases import CASES_BY_KEY
+from gymspaces.bench.evaluation import GEOMETRIC_KEYS
+from gymspaces.bench.results import Run
+from gymspaces.bench.targets import load_targets
 from gymspaces.bench.e2e import _same
 from gymspaces.gymnasium import patched
 
@@ -25,11 +27,11 @@ def test_every_loop_is_a_slow_case_patched_against_plain():
     for key in realloop.LOOPS:
         case = CASES_BY_KEY[key]
         assert case.slow and case.beyond and case.context is not None, key
-        assert key not in _benchcli.GEOMETRIC_KEYS
+        assert key not in GEOMETRIC_KEYS
 
 
 def test_the_gymnasium_only_loops_are_gated_and_the_others_are_not():
-    targets = _benchcli.load_targets(TARGETS)
+    targets = load_targets(TARGETS)
     assert set(realloop.GYMNASIUM_ONLY) == {
         "real_taxi_random",
         "real_taxi_q_learning",
@@ -66,7 +68,7 @@ def test_loops_needing_an_absent_package_are_skipped(monkeypatch):
 
 
 def test_the_table_shows_plain_patched_ratio_share_and_ceiling():
-    run = _benchcli.Run()
+    run = Run()
     run.medians["real_taxi_random"] = {"gymnasium": 0.9, "gymspaces": 0.3}
     run.extra["real_taxi_random"] = {"share": 0.5}
     run.medians["real_cartpole_cleanrl"] = {"gymnasium": 1.0}
@@ -74,4 +76,4 @@ def test_the_table_shows_plain_patched_ratio_share_and_ceiling():
     assert lines[0].split() == ["real", "loop", "plain", "patched", "ratio", "share", "ceiling"]
     assert lines[2].split() == ["real_taxi_random", "0.900", "s", "0.300", "s", "3.00x", "50.0%", "2.00x"]
     assert lines[3].split() == ["real_cartpole_cleanrl", "1.000", "s", "-", "-", "-", "-"]
-    assert realloop.render(_benchcli.Run()) == []
+    assert realloop.render(Run()) == []

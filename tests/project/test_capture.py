@@ -341,9 +341,13 @@ def test_more_calls():
 '''
 
 
-def two_passes(tmp_path: Path, mode: str, source: str, **env: str) -> subprocess.CompletedProcess:
-    """pytest over ``source`` in a fresh process, with the capture plugin on ``mode``."""
-    (tmp_path / "test_example.py").write_text(source)
+def two_passes(
+    tmp_path: Path, mode: str, source: str, *options: str, files: tuple[str, ...] = ("test_example.py",), **env: str
+) -> subprocess.CompletedProcess:
+    """pytest over ``source`` (in each of ``files``) in a fresh process, with the
+    capture plugin on ``mode`` and the pytest ``options``."""
+    for name in files:
+        (tmp_path / name).write_text(source)
     variables = {name: value for name, value in os.environ.items() if not name.startswith(
         ("GYMSPACES_TEST_", "GYMSPACES_PATCH", "PYTEST_", "EXAMPLE_"))}
     variables.update({
@@ -355,7 +359,7 @@ def two_passes(tmp_path: Path, mode: str, source: str, **env: str) -> subprocess
     })
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "support.capture_plugin", "-p", "no:cacheprovider",
-         "-q", "--rootdir", str(tmp_path), "test_example.py"],
+         "-q", "--rootdir", str(tmp_path), *options, *files],
         cwd=tmp_path, env=variables, capture_output=True, text=True, timeout=300)
 
 
@@ -382,6 +386,36 @@ def test_two_passes_end_to_end(tmp_path):
         assert expected in out, f"{expected!r} not in\n{out}"
     for passing in ("test_same", "test_unseeded_space"):
         assert f"FAILED test_example.py::{passing}" not in out
+
+
+def test_two_passes_on_two_workers(tmp_path):
+    """With pytest-xdist each worker writes its part; the controller merges them
+    (write) and sums the differences the workers found (compare)."""
+    files = ("test_example.py", "test_example_again.py")
+    options = ("-n", "2", "--dist", "loadfile")
+    written = two_passes(tmp_path, "write", EXAMPLE, *options, files=files)
+    assert written.returncode == 0, written.stdout + written.stderr
+    assert "16 helper records from 12 of 12 tests" in written.stdout, written.stdout
+    assert not list(tmp_path.glob("capture.pkl.gw*")), "the workers' parts were left behind"
+
+    compared = two_passes(tmp_path, "compare", EXAMPLE, *options, files=files, EXAMPLE_PATCHED="1")
+    out = compared.stdout
+    assert compared.returncode == pytest.ExitCode.TESTS_FAILED, out + compared.stderr
+    assert "8 failed, 4 passed" in out, out
+    assert "8 differences in 8 tests" in out, out
+    assert "captured tests did not run" not in out, out  # every worker's tests are counted as run
+    for name in files:
+        assert f"FAILED {name}::test_value" in out, out
+
+    same = two_passes(tmp_path, "compare", EXAMPLE, *options, files=files)
+    assert same.returncode == 0, same.stdout + same.stderr
+    assert "0 differences in 0 tests" in same.stdout, same.stdout
+
+
+def test_two_workers_need_whole_modules(tmp_path):
+    result = two_passes(tmp_path, "write", "def test_nothing():\n    pass\n", "-n", "2")
+    assert result.returncode == pytest.ExitCode.USAGE_ERROR, result.stdout + result.stderr
+    assert "needs --dist loadfile" in result.stderr, result.stderr
 
 
 @pytest.mark.parametrize("mode, env, message", [

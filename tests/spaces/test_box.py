@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from support import common_checks
 import gymspaces
@@ -11,6 +13,7 @@ import gymspaces.error
 from support.differential import (
     GS,
     GYM,
+    assert_same_generator_state,
     assert_same_outcome,
     assert_same_state,
     assert_same_stream,
@@ -20,7 +23,11 @@ from support.differential import (
     seeded_pair,
 )
 from support.recipes import recipe_params
-from support.spaces_corpus import BOX_RECIPES
+from support.spaces_corpus import BOX_RECIPES, INT_DTYPES
+from support.sample_streams import SEEDS
+# Under the name the moved stream tests call it by: Hypothesis derives a test's
+# examples from its body, which keeps them as they were in tests/parity.
+from support.sample_streams import pair_or_same_error as _pair_or_same_error
 
 inf, nan = np.inf, np.nan
 i64 = np.iinfo(np.int64)
@@ -108,7 +115,7 @@ def test_precision_warning_text():
 @pytest.mark.filterwarnings("ignore:.*precision lowered:UserWarning")
 @pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.float32])
 def test_infinite_bounds_in_callers_array(dtype):
-    """Q11: signed-int Boxes overwrite infinities in the caller's arrays, like Gymnasium."""
+    """Quirk Q11 (docs/quirks.md): signed-int Boxes overwrite infinities in the caller's arrays, like Gymnasium."""
     results = []
     for lib in (GS, GYM):
         low, high = np.array([-inf, 1.0, -3.0]), np.array([5.0, inf, inf])
@@ -117,6 +124,33 @@ def test_infinite_bounds_in_callers_array(dtype):
     assert_same_value(results[0], results[1])
     if np.dtype(dtype).kind == "i":
         assert results[0][0][0] == np.iinfo(dtype).min and results[0][1][1] == np.iinfo(dtype).max
+
+
+@pytest.mark.parametrize(
+    "low, high, dtype, expected",
+    [
+        (np.array([-inf, -300.0]), np.array([5.0, 5.0]), np.int8, ("low", [-128, -44])),
+        (np.array([-5.0, -5.0]), np.array([inf, 300.0]), np.int8, ("high", [127, 44])),
+        (np.array([-inf, -5.0]), np.array([5.0, 70000.0]), np.int16, ValueError),
+    ],
+    ids=["int8-low-wraps", "int8-high-wraps", "int16-high-without-inf-is-checked"],
+)
+def test_dtype_range_check_is_skipped_for_a_bound_holding_infinities(low, high, dtype, expected):
+    """Quirk Q11 (docs/quirks.md): a bound holding an infinity is not range-checked, so its
+    other out-of-range values wrap on the cast; a bound without one is still checked."""
+    names = ("low", "high", "bounded_below", "bounded_above")
+
+    def build(lib):
+        box = lib.Box(low.copy(), high.copy(), dtype=dtype)
+        return {name: getattr(box, name) for name in names}
+
+    gs_result, gym_result = both(build)
+    assert_same_outcome(gs_result, gym_result, same_message=True)
+    if expected is ValueError:
+        assert type(gs_result.error) is ValueError
+    else:
+        attribute, values = expected
+        assert_same_value(gs_result.value[attribute], np.array(values, dtype=dtype))
 
 
 # --------------------------------------------------------------------------- attributes
@@ -186,7 +220,8 @@ def test_repr_examples():
 
 
 def test_repr_is_cached_after_in_place_edit():
-    """Q14: the bounds text is computed once; later in-place edits do not show."""
+    """Quirk Q14 (docs/quirks.md): the bounds text is computed once; later in-place edits do
+    not show."""
     reprs = []
     for lib in (GS, GYM):
         box = lib.Box(0.0, 1.0, (2,))
@@ -300,12 +335,12 @@ def test_contains_matches_gymnasium(build):
 def test_contains_examples():
     box = GS.Box(0, 1, (2,))
     assert box.contains(np.array([0.5, 0.5], np.float32))
-    assert not box.contains(np.array([0.5, 0.5], np.float64))  # Q13: safe casting only
+    assert not box.contains(np.array([0.5, 0.5], np.float64))  # quirk Q13 (docs/quirks.md): safe casting only
     with pytest.warns(UserWarning, match="Casting input x to numpy array"):
         assert box.contains([0.5, 0.5])
     int_box = GS.Box(0, 5, (2,), np.int32)
     with pytest.warns(UserWarning):
-        assert int_box.contains([1.7, 4.9])  # Q13: lists are force-cast (truncated)
+        assert int_box.contains([1.7, 4.9])  # quirk Q13: lists are force-cast (truncated)
     with pytest.warns(UserWarning):
         assert GS.Box(0, 1, ()).contains(0.5)
     with pytest.warns(UserWarning):
@@ -500,7 +535,8 @@ def test_every_accepted_dtype_samples_and_checks_membership_as_gymnasium(code):
 
 @pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
 def test_sample_raises_like_gymnasium_for_wrapping_bounds():
-    """Q8/Q9: both libraries raise the same exception for unsampleable ranges."""
+    """Quirks Q8/Q9 (docs/quirks.md): both libraries raise the same exception for
+    unsampleable ranges, and a uint64 Box up to 2**64 - 1 samples zeros."""
     for build, error in [
         (lambda lib: lib.Box(0, int(i64.max), (2,), np.int64), ValueError),
         (lambda lib: lib.Box(0, 2**63, (2,), np.uint64), ValueError),
@@ -513,6 +549,44 @@ def test_sample_raises_like_gymnasium_for_wrapping_bounds():
         assert_same_state(gs_box, gym_box)
     zeros = GS.Box(0, 2**64 - 1, (3,), np.uint64, seed=0).sample()
     assert_same_value(zeros, GYM.Box(0, 2**64 - 1, (3,), np.uint64, seed=0).sample())
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
+def test_sample_error_of_the_uniform_pass_comes_after_the_other_draws():
+    """Quirk Q10 (docs/quirks.md): the normal and exponential coordinates are drawn before
+    the uniform pass raises, so the failed sample still moves the generator."""
+    build = lambda lib: lib.Box(np.array([-inf, -1.7e308, 0.0]), np.array([inf, 1.7e308, inf]),  # noqa: E731
+                                dtype=np.float64)
+    gs_box, gym_box = seeded_pair(build, 0)
+    gs_result, gym_result = outcome(gs_box.sample), outcome(gym_box.sample)
+    assert type(gym_result.error) is OverflowError, gym_result.describe()
+    assert_same_outcome(gs_result, gym_result, same_message=True)
+    assert_same_state(gs_box, gym_box)
+    reference = np.random.default_rng(0)
+    reference.normal(size=1), reference.exponential(size=1)
+    assert_same_generator_state(gs_box.np_random, reference)
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered in cast:RuntimeWarning")
+def test_int64_draws_rounding_to_2_63_go_through_numpys_cast_then_the_clip():
+    """Quirk Q25 (docs/quirks.md): near 2**63 the int64 clip margin is below float64's
+    spacing, so a draw that rounds up to 2**63 reaches the cast out of range (INT64_MIN
+    on x86-64, where the final clip turns it into ``low``) -- as numpy's cast does here."""
+    low, high = 2**63 - 1000, 2**63 - 10  # uniform over [2**63 - 1024, 2**63] in float64
+    cast = int(np.array([2.0**63]).astype(np.int64)[0])  # this machine's out-of-range cast
+    rounded_up = min(max(cast, low), high)
+    seen = set()
+    # Values and generator states are compared; warnings are not: numpy's cast warns
+    # "invalid value encountered in cast" in Gymnasium, gymspaces' C cast does not
+    # (a known difference, listed under Q25 in docs/quirks.md).
+    for seed in range(5):
+        gs_box, gym_box = seeded_pair(lambda lib: lib.Box(low, high, (16,), np.int64), seed)
+        for _ in range(3):
+            gs_sample, gym_sample = gs_box.sample(), gym_box.sample()
+            assert_same_value(gs_sample, gym_sample, f"seed {seed}")
+            seen.update(gs_sample.tolist())
+        assert_same_state(gs_box, gym_box)
+    assert seen == {low, rounded_up}  # below low clips to low; 2**63 takes the cast
 
 
 # Bounds reassigned with another dtype than the Box's: Gymnasium computes with the
@@ -559,3 +633,64 @@ def test_a_power_of_two_box_with_one_other_bound_takes_the_general_path():
     gs_box, gym_box = seeded_pair(lambda lib: lib.Box(low, 255, (300,), np.uint8), 7)
     assert_same_stream(gs_box, gym_box, 3)
     assert_same_state(gs_box, gym_box)
+
+
+# --------------------------------------------------------------------------- Hypothesis streams
+
+
+_box_dtype = st.sampled_from(
+    [np.dtype(d) for d in [np.float16, np.float32, np.float64, np.bool_, *INT_DTYPES]]
+)
+_shape = st.lists(st.integers(0, 4), min_size=0, max_size=3).map(tuple)
+
+
+@st.composite
+def box_args(draw):
+    dtype = draw(_box_dtype)
+    shape = draw(_shape)
+    size = int(np.prod(shape))
+    kind = dtype.kind
+    if kind == "f":
+        finite = st.floats(
+            min_value=float(np.finfo(dtype).min), max_value=float(np.finfo(dtype).max),
+            allow_nan=False, allow_infinity=False, width=64,
+        )
+    elif kind == "b":
+        finite = st.integers(0, 1)
+    else:
+        info = np.iinfo(dtype)
+        finite = st.integers(int(info.min), int(info.max))
+    lows, highs = [], []
+    for _ in range(size):
+        a, b = draw(finite), draw(finite)
+        lo, hi = min(a, b), max(a, b)
+        category = draw(st.sampled_from("BBBLAU"))
+        if kind == "f" or kind == "i":
+            if category in "AU":
+                lo = -np.inf
+            if category in "LU":
+                hi = np.inf
+        lows.append(lo)
+        highs.append(hi)
+    if kind == "f" or any(isinstance(v, float) for v in lows + highs):
+        low = np.array(lows, dtype=np.float64).reshape(shape)
+        high = np.array(highs, dtype=np.float64).reshape(shape)
+        if kind == "f":
+            low, high = low.astype(dtype), high.astype(dtype)
+    else:
+        low = np.array(lows, dtype=dtype).reshape(shape)
+        high = np.array(highs, dtype=dtype).reshape(shape)
+    return low, high, dtype
+
+
+@settings(max_examples=300)
+@given(args=box_args(), seed=SEEDS)
+def test_hypothesis_box_streams(args, seed):
+    low, high, dtype = args
+    gs_space, gym_space = _pair_or_same_error(
+        lambda lib: lib.Box(low.copy(), high.copy(), dtype=dtype))
+    if gym_space is None:
+        return
+    gs_space.seed(seed)
+    gym_space.seed(seed)
+    assert_same_stream(gs_space, gym_space, 3, f"{gym_space!r}")

@@ -8,10 +8,8 @@ from collections import OrderedDict
 import numpy as np
 import pytest
 
-import gymnasium.vector.utils as gym_vector
-import gymspaces.vector as gs_vector
 from support.differential import GS, GYM, assert_same_generator_state, assert_same_outcome, outcome
-from gymspaces import Box, Dict, Discrete, MultiBinary, Sequence, Tuple
+from gymspaces import Box, Dict, Discrete, MultiBinary, Sequence
 from gymspaces.error import Error
 
 
@@ -44,7 +42,7 @@ def test_ordered_dict_and_pair_sequences_keep_their_order():
 
 
 def test_keyword_spaces_are_appended_unsorted():
-    """Quirk Q21: keywords follow the (sorted) mapping in keyword order."""
+    """Quirk Q21b (docs/quirks.md): keywords follow the (sorted) mapping in keyword order."""
     build = lambda L: L.Dict({"m": L.Discrete(2), "c": L.Discrete(2)}, z=L.Discrete(2), b=L.Discrete(3))  # noqa: E731
     assert keys_in_both(build) == ["c", "m", "z", "b"]
     assert keys_in_both(lambda L: L.Dict(y=L.Discrete(2), x=L.Discrete(3))) == ["y", "x"]
@@ -120,10 +118,11 @@ def test_setitem():
 
 
 def test_in_tests_sample_membership_not_keys():
-    """Quirk Q21: ``"a" in space`` is ``contains("a")``."""
-    space = Dict({"a": Discrete(2)})
-    assert "a" not in space
-    assert {"a": 1} in space
+    """Quirk Q21a (docs/quirks.md): ``"a" in space`` is ``contains("a")``, in both libraries."""
+    for lib in (GS, GYM):
+        space = lib.Dict({"a": lib.Discrete(2)})
+        assert "a" not in space
+        assert {"a": 1} in space
 
 
 def test_repr_equality_and_hash():
@@ -146,20 +145,24 @@ def test_is_np_flattenable():
 
 
 def test_int_seed_draws_subseeds_in_key_order():
-    space = Dict({"b": Discrete(2), "a": Discrete(2)})
-    assert space.seed(42) == {"a": 191664963, "b": 1662057957}
-    reference = np.random.default_rng(42)
-    reference.integers(2**31 - 1, size=2)
-    assert_same_generator_state(space.np_random, reference)  # left advanced (quirk Q3)
+    """The own generator is left advanced past the sub-seed draws (quirk Q3, docs/quirks.md)."""
+    for lib in (GS, GYM):
+        space = lib.Dict({"b": lib.Discrete(2), "a": lib.Discrete(2)})
+        assert space.seed(42) == {"a": 191664963, "b": 1662057957}
+        reference = np.random.default_rng(42)
+        reference.integers(2**31 - 1, size=2)
+        assert_same_generator_state(space.np_random, reference)
 
 
 def test_dict_seed_follows_the_seed_dicts_order():
-    space = Dict({"a": Discrete(2), "b": Tuple((Discrete(2), Discrete(3)))})
-    result = space.seed({"b": [1, 2], "a": 3})
-    assert list(result) == ["b", "a"]
-    assert result == {"b": (1, 2), "a": 3}
-    assert space._np_random is None  # quirk Q2
-    assert_same_generator_state(space["a"].np_random, np.random.default_rng(3))
+    """A dict seed leaves the own generator unset (quirk Q2, docs/quirks.md)."""
+    for lib in (GS, GYM):
+        space = lib.Dict({"a": lib.Discrete(2), "b": lib.Tuple((lib.Discrete(2), lib.Discrete(3)))})
+        result = space.seed({"b": [1, 2], "a": 3})
+        assert list(result) == ["b", "a"]
+        assert result == {"b": (1, 2), "a": 3}
+        assert space._np_random is None
+        assert_same_generator_state(space["a"].np_random, np.random.default_rng(3))
 
 
 @pytest.mark.parametrize(
@@ -247,22 +250,7 @@ def test_jsonable_round_trip():
 
 
 def test_from_jsonable_of_an_empty_dict_raises_stop_iteration():
-    """Quirk Q21, as in Gymnasium."""
+    """Quirk Q21d (docs/quirks.md), as in Gymnasium."""
     for lib in (GS, GYM):
         with pytest.raises(StopIteration):
             lib.Dict().from_jsonable({})
-
-
-# --------------------------------------------------------------------------- batching keeps sort_keys
-
-
-def test_batch_space_propagates_sort_keys_and_resorts_ordered_dicts():
-    unsorted = Dict({"b": Discrete(2), "a": Discrete(3)}, sort_keys=False, seed=0)
-    batched = gs_vector.batch_space(unsorted, 2)
-    assert batched.sort_keys is False and list(batched) == ["b", "a"]
-    ordered = Dict(OrderedDict([("b", Discrete(2)), ("a", Discrete(3))]), seed=0)
-    batched = gs_vector.batch_space(ordered, 2)
-    assert list(ordered) == ["b", "a"]
-    assert batched.sort_keys is True and list(batched) == ["a", "b"]  # quirk Q21
-    gym_ordered = GYM.Dict(OrderedDict([("b", GYM.Discrete(2)), ("a", GYM.Discrete(3))]), seed=0)
-    assert list(gym_vector.batch_space(gym_ordered, 2)) == ["a", "b"]

@@ -6,12 +6,29 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from support import common_checks
-from support.differential import GS, GYM, assert_same_outcome, assert_same_stream, assert_same_value, both, seeded_pair
+from support.differential import (
+    GS,
+    GYM,
+    LIBS,
+    assert_same_outcome,
+    assert_same_state,
+    assert_same_stream,
+    assert_same_value,
+    both,
+    outcome,
+    seeded_pair,
+)
 from support.numpy_behaviour import REJECTS_OUT_OF_BOUND_PYTHON_INTS
 from support.recipes import recipe_params
 from support.spaces_corpus import DISCRETE_RECIPES, INT_DTYPES
+from support.sample_streams import INT_DTYPE, SEEDS, random_probability
+# Under the name the moved stream tests call it by: Hypothesis derives a test's
+# examples from its body, which keeps them as they were in tests/parity.
+from support.sample_streams import pair_or_same_error as _pair_or_same_error
 
 CONSTRUCTOR_ERRORS = {
     "n-float": lambda lib: lib.Discrete(3.0),
@@ -157,7 +174,7 @@ def test_contains_matches_gymnasium(build):
 
 
 def test_contains_examples():
-    """Q15/Q18: bools are accepted; numpy ints must cast safely to the dtype."""
+    """Quirks Q15/Q18 (docs/quirks.md): bools are accepted; numpy ints must cast safely to the dtype."""
     space = GS.Discrete(3, dtype=np.int32)
     assert True in space
     assert np.int16(1) in space
@@ -182,7 +199,7 @@ def test_jsonable_types():
 @pytest.mark.parametrize("recipe", recipe_params(DISCRETE_RECIPES))
 def test_pickle_and_deepcopy_keep_stream(recipe):
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # wrapping recipes (Q15)
+        warnings.simplefilter("ignore", RuntimeWarning)  # wrapping recipes (quirk Q15, docs/quirks.md)
         common_checks.check_pickle_and_deepcopy(recipe)
 
 
@@ -230,7 +247,8 @@ def test_n_equal_one_draws_nothing():
 
 
 def test_overflowing_start_wraps_with_runtime_warning():
-    """Q15: start + n - 1 beyond the dtype wraps, with numpy's overflow warning, in both."""
+    """Quirk Q15 (docs/quirks.md): start + n - 1 beyond the dtype wraps, with numpy's
+    overflow warning, in both."""
     gs_space, gym_space = seeded_pair(lambda lib: lib.Discrete(100, start=100, dtype=np.int8), 0)
     for i in range(30):
         gs_result, gym_result = both(lambda lib: (gs_space if lib is GS else gym_space).sample())
@@ -288,3 +306,120 @@ def test_every_integer_dtype_samples_checks_and_flattens_as_gymnasium(code):
     flat = gym_utils.flatten(gym_space, value)
     assert_same_value(gs_utils.flatten(gs_space, value), flat, code)
     assert_same_value(gs_utils.unflatten(gs_space, flat), gym_utils.unflatten(gym_space, flat), code)
+
+
+# --------------------------------------------------------------------------- mask and probability streams
+
+
+def _discrete_kwargs(rng: np.random.Generator, n: int, variant: int) -> dict:
+    if variant == 0:
+        return {"mask": np.zeros(n, dtype=np.int8)}
+    if variant == 1:
+        mask = np.zeros(n, dtype=np.int8)
+        mask[rng.integers(n)] = 1
+        return {"mask": mask}
+    if variant == 2:
+        return {"mask": (rng.random(n) < 0.5).astype(np.int8)}
+    if variant == 3:
+        return {"mask": np.ones(n, dtype=np.int8)}
+    if variant == 4:  # a strided, read-only view
+        mask = (rng.random(2 * n) < 0.6).astype(np.int8)[::2]
+        mask.flags.writeable = False
+        return {"mask": mask}
+    if variant == 5:
+        return {"probability": random_probability(rng, n, 0.3)}
+    if variant == 6:
+        probability = np.zeros(n)
+        probability[rng.integers(n)] = 1.0
+        return {"probability": probability}
+    if variant == 7:
+        return {"probability": np.full(n, 1.0 / n)}
+    # A strided view (not contiguous) of a valid probability vector.
+    buffer = np.full(2 * n, 7.0)
+    buffer[::2] = random_probability(rng, n, 0.2)
+    return {"probability": buffer[::2]}
+
+
+DISCRETE_MASK_SPACES = {
+    "n=1": lambda lib, **kw: lib.Discrete(1, **kw),
+    "n=2": lambda lib, **kw: lib.Discrete(2, **kw),
+    "n=10": lambda lib, **kw: lib.Discrete(10, **kw),
+    "n=10-start=-3": lambda lib, **kw: lib.Discrete(10, start=-3, **kw),
+    "n=7-start=5-int8": lambda lib, **kw: lib.Discrete(7, start=5, dtype=np.int8, **kw),
+    "n=300-uint16": lambda lib, **kw: lib.Discrete(300, dtype=np.uint16, **kw),
+    "n=1000": lambda lib, **kw: lib.Discrete(1000, **kw),
+    "n=5-uint64-start=2**63": lambda lib, **kw: lib.Discrete(5, start=2**63, dtype=np.uint64, **kw),
+    "n=100-int8-overflowing": lambda lib, **kw: lib.Discrete(100, start=100, dtype=np.int8, **kw),
+    "n=6-int32-start=-2**31": lambda lib, **kw: lib.Discrete(6, start=-(2**31), dtype=np.int32, **kw),
+}
+
+
+@pytest.mark.parametrize("build", DISCRETE_MASK_SPACES.values(), ids=DISCRETE_MASK_SPACES.keys())
+def test_discrete_mask_and_probability_streams(build):
+    for seed in range(30):
+        gs_space, gym_space = seeded_pair(build, seed)
+        n = int(gym_space.n)
+        rng = np.random.default_rng(10_000 + seed)
+        for draw in range(9):
+            kwargs = _discrete_kwargs(rng, n, (draw + seed) % 9)
+            before = {k: v.copy() for k, v in kwargs.items()}
+            assert_same_outcome(
+                outcome(lambda: gs_space.sample(**kwargs)),
+                outcome(lambda: gym_space.sample(**kwargs)),
+                f"seed={seed} draw={draw} {kwargs}",
+            )
+            for key, value in kwargs.items():
+                np.testing.assert_array_equal(value, before[key])
+        assert_same_state(gs_space, gym_space, f"seed={seed}")
+
+
+def test_discrete_mask_without_choice_consumes_nothing():
+    """All-zero and single-entry masks return without drawing, in both libraries."""
+    for lib in LIBS:
+        space = lib.Discrete(6, start=4, seed=3)
+        state = space.np_random.bit_generator.state
+        assert space.sample(mask=np.zeros(6, dtype=np.int8)) == 4
+        single = np.zeros(6, dtype=np.int8)
+        single[2] = 1
+        assert space.sample(mask=single) == 6
+        assert space.np_random.bit_generator.state == state
+
+
+# --------------------------------------------------------------------------- Hypothesis streams
+
+
+@st.composite
+def discrete_args(draw):
+    """Mostly valid spaces of every dtype; sometimes out-of-range n/start (both must raise)."""
+    dtype = draw(INT_DTYPE)
+    info = np.iinfo(dtype)
+    if draw(st.integers(0, 9)) == 0:
+        n = draw(st.integers(-5, 2**64))
+        start = draw(st.integers(-(2**63) - 2, 2**64))
+    else:
+        n = draw(st.one_of(st.integers(1, 70), st.integers(1, int(info.max))))
+        start = draw(st.one_of(st.integers(-3, 3), st.integers(int(info.min), int(info.max))))
+    return n, start, dtype
+
+
+@settings(max_examples=300)
+@given(args=discrete_args(), seed=SEEDS, mask_seed=st.integers(0, 2**32))
+def test_hypothesis_discrete_streams(args, seed, mask_seed):
+    n, start, dtype = args
+    gs_space, gym_space = _pair_or_same_error(lambda lib: lib.Discrete(n, start=start, dtype=dtype))
+    if gym_space is None:
+        return
+    gs_space.seed(seed)
+    gym_space.seed(seed)
+    assert_same_stream(gs_space, gym_space, 3, f"{gym_space!r}")
+    if n <= 70:
+        rng = np.random.default_rng(mask_seed)
+        for variant in range(9):
+            kwargs = _discrete_kwargs(rng, n, variant)
+            assert_same_outcome(
+                outcome(lambda: gs_space.sample(**kwargs)),
+                outcome(lambda: gym_space.sample(**kwargs)),
+                f"{gym_space!r} {kwargs}",
+                same_warnings=False,
+            )
+        assert_same_state(gs_space, gym_space, repr(gym_space))

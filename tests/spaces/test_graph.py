@@ -97,34 +97,46 @@ def test_golden_sample():
 
 
 def test_node_features_overlap_between_samples():
-    """Quirk Q4: nodes come from a copy of the node generator, advanced by one word after."""
-    space = Graph(Box(0, 1, (1,), dtype=np.float64), None, seed=0)
-    first = space.sample(num_nodes=4).nodes
-    second = space.sample(num_nodes=4).nodes
-    np.testing.assert_array_equal(second[:-1], first[1:])
+    """Quirk Q4 (docs/quirks.md): nodes come from a copy of the node generator, advanced
+    by one word after, in both libraries."""
+    samples = []
+    for lib in (GS, GYM):
+        space = lib.Graph(lib.Box(0, 1, (1,), dtype=np.float64), None, seed=0)
+        first = space.sample(num_nodes=4).nodes
+        second = space.sample(num_nodes=4).nodes
+        np.testing.assert_array_equal(second[:-1], first[1:])
+        samples.append((first, second))
+    assert_same_value(*samples)
 
 
 def test_dict_node_features_repeat_forever():
-    """Quirk Q4: a Dict node space's children never advance."""
-    space = Graph(Dict(a=Discrete(5), b=Box(0, 1, (2,))), None, seed=0)
-    first, second = space.sample(num_nodes=3).nodes, space.sample(num_nodes=3).nodes
-    assert_same_value(first, second)
+    """Quirk Q4 (docs/quirks.md): a Dict node space's children never advance."""
+    samples = []
+    for lib in (GS, GYM):
+        space = lib.Graph(lib.Dict(a=lib.Discrete(5), b=lib.Box(0, 1, (2,))), None, seed=0)
+        first, second = space.sample(num_nodes=3).nodes, space.sample(num_nodes=3).nodes
+        assert_same_value(first, second)
+        samples.append(first)
+    assert_same_value(*samples)
 
 
 def test_num_edges_is_drawn_without_edge_space():
-    """Quirk Q5: the Graph's own generator draws num_edges even with no edge space."""
-    space = Graph(Discrete(3), None, seed=0)
-    reference = np.random.default_rng(0)
-    graph = space.sample(num_nodes=5)
-    reference.integers(5 * 4)
-    assert graph.edges is None and graph.edge_links is None
-    assert_same_generator_state(space.np_random, reference)
-    space.sample(num_nodes=1)  # a single node: no draw
-    assert_same_generator_state(space.np_random, reference)
+    """Quirk Q5 (docs/quirks.md): the Graph's own generator draws num_edges even with no
+    edge space."""
+    for lib in (GS, GYM):
+        space = lib.Graph(lib.Discrete(3), None, seed=0)
+        reference = np.random.default_rng(0)
+        graph = space.sample(num_nodes=5)
+        reference.integers(5 * 4)
+        assert graph.edges is None and graph.edge_links is None
+        assert_same_generator_state(space.np_random, reference)
+        space.sample(num_nodes=1)  # a single node: no draw
+        assert_same_generator_state(space.np_random, reference)
 
 
 def test_explicit_num_edges_does_not_replicate_the_edge_mask():
-    """Quirk Q6: the edge mask is passed as is, which a Discrete edge space rejects."""
+    """Quirk Q6 (docs/quirks.md): the edge mask is passed as is, which a Discrete edge
+    space rejects."""
     for lib in (GS, GYM):
         space = lib.Graph(lib.Discrete(3), lib.Discrete(3), seed=0)
         with pytest.raises(AssertionError):

@@ -6,12 +6,22 @@ import numpy as np
 import pytest
 
 from support import common_checks
-from support.differential import GS, GYM, assert_same_outcome, assert_same_value, both
+from support.differential import (
+    GS,
+    GYM,
+    LIBS,
+    assert_same_outcome,
+    assert_same_state,
+    assert_same_value,
+    both,
+    outcome,
+    seeded_pair,
+)
 from support.recipes import recipe_params
 from support.spaces_corpus import MULTI_BINARY_RECIPES
 
 CONSTRUCTOR_ERRORS = {
-    "np-int64": lambda lib: lib.MultiBinary(np.int64(5)),  # Q17
+    "np-int64": lambda lib: lib.MultiBinary(np.int64(5)),  # quirk Q17 (docs/quirks.md)
     "np-int32": lambda lib: lib.MultiBinary(np.int32(5)),
     "float": lambda lib: lib.MultiBinary(5.0),
     "None": lambda lib: lib.MultiBinary(None),
@@ -70,7 +80,7 @@ def test_repr_matches_gymnasium(recipe):
 
 
 EQUALITY_PAIRS = {
-    "int-vs-list": (lambda lib: lib.MultiBinary(5), lambda lib: lib.MultiBinary([5]), False),  # Q17
+    "int-vs-list": (lambda lib: lib.MultiBinary(5), lambda lib: lib.MultiBinary([5]), False),  # quirk Q17 (docs/quirks.md)
     "list-vs-tuple": (lambda lib: lib.MultiBinary([2, 3]), lambda lib: lib.MultiBinary((2, 3)), True),
     "tuple-vs-array": (lambda lib: lib.MultiBinary((2, 3)), lambda lib: lib.MultiBinary(np.array([2, 3])), True),
     "same-int": (lambda lib: lib.MultiBinary(4), lambda lib: lib.MultiBinary(4), True),
@@ -172,3 +182,45 @@ def test_probability_extremes():
     space = GS.MultiBinary(5, seed=1)
     assert space.sample(probability=np.ones(5)).tolist() == [1] * 5
     assert space.sample(probability=np.zeros(5)).tolist() == [0] * 5
+
+
+# --------------------------------------------------------------------------- mask and probability streams
+
+
+MULTI_BINARY_SHAPES = [1, 3, 4, 5, 8, 13, (2, 3), (3, 2, 2)]
+
+
+@pytest.mark.parametrize("n", MULTI_BINARY_SHAPES, ids=str)
+def test_multi_binary_mask_and_probability_streams(n):
+    for seed in range(30):
+        gs_space, gym_space = seeded_pair(lambda lib: lib.MultiBinary(n), seed)
+        shape = gym_space.shape
+        rng = np.random.default_rng(30_000 + seed)
+        variants = [
+            lambda: {"mask": rng.integers(0, 3, size=shape).astype(np.int8)},
+            lambda: {"mask": np.full(shape, 2, dtype=np.int8)},
+            lambda: {"mask": np.zeros(shape, dtype=np.int8)},
+            lambda: {"mask": np.asfortranarray(rng.integers(0, 3, size=shape).astype(np.int8))},
+            lambda: {"probability": rng.random(shape)},
+            lambda: {"probability": rng.choice([0.0, 1.0, 0.5, 0.25], size=shape)},
+            lambda: {"probability": np.zeros(shape)},
+            lambda: {"probability": np.asfortranarray(rng.random(shape))},
+        ]
+        for draw, variant in enumerate(variants):
+            kwargs = variant()
+            assert_same_outcome(
+                outcome(lambda: gs_space.sample(**kwargs)),
+                outcome(lambda: gym_space.sample(**kwargs)),
+                f"seed={seed} draw={draw} {kwargs}",
+            )
+        assert_same_state(gs_space, gym_space, f"seed={seed}")
+
+
+def test_multi_binary_probability_compares_with_less_or_equal():
+    """Quirk Q17 (docs/quirks.md): an entry is 1 when ``u <= p``; p equal to the uniform
+    draw itself gives 1."""
+    for lib in LIBS:
+        uniforms = np.random.default_rng(0).random(6)
+        assert lib.MultiBinary(6, seed=0).sample(probability=uniforms.copy()).tolist() == [1] * 6
+        below = np.nextafter(uniforms, 0.0)
+        assert lib.MultiBinary(6, seed=0).sample(probability=below).tolist() == [0] * 6

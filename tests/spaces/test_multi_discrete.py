@@ -6,6 +6,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from support import common_checks
 from support.differential import (
@@ -23,6 +25,10 @@ from support.differential import (
 from support.numpy_behaviour import REJECTS_OUT_OF_BOUND_PYTHON_INTS
 from support.recipes import recipe_params
 from support.spaces_corpus import INT_DTYPES, MULTI_DISCRETE_RECIPES
+from support.sample_streams import INT_DTYPE, SEEDS, random_probability
+# Under the name the moved stream tests call it by: Hypothesis derives a test's
+# examples from its body, which keeps them as they were in tests/parity.
+from support.sample_streams import pair_or_same_error as _pair_or_same_error
 
 CONSTRUCTOR_ERRORS = {
     "dtype-None": lambda lib: lib.MultiDiscrete([2, 3], dtype=None),
@@ -156,7 +162,7 @@ def test_getitem_matches_gymnasium(build):
         gs_child, gym_child = gs_result.value, gym_result.value
         assert type(gs_child).__name__ == type(gym_child).__name__, index
         assert repr(gs_child) == repr(gym_child), index
-        # Q28: the child continues from a copy of the parent's generator state.
+        # Quirk Q28 (docs/quirks.md): the child continues from a copy of the parent's generator state.
         assert_same_state(gs_child, gym_child, f"child {index}")
         assert gs_child.np_random is not gs_space.np_random
         assert_same_stream(gs_child, gym_child, 3, f"child {index}")
@@ -249,7 +255,7 @@ def test_contains_matches_gymnasium(build):
 
 
 def test_contains_list_needs_safe_cast():
-    """Q18: a Python list (int64) is rejected by narrower dtypes."""
+    """Quirk Q18 (docs/quirks.md): a Python list (int64) is rejected by narrower dtypes."""
     for dtype in INT_DTYPES:
         gs_space, gym_space = GS.MultiDiscrete([3, 3], dtype=dtype), GYM.MultiDiscrete([3, 3], dtype=dtype)
         assert_same_value(gs_space.contains([1, 1]), gym_space.contains([1, 1]), np.dtype(dtype).name)
@@ -399,3 +405,121 @@ def test_every_integer_dtype_samples_checks_and_flattens_as_gymnasium(code):
     if not flat.raised:
         assert_same_value(gs_utils.unflatten(gs_space, flat.value), gym_utils.unflatten(gym_space, flat.value), code)
         assert_same_value(gs_utils.flatten_batch(gs_space, rows[:1]), flat.value[None, :], code)
+
+
+# --------------------------------------------------------------------------- mask and probability streams
+
+
+def _nested(nvec: np.ndarray, leaf):
+    if nvec.ndim == 0:
+        return leaf(int(nvec))
+    return tuple(_nested(sub, leaf) for sub in nvec)
+
+
+def _multi_discrete_mask_leaf(rng: np.random.Generator):
+    def leaf(n: int) -> np.ndarray:
+        choice = rng.integers(5)
+        if choice == 0:
+            return np.zeros(n, dtype=np.int8)
+        if choice == 1:
+            mask = np.zeros(n, dtype=np.int8)
+            mask[rng.integers(n)] = 1
+            return mask
+        if choice == 2:
+            return (rng.random(2 * n) < 0.5).astype(np.int8)[1::2]
+        return (rng.random(n) < 0.5).astype(np.int8)
+
+    return leaf
+
+
+def _multi_discrete_probability_leaf(rng: np.random.Generator):
+    def leaf(n: int) -> np.ndarray:
+        choice = rng.integers(4)
+        if choice == 0:
+            p = np.zeros(n)
+            p[rng.integers(n)] = 1.0
+            return p
+        if choice == 1:
+            return np.full(n, 1.0 / n)
+        return random_probability(rng, n, 0.4)
+
+    return leaf
+
+
+MULTI_DISCRETE_MASK_SPACES = {
+    "[5,2,7]": lambda lib, **kw: lib.MultiDiscrete([5, 2, 7], **kw),
+    "[1]": lambda lib, **kw: lib.MultiDiscrete([1], **kw),
+    "[3,4]-int8-start": lambda lib, **kw: lib.MultiDiscrete([3, 4], dtype=np.int8, start=[-1, 5], **kw),
+    "2d-start": lambda lib, **kw: lib.MultiDiscrete([[2, 3], [4, 1]], start=[[0, 1], [-2, 7]], **kw),
+    "3d": lambda lib, **kw: lib.MultiDiscrete(np.full((2, 2, 2), 3), **kw),
+    "uint8-start": lambda lib, **kw: lib.MultiDiscrete([6, 9, 2], dtype=np.uint8, start=[10, 0, 200], **kw),
+    "[40,33]": lambda lib, **kw: lib.MultiDiscrete([40, 33], **kw),
+    "uint64-big-start": lambda lib, **kw: lib.MultiDiscrete(
+        [3, 4], dtype=np.uint64, start=[2**63 + 5, 2**60 + 1], **kw),
+}
+
+
+@pytest.mark.parametrize(
+    "build", MULTI_DISCRETE_MASK_SPACES.values(), ids=MULTI_DISCRETE_MASK_SPACES.keys()
+)
+def test_multi_discrete_mask_and_probability_streams(build):
+    for seed in range(30):
+        gs_space, gym_space = seeded_pair(build, seed)
+        rng = np.random.default_rng(20_000 + seed)
+        for draw in range(6):
+            if draw % 2 == 0:
+                kwargs = {"mask": _nested(gym_space.nvec, _multi_discrete_mask_leaf(rng))}
+            else:
+                kwargs = {"probability": _nested(gym_space.nvec, _multi_discrete_probability_leaf(rng))}
+            assert_same_outcome(
+                outcome(lambda: gs_space.sample(**kwargs)),
+                outcome(lambda: gym_space.sample(**kwargs)),
+                f"seed={seed} draw={draw} {kwargs}",
+            )
+        assert_same_state(gs_space, gym_space, f"seed={seed}")
+
+
+# --------------------------------------------------------------------------- Hypothesis streams
+
+
+@st.composite
+def multi_discrete_args(draw):
+    dtype = draw(INT_DTYPE)
+    info = np.iinfo(dtype)
+    shape = draw(st.lists(st.integers(0, 3), min_size=0, max_size=2).map(tuple))
+    size = int(np.prod(shape))
+    small = draw(st.booleans())
+    top = min(int(info.max), 6 if small else int(info.max))
+    nvec = [draw(st.integers(1, top)) for _ in range(size)]
+    start = None
+    if draw(st.booleans()):
+        start = [draw(st.integers(int(info.min), int(info.max) - v + 1)) for v in nvec]
+    nvec = np.array(nvec, dtype=dtype).reshape(shape)
+    if start is not None:
+        start = np.array(start, dtype=dtype).reshape(shape)
+    return nvec, start, dtype
+
+
+@settings(max_examples=300)
+@given(args=multi_discrete_args(), seed=SEEDS, mask_seed=st.integers(0, 2**32))
+def test_hypothesis_multi_discrete_streams(args, seed, mask_seed):
+    nvec, start, dtype = args
+    gs_space, gym_space = _pair_or_same_error(
+        lambda lib: lib.MultiDiscrete(nvec, dtype=dtype, start=start))
+    if gym_space is None:
+        return
+    gs_space.seed(seed)
+    gym_space.seed(seed)
+    assert_same_stream(gs_space, gym_space, 3, f"{gym_space!r}")
+    if nvec.ndim >= 1 and nvec.size and int(nvec.max()) <= 64:
+        rng = np.random.default_rng(mask_seed)
+        for kwargs in (
+            {"mask": _nested(nvec, _multi_discrete_mask_leaf(rng))},
+            {"probability": _nested(nvec, _multi_discrete_probability_leaf(rng))},
+        ):
+            assert_same_outcome(
+                outcome(lambda: gs_space.sample(**kwargs)),
+                outcome(lambda: gym_space.sample(**kwargs)),
+                f"{gym_space!r} {kwargs}",
+            )
+        assert_same_state(gs_space, gym_space, repr(gym_space))

@@ -103,7 +103,7 @@ def test_single_alternative_draws_no_index():
 
 
 def test_index_is_drawn_before_the_mask_probability_check():
-    """Quirk Q7: the ValueError comes after the index draw."""
+    """Quirk Q7 (docs/quirks.md): the ValueError comes after the index draw."""
     spaces = [lib.OneOf((lib.Discrete(2), lib.Discrete(3)), seed=0) for lib in (GS, GYM)]
     for space in spaces:
         with pytest.raises(ValueError, match="Only one of `mask` or `probability`"):

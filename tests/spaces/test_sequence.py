@@ -38,12 +38,13 @@ def test_stacked_feature_space_is_the_batched_feature():
 
 
 def test_stack_construction_touches_the_feature_generator():
-    """Building the stacked feature space lazily seeds the feature (quirk Q1)."""
-    feature = Discrete(3)
-    Sequence(feature)
-    assert feature._np_random is None
-    Sequence(feature, stack=True)
-    assert feature._np_random is not None
+    """Building the stacked feature space lazily seeds the feature (quirk Q1, docs/quirks.md)."""
+    for lib in (GS, GYM):
+        feature = lib.Discrete(3)
+        lib.Sequence(feature)
+        assert feature._np_random is None
+        lib.Sequence(feature, stack=True)
+        assert feature._np_random is not None
 
 
 def test_not_generic():
@@ -171,7 +172,7 @@ def test_stacked_samples():
 
 
 def test_stacked_length_zero_raises():
-    """Quirk Q20: np.stack of nothing."""
+    """Quirk Q20 (docs/quirks.md): np.stack of nothing."""
     for lib in (GS, GYM):
         with pytest.raises(ValueError, match="need at least one array"):
             lib.Sequence(lib.Discrete(3), stack=True, seed=0).sample(mask=(0, None))
@@ -200,7 +201,7 @@ def test_contains():
 
 
 def test_stacked_contains_of_a_non_iterable_raises():
-    """Quirk Q27, as in Gymnasium."""
+    """Quirk Q27 (docs/quirks.md), as in Gymnasium."""
     for lib in (GS, GYM):
         with pytest.raises(TypeError):
             lib.Sequence(lib.Box(0, 1, (2,)), stack=True).contains(3)

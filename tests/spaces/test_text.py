@@ -4,13 +4,29 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from support import common_checks
 import gymnasium.spaces.text
 import gymspaces.text
-from support.differential import GS, GYM, assert_same_outcome, assert_same_stream, both, seeded_pair
+from support.differential import (
+    GS,
+    GYM,
+    assert_same_outcome,
+    assert_same_state,
+    assert_same_stream,
+    assert_same_value,
+    both,
+    outcome,
+    seeded_pair,
+)
 from support.recipes import recipe_params
 from support.spaces_corpus import TEXT_RECIPES
+from support.sample_streams import SEEDS, random_probability
+# Under the name the moved stream tests call it by: Hypothesis derives a test's
+# examples from its body, which keeps them as they were in tests/parity.
+from support.sample_streams import pair_or_same_error as _pair_or_same_error
 
 CONSTRUCTOR_ERRORS = {
     "max-float": lambda lib: lib.Text(5.0),
@@ -96,7 +112,7 @@ def test_repr_matches_gymnasium(recipe):
 
 EQUALITY_PAIRS = {
     "same": (lambda lib: lib.Text(5), lambda lib: lib.Text(5), True),
-    "charset-order": (lambda lib: lib.Text(5, charset="abc"), lambda lib: lib.Text(5, charset="cba"), True),  # Q19
+    "charset-order": (lambda lib: lib.Text(5, charset="abc"), lambda lib: lib.Text(5, charset="cba"), True),  # quirk Q19 (docs/quirks.md)
     "set-vs-str": (lambda lib: lib.Text(5, charset={"a", "b"}), lambda lib: lib.Text(5, charset="ba"), True),
     "default-vs-explicit": (lambda lib: lib.Text(5), lambda lib: lib.Text(5, charset=gymspaces.text.alphanumeric), True),
     "charset-differs": (lambda lib: lib.Text(5, charset="ab"), lambda lib: lib.Text(5, charset="abc"), False),
@@ -232,3 +248,88 @@ def test_lengths_beyond_int64_fail_like_numpy(max_length, min_length):
         assert_same_outcome(gs_out, gym_out, repr(kwargs))
         assert gym_out.raised  # no call here returns: min_length > 0 with nothing to draw
         assert gs_space.np_random.bit_generator.state == gym_space.np_random.bit_generator.state
+
+
+# --------------------------------------------------------------------------- mask and probability streams
+
+
+TEXT_MASK_SPACES = {
+    "abcde": lambda lib, **kw: lib.Text(5, charset="abcde", **kw),
+    "min0-xyzw": lambda lib, **kw: lib.Text(8, min_length=0, charset="xyzw", **kw),
+    "set-abc": lambda lib, **kw: lib.Text(6, min_length=2, charset={"c", "a", "b"}, **kw),
+    "unicode": lambda lib, **kw: lib.Text(7, charset="αβγ😀中", **kw),
+    "single": lambda lib, **kw: lib.Text(3, min_length=0, charset="q", **kw),
+}
+
+
+def _text_kwargs(rng: np.random.Generator, space, variant: int) -> dict:
+    k = len(space.character_list)
+    length = int(rng.integers(space.min_length, space.max_length + 1))
+    char_mask = (rng.random(k) < 0.6).astype(np.int8)
+    if not char_mask.any() and space.min_length > 0:
+        char_mask[rng.integers(k)] = 1
+    probability = random_probability(rng, k, 0.3)
+    return [
+        {"mask": (length, None)},
+        {"mask": (np.int64(length), None)},
+        {"mask": (None, char_mask)},
+        {"mask": (length, char_mask)},
+        {"probability": (None, probability)},
+        {"probability": (length, probability)},
+        {"probability": (None, None)},
+        {"mask": (None, None)},
+        {"mask": (length, np.ones(k, dtype=np.int8))},
+    ][variant]
+
+
+@pytest.mark.parametrize("build", TEXT_MASK_SPACES.values(), ids=TEXT_MASK_SPACES.keys())
+def test_text_mask_and_probability_streams(build):
+    for seed in range(30):
+        gs_space, gym_space = seeded_pair(build, seed)
+        rng = np.random.default_rng(40_000 + seed)
+        for variant in range(9):
+            kwargs = _text_kwargs(rng, gym_space, variant)
+            assert_same_outcome(
+                outcome(lambda: gs_space.sample(**kwargs)),
+                outcome(lambda: gym_space.sample(**kwargs)),
+                f"seed={seed} variant={variant} {kwargs}",
+            )
+        assert_same_state(gs_space, gym_space, f"seed={seed}")
+
+
+def test_text_all_zero_mask_with_min_length_zero_returns_empty_string():
+    """Quirk Q19 (docs/quirks.md): the empty string comes back even with a requested length,
+    after drawing the length."""
+    for seed in range(20):
+        gs_space, gym_space = seeded_pair(lambda lib: lib.Text(6, min_length=0, charset="abc"), seed)
+        zeros = np.zeros(3, dtype=np.int8)
+        for kwargs in ({"mask": (4, zeros)}, {"mask": (None, zeros)}, {"mask": (0, zeros)}):
+            gs_value, gym_value = gs_space.sample(**kwargs), gym_space.sample(**kwargs)
+            assert_same_value(gs_value, gym_value, f"seed={seed} {kwargs}")
+            assert gym_value == ""
+            assert_same_state(gs_space, gym_space, f"seed={seed} {kwargs}")
+        assert_same_stream(gs_space, gym_space, 2, f"seed={seed} after")
+
+
+# --------------------------------------------------------------------------- Hypothesis streams
+
+
+@settings(max_examples=200)
+@given(
+    max_length=st.integers(0, 30),
+    min_length=st.integers(0, 30),
+    # NUL has its own test above (test_charset_with_nul_character_samples_like_gymnasium);
+    # leaving it out lets the search look for other differences.
+    charset=st.text(alphabet=st.characters(exclude_characters="\x00"), min_size=0, max_size=12),
+    as_set=st.booleans(),
+    seed=SEEDS,
+)
+def test_hypothesis_text_streams(max_length, min_length, charset, as_set, seed):
+    chars = set(charset) if as_set else charset
+    gs_space, gym_space = _pair_or_same_error(
+        lambda lib: lib.Text(max_length, min_length=min_length, charset=chars))
+    if gym_space is None:
+        return
+    gs_space.seed(seed)
+    gym_space.seed(seed)
+    assert_same_stream(gs_space, gym_space, 3, f"{gym_space!r}")

@@ -63,10 +63,11 @@ def test_sequence_protocol():
 
 
 def test_in_tests_sample_membership_not_subspaces():
-    """``x in space`` is ``contains`` (quirk Q21), not Sequence membership."""
-    space = Tuple((Discrete(2), Discrete(3)))
-    assert Discrete(2) not in space
-    assert (1, 2) in space
+    """``x in space`` is ``contains`` (quirk Q21a, docs/quirks.md), not Sequence membership."""
+    for lib in (GS, GYM):
+        space = lib.Tuple((lib.Discrete(2), lib.Discrete(3)))
+        assert lib.Discrete(2) not in space
+        assert (1, 2) in space
 
 
 def test_generic_subscription():
@@ -89,24 +90,28 @@ def test_int_seed_golden_values():
 
 
 def test_int_seed_leaves_own_generator_advanced():
-    """The own generator ends after the sub-seed draws (quirk Q3)."""
-    space = Tuple((Discrete(2), Discrete(3), Discrete(4)))
-    seeds = space.seed(7)
-    reference = np.random.default_rng(7)
-    expected = reference.integers(2**31 - 1, size=3)
-    assert seeds == tuple(int(v) for v in expected)
-    assert_same_generator_state(space.np_random, reference)
-    for child, sub in zip(space.spaces, seeds):
-        assert_same_generator_state(child.np_random, np.random.default_rng(sub))
+    """The own generator ends after the sub-seed draws, and only the children's seeds are
+    returned (quirk Q3, docs/quirks.md)."""
+    for lib in (GS, GYM):
+        space = lib.Tuple((lib.Discrete(2), lib.Discrete(3), lib.Discrete(4)))
+        seeds = space.seed(7)
+        reference = np.random.default_rng(7)
+        expected = reference.integers(2**31 - 1, size=3)
+        assert seeds == tuple(int(v) for v in expected)
+        assert_same_generator_state(space.np_random, reference)
+        for child, sub in zip(space.spaces, seeds):
+            assert_same_generator_state(child.np_random, np.random.default_rng(sub))
 
 
 def test_sequence_seed_seeds_children_and_leaves_own_unset():
-    space = Tuple((Discrete(2), Tuple((Discrete(3), Discrete(4)))))
-    assert space.seed([1, [2, 3]]) == (1, (2, 3))
-    nested = Tuple((Discrete(3), Discrete(4))).seed(6)
-    assert space.seed((5, 6)) == (5, nested)
-    assert space._np_random is None  # quirk Q2
-    assert_same_generator_state(space.spaces[0].np_random, np.random.default_rng(5))
+    """A sequence seed leaves the own generator unset (quirk Q2, docs/quirks.md)."""
+    for lib in (GS, GYM):
+        space = lib.Tuple((lib.Discrete(2), lib.Tuple((lib.Discrete(3), lib.Discrete(4)))))
+        assert space.seed([1, [2, 3]]) == (1, (2, 3))
+        nested = lib.Tuple((lib.Discrete(3), lib.Discrete(4))).seed(6)
+        assert space.seed((5, 6)) == (5, nested)
+        assert space._np_random is None
+        assert_same_generator_state(space.spaces[0].np_random, np.random.default_rng(5))
 
 
 def test_none_seed_returns_fresh_entropy_and_leaves_own_unset():
@@ -140,13 +145,14 @@ def test_constructor_seed_forms():
 
 
 def test_touching_np_random_of_unseeded_tuple_reseeds_children():
-    """Quirk Q1: the property calls seed(None), which reseeds every child."""
-    child = Discrete(5, seed=1)
-    before = child.np_random
-    space = Tuple((child,))
-    generator = space.np_random
-    assert isinstance(generator, np.random.Generator)
-    assert child.np_random is not before
+    """Quirk Q1 (docs/quirks.md): the property calls seed(None), which reseeds every child."""
+    for lib in (GS, GYM):
+        child = lib.Discrete(5, seed=1)
+        before = child.np_random
+        space = lib.Tuple((child,))
+        generator = space.np_random
+        assert isinstance(generator, np.random.Generator)
+        assert child.np_random is not before
 
 
 # --------------------------------------------------------------------------- sampling

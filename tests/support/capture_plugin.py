@@ -18,6 +18,14 @@ capture at all. Every difference is also listed, grouped, in the
 terminal summary, and the session fails if any was found (a test marked xfail
 cannot hide one). ``GYMSPACES_TEST_CAPTURE_REPORT=<file.json>`` writes the
 full list.
+
+Both passes may run on several processes with pytest-xdist, one file per
+worker (``-n 2 --dist loadfile``: each module then runs whole, in its order,
+in one process, so module fixtures and the records keyed by node id are the
+same in both passes; other ``--dist`` modes are refused). Each worker writes
+its part (``<file>.<worker>``) and its summary; the controlling process
+merges the parts into ``<file>`` (write) or sums the summaries and fails the
+session on any difference (compare).
 """
 
 from __future__ import annotations
@@ -92,7 +100,12 @@ def configure(config: pytest.Config) -> None:
         raise pytest.UsageError(
             f"{MODE_ENV}=write records plain Gymnasium: run it without GYMSPACES_TEST_PATCHED "
             "(and without GYMSPACES_PATCH)")
-    plugin = CapturePlugin(mode, path, patched=is_patched())
+    workers = config.getoption("numprocesses", None)
+    if workers and config.getoption("dist", "no") != "loadfile":
+        raise pytest.UsageError(
+            f"{FILE_ENV} with pytest-xdist needs --dist loadfile: each module must run whole, in "
+            f"order, in one process in both passes (got --dist {config.getoption('dist', 'no')})")
+    plugin = CapturePlugin(mode, path, patched=is_patched(), distributed=bool(workers))
     config.pluginmanager.register(plugin, "gymspaces-capture")
 
 
@@ -100,8 +113,12 @@ pytest_configure = configure
 
 
 class CapturePlugin:
-    def __init__(self, mode: str, path: Path, *, patched: bool):
+    def __init__(self, mode: str, path: Path, *, patched: bool, distributed: bool = False):
         self.mode, self.path, self.patched = mode, path, patched
+        # Under pytest-xdist: a worker's id ("gw0"...), and whether this is the
+        # controlling process (which runs no test, and gathers the workers' parts).
+        self.worker = os.environ.get("PYTEST_XDIST_WORKER")
+        self.controller = distributed and self.worker is None
         self.header: dict[str, Any] = {}
         self.chunks: dict[str, bytes] = {}
         self.interrupted = False
@@ -122,6 +139,9 @@ class CapturePlugin:
     def pytest_configure(self, config: pytest.Config) -> None:
         capture.RECORDER = self.recorder
         _install_entropy_hook()
+        if self.controller:  # before any worker starts: no part of an earlier session is gathered
+            for stale in _parts(self.path):
+                stale.unlink()
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         _remove_entropy_hook()
@@ -163,13 +183,19 @@ class CapturePlugin:
         self.interrupted = True
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        if self.controller:
+            self._gather()
+        elif self.worker is not None:
+            self._write_part()
+            return
         if self.mode == "write":
             if self.interrupted:
                 return  # an interrupted capture is not written: compare would miss tests
             header = {"magic": MAGIC, "format": FORMAT, "environment": _environment(),
                       "args": list(session.config.invocation_params.args),
                       "counters": vars(self.recorder.counters).copy()}
-            write(self.path, header, {nodeid: _encode(test) for nodeid, test in self.recorder.written.items()})
+            written = {nodeid: _encode(test) for nodeid, test in self.recorder.written.items()}
+            write(self.path, header, {**self.chunks, **written} if self.controller else written)
             return
         if self.recorder.mismatches and session.exitstatus == 0:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
@@ -179,6 +205,34 @@ class CapturePlugin:
                 {"nodeid": m.nodeid, "ordinal": m.ordinal, "label": m.label, "part": m.difference.part,
                  "group": m.difference.group, "plain": m.difference.plain, "patched": m.difference.patched}
                 for m in self.recorder.mismatches], indent=1))
+
+    # ------------------------------------------------------------ pytest-xdist
+
+    def _write_part(self) -> None:
+        """A worker's records (write) and its summary, for the controller to gather."""
+        recorder = self.recorder
+        part = {"counters": vars(recorder.counters).copy(), "mismatches": recorder.mismatches,
+                "seen": recorder.seen, "interrupted": self.interrupted,
+                "tests": {nodeid: _encode(test) for nodeid, test in recorder.written.items()}}
+        target = self.path.with_name(f"{self.path.name}.{self.worker}")
+        with open(target.with_name(target.name + ".partial"), "wb") as f:
+            pickle.dump(part, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(target.with_name(target.name + ".partial"), target)
+
+    def _gather(self) -> None:
+        """The workers' parts summed into this (controlling) process's recorder."""
+        recorder = self.recorder
+        for path in _parts(self.path):
+            with open(path, "rb") as f:
+                part = pickle.load(f)
+            path.unlink()
+            for name, value in part["counters"].items():
+                setattr(recorder.counters, name, getattr(recorder.counters, name) + value)
+            recorder.mismatches.extend(part["mismatches"])
+            recorder.seen |= part["seen"]
+            self.interrupted = self.interrupted or part["interrupted"]
+            if self.mode == "write":
+                self.chunks.update(part["tests"])
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         c = self.recorder.counters
@@ -220,6 +274,11 @@ class CapturePlugin:
                        + ", ".join(f"{f} {n}" for f, n in files.most_common(4)) + "]")
             for example in members[:EXAMPLES_PER_GROUP]:
                 write_line("         e.g. " + example.describe().replace("\n", "\n         "))
+
+
+def _parts(path: Path) -> list[Path]:
+    """The workers' parts of the capture ``path`` (``<file>.gw0``, ...)."""
+    return sorted(path.parent.glob(f"{path.name}.gw*[0-9]"))
 
 
 def _fail(found: list[capture.Mismatch]) -> None:

@@ -164,9 +164,9 @@ def seed_structure(space: Any, rng: np.random.Generator, *, in_graph: bool = Fal
     """A nested seed for ``space`` (of either library) mixing ints, lists, tuples and dicts.
 
     Tuples/Dicts below a Graph or a stacked Sequence get ints only: a list or
-    dict seed leaves their own generator as it was (quirk Q2) -- unset, so the
+    dict seed leaves their own generator as it was (quirk Q2 in docs/quirks.md) -- unset, so the
     Graph's per-sample ``batch_space`` would reseed it from OS entropy, or
-    already seeded from OS entropy when the parent was built (quirk Q1).
+    already seeded from OS entropy when the parent was built (quirk Q1 in docs/quirks.md).
     """
     name = type(space).__name__
 

@@ -104,7 +104,7 @@ def box_recipes(draw: Any, valid_only: bool = False) -> Recipe:
         finite, infinite = st.integers(0, 1), False
     else:
         info = np.iinfo(dt)
-        # int64/uint64 extremes are quirky (Q8); stay inside for valid spaces.
+        # int64/uint64 extremes are quirky (quirk Q8, docs/quirks.md); stay inside for valid spaces.
         lo, hi = int(info.min) // 2, int(info.max) // 2
         finite = st.one_of(st.integers(max(lo, -5), 5 if info.max > 5 else int(info.max)), st.integers(lo, hi))
         infinite = dt.kind == "i" and dt.itemsize < 8

@@ -5,7 +5,7 @@ fundamental spaces per kind (``BOX_RECIPES``, ..., ``ALL_RECIPES``) and
 hand-picked nested spaces (``COMPOSITE_CORPUS``), sampled over many seeds by
 the parity tests.
 
-Recipes whose *sampling* raises in Gymnasium (quirks Q8, Q9) are included on
+Recipes whose *sampling* raises in Gymnasium (quirks Q8, Q9 in docs/quirks.md) are included on
 purpose: parity then means both libraries raise the same exception type after
 consuming the same draws.
 """
@@ -96,14 +96,14 @@ _box(
 _box("float16-full-range", spec.Box(-65504.0, 65504.0, (5,), np.float16))
 _box("float32-(84,84,3)", spec.Box(0, 1, (84, 84, 3), np.float32))
 _box("float64-big-endian-(3,)", spec.Box(-1, 1, (3,), ">f8"))
-# Q9: high - low overflows float64 -> OverflowError on sample.
+# Quirk Q9 (docs/quirks.md): high - low overflows float64 -> OverflowError on sample.
 _box(
     "float64-range-overflow",
     spec.Box(
         float(np.finfo(np.float64).min), float(np.finfo(np.float64).max), (2,), np.float64
     ),
 )
-# Q10: the unbounded coordinate draws before the uniform pass raises.
+# Quirk Q10 (docs/quirks.md): the unbounded coordinate draws before the uniform pass raises.
 _box(
     "float64-overflow-after-normal",
     spec.Box(
@@ -156,7 +156,7 @@ _box("uint8-(84,84,3)", spec.Box(0, 255, (84, 84, 3), np.uint8))
 _box("int64-near-extremes", spec.Box(int(_i64.min), int(_i64.max) - 1, (4,), np.int64))
 _box("int64-huge-positive", spec.Box(2**62, 2**63 - 10, (4,), np.int64))
 _box("int64-huge-negative", spec.Box(int(_i64.min), -(2**62), (4,), np.int64))
-# Q8: high + 1 wraps in int64 -> "high - low < 0" on sample.
+# Quirk Q8 (docs/quirks.md): high + 1 wraps in int64 -> "high - low < 0" on sample.
 _box("int64-max-high", spec.Box(0, int(_i64.max), (2,), np.int64))
 _box("int64-full-range", spec.Box(int(_i64.min), int(_i64.max), (2,), np.int64))
 _box("uint64-below-2**63", spec.Box(0, 2**63 - 2, (3,), np.uint64))
@@ -207,7 +207,7 @@ for _dt in INT_DTYPES:
     if np.dtype(_dt).kind == "i":
         _discrete(f"{_n}-start=-5", spec.Discrete(9, start=-5, dtype=_dt))
 _discrete("int32-big-endian", spec.Discrete(5, start=1, dtype=">i4"))
-# Q15: start + n - 1 overflows the dtype -> samples wrap with a RuntimeWarning.
+# Quirk Q15 (docs/quirks.md): start + n - 1 overflows the dtype -> samples wrap with a RuntimeWarning.
 _discrete("int8-overflowing-start", spec.Discrete(100, start=100, dtype=np.int8))
 _discrete("uint8-overflowing-start", spec.Discrete(200, start=200, dtype=np.uint8))
 _discrete(

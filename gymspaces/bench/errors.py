@@ -1,0 +1,15 @@
+"""How ``python -m gymspaces bench`` fails: its usage error, exit statuses and the extras it names."""
+
+from __future__ import annotations
+
+EXIT_OK, EXIT_MISSED, EXIT_USAGE, EXIT_ERROR = 0, 1, 2, 3
+
+BENCH_EXTRA = "pip install 'gymspaces[bench]'"
+PLOT_EXTRA = "pip install 'gymspaces[plot]'"
+
+
+class UsageError(Exception):
+    """A problem with the command line, the environment or an input file."""
+
+
+__all__ = ["BENCH_EXTRA", "EXIT_ERROR", "EXIT_MISSED", "EXIT_OK", "EXIT_USAGE", "PLOT_EXTRA", "UsageError"]

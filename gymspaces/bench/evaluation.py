@@ -1,0 +1,199 @@
+"""The verdict on a bench run: per case, the ratio to Gymnasium and the distance to the floor, judged against targets.
+
+The ratio is Gymnasium median / gymspaces median (higher is better); the
+distance is gymspaces median / floor median (1.0 is as fast as the work
+allows). A case below its gated floor, or a geometric mean below its own, is
+a miss; the ``[absolute]`` targets and the distances become notes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from gymspaces.bench.cases import CASES, CASES_BY_KEY
+from gymspaces.bench.results import BASELINE, FLOOR, IMPORT_KEY, Run
+from gymspaces.bench.table import duration
+from gymspaces.bench.targets import Targets
+
+# The geometric mean compares like with like: Gymnasium's own operations,
+# neither the import nor the batched APIs Gymnasium lacks.
+GEOMETRIC_KEYS = frozenset(case.key for case in CASES if not case.slow and not case.beyond)
+NEAR_FLOOR = 2.0  # a case within this factor of its floor has little left to gain
+
+
+def _judge(ratio: float | None, floor: float | None, unmeasured: str) -> str:
+    """``"pass"`` or ``"MISS"`` of ``ratio`` against ``floor``; ``unmeasured`` without a ratio, ``""`` without a floor."""
+    if floor is None:
+        return ""
+    if ratio is None:
+        return unmeasured
+    return "pass" if ratio >= floor else "MISS"
+
+
+@dataclass
+class Row:
+    """One case of the report."""
+
+    key: str
+    label: str
+    ours: float | None
+    theirs: float | None
+    target: float | None = None
+    """The gated floor of ``ratio`` from the targets file."""
+    baseline: float | None = None
+    bound: float | None = None
+    """The median of the case's floor (its least work), in seconds."""
+
+    @classmethod
+    def measured(cls, key: str, medians: dict[str, float]) -> Row:
+        """The row of case ``key`` from its medians by implementation (no target, no baseline)."""
+        # The import case's floor is ``import numpy``, timed beside it.
+        bound = medians.get(BASELINE if key == IMPORT_KEY else FLOOR)
+        return cls(key, CASES_BY_KEY[key].label, medians.get("gymspaces"), medians.get("gymnasium"), bound=bound)
+
+    @property
+    def ratio(self) -> float | None:
+        """Gymnasium median / gymspaces median, or ``None`` without both."""
+        if self.ours is None or self.theirs is None or self.ours <= 0:
+            return None
+        return self.theirs / self.ours
+
+    @property
+    def distance(self) -> float | None:
+        """gymspaces median / floor median: 1.0 is as fast as the work allows."""
+        if self.ours is None or self.bound is None or self.bound <= 0:
+            return None
+        return self.ours / self.bound
+
+    @property
+    def status(self) -> str:
+        """``"pass"``, ``"MISS"``, ``"n/a"`` (no Gymnasium figure) or ``""`` (no floor)."""
+        # No gymspaces figure is a miss: the case was selected and did not run.
+        return _judge(self.ratio, self.target, "MISS" if self.ours is None else "n/a")
+
+
+@dataclass
+class Report:
+    """The rows of a run, its geometric mean and the verdict on the targets."""
+
+    rows: list[Row]
+    geometric_mean: float | None
+    geometric_floor: float | None
+    geometric_count: int
+    misses: list[str]
+    notes: list[str]
+    has_reference: bool
+
+    @property
+    def geometric_status(self) -> str:
+        """``"pass"``, ``"MISS"``, ``"n/a"`` (not every case measured) or ``""`` (no floor)."""
+        return _judge(self.geometric_mean, self.geometric_floor, "n/a")
+
+
+def _shortfall(ratio: float, floor: float) -> str:
+    return f"{ratio:.1f}x < {floor:g}x: {ratio / floor:.0%} of the floor, needs {floor / ratio:.2f}x more"
+
+
+def evaluate(
+    run: Run,
+    targets: Targets | None,
+    cases: Iterable[str] | None = None,
+    baseline: Run | None = None,
+    has_reference: bool | None = None,
+) -> Report:
+    """Compare the run with the targets.
+
+    Parameters
+    ----------
+    run : Run
+        The measurements.
+    targets : Targets or None
+        Floors to check; ``None`` reports ratios only.
+    cases : iterable of str, optional
+        The case keys that were meant to run (default: every case). A floor
+        of a case outside them is not checked; a floor of a selected case
+        without a gymspaces result counts as missed. The geometric mean is
+        only judged over the full set of cases.
+    baseline : Run, optional
+        An earlier run whose gymspaces medians are shown for comparison.
+    has_reference : bool, optional
+        Whether Gymnasium was benchmarked; by default, whether the run holds
+        any Gymnasium figure.
+
+    Returns
+    -------
+    Report
+    """
+    wanted = None if cases is None else set(cases)
+    selected = [key for key in CASES_BY_KEY if wanted is None or key in wanted]
+    if has_reference is None:
+        has_reference = any("gymnasium" in by_impl for by_impl in run.medians.values())
+    rows = []
+    for key in selected:
+        row = Row.measured(key, run.medians.get(key, {}))
+        if targets is not None:
+            row.target = targets.ratio.get(key)
+        if baseline is not None:
+            row.baseline = baseline.median(key, "gymspaces")
+        rows.append(row)
+    misses: list[str] = []
+    notes: list[str] = []
+    for row in rows:
+        if row.status == "MISS":
+            if row.ours is None:
+                misses.append(f"{row.key}: no gymspaces result (floor {row.target:g}x)")
+            else:
+                misses.append(f"{row.key}: {_shortfall(row.ratio, row.target)}")  # type: ignore[arg-type]
+
+    ratios = [row.ratio for row in rows if row.key in GEOMETRIC_KEYS and row.ratio is not None]
+    complete = len(ratios) == len(GEOMETRIC_KEYS)
+    geometric = math.exp(sum(math.log(r) for r in ratios) / len(ratios)) if complete and ratios else None
+    geometric_floor = targets.geometric_mean if targets is not None else None
+    report = Report(rows, geometric, geometric_floor, len(ratios), misses, notes, has_reference)
+    if geometric_floor is not None:
+        if report.geometric_status == "MISS":
+            misses.append(f"geometric mean: {_shortfall(geometric, geometric_floor)}")  # type: ignore[arg-type]
+        elif report.geometric_status == "n/a":
+            notes.append("geometric mean floor not judged: it needs every case, with Gymnasium")
+    if targets is not None:
+        notes.extend(_absolute_notes(run, targets, set(selected)))
+    distances = [row.distance for row in rows if row.distance is not None and row.key != IMPORT_KEY]
+    if distances:
+        near = sum(distance <= NEAR_FLOOR for distance in distances)
+        notes.append(
+            f"floor: {near} of {len(distances)} cases within {NEAR_FLOOR:g}x of their floor "
+            f"(median distance {sorted(distances)[len(distances) // 2]:.1f}x); see README, 'How the floors are built'"
+        )
+    return report
+
+
+def _absolute_notes(run: Run, targets: Targets, selected: set[str]) -> list[str]:
+    """The notes on the ``[absolute]`` targets of the selected cases (reported, never gated)."""
+    notes = []
+    for key, limits in targets.absolute.items():
+        if key not in selected:
+            continue
+        ours = run.median(key, "gymspaces")
+        if ours is None:
+            continue
+        if "max_us" in limits:
+            limit = limits["max_us"]
+            verdict = "within" if ours * 1e6 <= limit else "over"
+            notes.append(f"{key}: {duration(ours)} per call, {verdict} the {limit:g} us orientation target (not gated)")
+        if "max_ms_over_numpy" in limits:
+            numpy_time = run.median(key, BASELINE)
+            if numpy_time is None:
+                continue
+            extra = (ours - numpy_time) * 1e3
+            limit = limits["max_ms_over_numpy"]
+            verdict = "within" if extra <= limit else "over"
+            notes.append(
+                f"{key}: {duration(ours)} vs import numpy {duration(numpy_time)}, {extra:+.1f} ms, "
+                f"{verdict} the {limit:g} ms orientation target (not gated)"
+            )
+    return notes
+
+
+__all__ = ["GEOMETRIC_KEYS", "NEAR_FLOOR", "Report", "Row", "evaluate"]

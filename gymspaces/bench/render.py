@@ -1,0 +1,107 @@
+"""The text report of a bench run: the versions and settings, the table of cases, the real loops and the notes."""
+
+from __future__ import annotations
+
+from gymspaces.bench import realloop
+from gymspaces.bench.errors import BENCH_EXTRA
+from gymspaces.bench.evaluation import Report, Row
+from gymspaces.bench.results import BASELINE, IMPORT_KEY, Run
+from gymspaces.bench.table import aligned, duration
+
+
+def _change(row: Row) -> str:
+    if row.baseline is None or row.ours is None:
+        return "-"
+    return f"{(row.ours / row.baseline - 1):+.1%}"
+
+
+def render(report: Report, run: Run, *, mode: str = "", baseline_name: str | None = None) -> str:
+    """The report as a plain-text table followed by the misses and notes.
+
+    Parameters
+    ----------
+    report : Report
+        The evaluated run.
+    run : Run
+        The run itself (versions, machine, settings, the ``import numpy`` row, the real loops).
+    mode : str, optional
+        ``"quick"`` or ``"full"``; by default the mode recorded in the run.
+    baseline_name : str, optional
+        The file of the ``--compare`` baseline: adds its medians and the change.
+
+    Returns
+    -------
+    str
+    """
+    lines = []
+    versions = f"gymspaces {run.versions.get('gymspaces', '?')}"
+    if report.has_reference:
+        versions += f" vs Gymnasium {run.versions.get('gymnasium', '?')}"
+    if BASELINE in run.versions:
+        versions += f"  (numpy {run.versions[BASELINE]})"
+    lines.append(versions)
+    if run.machine:
+        lines.append(run.machine)
+    settings = "pytest-benchmark medians"
+    mode = mode or run.mode
+    if mode:
+        settings += f", {mode} mode"
+    if run.max_time is not None:
+        settings += f" (max {run.max_time:g} s per measurement)"
+    lines.append(settings + "; ratio = Gymnasium / gymspaces, higher is better")
+    lines.append("floor = the least work of the case, timed in this run; distance = gymspaces / floor, 1.0x is the floor")
+    if not report.has_reference:
+        lines.append(f"Gymnasium is not installed: gymspaces alone ({BENCH_EXTRA} to compare)")
+    lines.append("")
+
+    header = ["case", "gymspaces", "floor", "distance", "gymnasium", "ratio", "target", "status"]
+    if baseline_name is not None:
+        header += ["baseline", "change"]
+    table = [header]
+    for row in report.rows:
+        cells = [
+            row.key,
+            duration(row.ours),
+            duration(row.bound),
+            f"{row.distance:.1f}x" if row.distance is not None else "-",
+            duration(row.theirs),
+            f"{row.ratio:.1f}x" if row.ratio is not None else "-",
+            f"{row.target:g}x" if row.target is not None else "",
+            row.status,
+        ]
+        if baseline_name is not None:
+            cells += [duration(row.baseline), _change(row)]
+        table.append(cells)
+        if row.key == IMPORT_KEY and run.median(IMPORT_KEY, BASELINE) is not None:
+            table.append([f"  ({BASELINE})", duration(run.median(IMPORT_KEY, BASELINE)), "", "", "", "", "", ""])
+            if baseline_name is not None:
+                table[-1] += ["", ""]
+    if report.has_reference:
+        table.append(
+            [
+                f"geometric mean ({report.geometric_count})",
+                "",
+                "",
+                "",
+                "",
+                f"{report.geometric_mean:.1f}x" if report.geometric_mean is not None else "-",
+                f"{report.geometric_floor:g}x" if report.geometric_floor is not None else "",
+                report.geometric_status,
+            ]
+            + (["", ""] if baseline_name is not None else [])
+        )
+    # A rule under the header and, with Gymnasium, above the geometric mean.
+    lines.extend(aligned(table, {0, len(table) - 2} if report.has_reference else {0}))
+    if baseline_name is not None:
+        lines.append(f"baseline: gymspaces medians of {baseline_name}; change = time now vs then")
+    real = realloop.render(run)
+    if real:
+        lines.append("")
+        lines.extend(real)
+    if report.notes:
+        lines.append("")
+        lines.extend(f"note: {note}" for note in report.notes)
+    return "\n".join(lines)
+
+
+__all__ = ["render"]

@@ -1,0 +1,157 @@
+"""The pytest driver of ``python -m gymspaces bench``: runs the shipped suite in this process.
+
+:func:`run_suite` runs :mod:`gymspaces.bench.suite` with ``pytest.main``,
+keeping only the selected cases (:class:`CaseSelection`), drawing the
+progress (:class:`~gymspaces.bench.progress.ProgressBar`) and adding the
+bench's own section to pytest-benchmark's JSON (:class:`RunLabel`). pytest is
+imported only when the suite runs: reporting on a saved run needs no pytest.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Sequence
+from typing import Any
+
+from gymspaces.bench.evaluation import Row
+from gymspaces.bench.progress import ProgressBar
+from gymspaces.bench.results import IMPORT_KEY, read_run
+
+SUITE = "gymspaces.bench.suite"
+
+# pytest-benchmark settings. Full mode keeps its defaults (1 s per
+# measurement, at least 5 rounds); quick mode spends a tenth of that, which
+# still gives thousands of rounds for every case but the import one.
+QUICK_ARGS = ("--benchmark-max-time=0.1", "--benchmark-min-rounds=3")
+FULL_ARGS: tuple[str, ...] = ()
+
+
+class CaseSelection:
+    """A pytest plugin that deselects every measurement of a case not in ``cases``.
+
+    The ``import numpy`` baseline goes with the ``import`` case.
+    """
+
+    def __init__(self, cases: Sequence[str]) -> None:
+        self.cases = set(cases)
+
+    def pytest_collection_modifyitems(self, config: Any, items: list[Any]) -> None:
+        kept: list[Any] = []
+        dropped: list[Any] = []
+        for item in items:
+            params = getattr(item, "callspec", None)
+            key = params.params["case"].key if params is not None else IMPORT_KEY
+            (kept if key in self.cases else dropped).append(item)
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = kept
+
+
+class RunLabel:
+    """A pytest plugin that records the mode of the run, and a summary per case, in pytest-benchmark's JSON.
+
+    ``gymspaces_bench.cases[key]`` holds the medians (seconds) of gymspaces,
+    Gymnasium and the floor, ``ratio`` (Gymnasium / gymspaces) and
+    ``distance`` (gymspaces / floor), each ``null`` when not measured.
+    """
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+
+    def pytest_benchmark_update_json(self, config: Any, benchmarks: Any, output_json: dict[str, Any]) -> None:
+        run = read_run(output_json)
+        summary = {}
+        for key, medians in run.medians.items():
+            row = Row.measured(key, medians)
+            summary[key] = {
+                "gymspaces": row.ours,
+                "gymnasium": row.theirs,
+                "floor": row.bound,
+                "ratio": row.ratio,
+                "distance": row.distance,
+            }
+        output_json["gymspaces_bench"] = {"mode": self.mode, "cases": summary}
+
+
+def run_suite(
+    json_path: str,
+    *,
+    quick: bool,
+    cases: Sequence[str] | None,
+    pytest_args: Sequence[str],
+    verbose: bool,
+    timing_args: Sequence[str] | None = None,
+) -> int:
+    """Run the benchmark suite in this process with pytest.main.
+
+    Parameters
+    ----------
+    json_path : str
+        Where pytest-benchmark writes its JSON.
+    quick : bool
+        Use the short settings (``QUICK_ARGS``).
+    cases : sequence of str or None
+        Case keys to run; ``None`` runs them all.
+    pytest_args : sequence of str
+        Extra arguments for pytest, after the ones chosen here (so they win).
+    verbose : bool
+        Show pytest's own output (including pytest-benchmark's tables).
+    timing_args : sequence of str, optional
+        pytest-benchmark timing options replacing those ``quick`` selects.
+
+    Returns
+    -------
+    int
+        pytest's exit code.
+    """
+    import pytest
+
+    rootdir = tempfile.mkdtemp(prefix="gymspaces-bench-")
+    args = [
+        "--pyargs",
+        SUITE,
+        "-c",
+        os.devnull,  # ignore any pytest configuration around the current directory
+        "--rootdir",
+        rootdir,
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:xdist",  # timings need one process, even when run from a parallel test session
+        "-q",
+        "--benchmark-json",
+        json_path,
+        "--benchmark-group-by=group",
+        "--benchmark-sort=name",
+        *(() if verbose else ("--benchmark-quiet",)),
+        *(timing_args if timing_args is not None else QUICK_ARGS if quick else FULL_ARGS),
+        *pytest_args,
+    ]
+    plugins: list[object] = [ProgressBar(sys.stderr), RunLabel("quick" if quick else "full")]
+    if cases is not None:
+        plugins.append(CaseSelection(cases))
+    output = io.StringIO()
+    # Started from a worker of a parallel (xdist) test session, the variable
+    # it inherits would make pytest-benchmark disable itself.
+    worker = os.environ.pop("PYTEST_XDIST_WORKER", None)
+    try:
+        if verbose:
+            code = pytest.main(args, plugins=plugins)
+        else:
+            with contextlib.redirect_stdout(output):
+                code = pytest.main(args, plugins=plugins)
+    finally:
+        shutil.rmtree(rootdir, ignore_errors=True)
+        if worker is not None:
+            os.environ["PYTEST_XDIST_WORKER"] = worker
+    if code not in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED) and not verbose:
+        sys.stderr.write(output.getvalue())
+    return int(code)
+
+
+__all__ = ["FULL_ARGS", "QUICK_ARGS", "SUITE", "CaseSelection", "RunLabel", "run_suite"]
