@@ -31,3 +31,14 @@ cdef inline bint same_shape(cnp.ndarray x, object shape) except -1:
         elif not (cnp.PyArray_DIM(x, i) == item):  # as the tuples compare: x's entry first
             return False
     return True
+
+
+cdef inline bint same_dims(cnp.ndarray a, cnp.ndarray b) noexcept:
+    """Whether ``a`` and ``b`` have the same shape (both arrays: no shape tuple is built)."""
+    cdef int i
+    if cnp.PyArray_NDIM(a) != cnp.PyArray_NDIM(b):
+        return False
+    for i in range(cnp.PyArray_NDIM(a)):
+        if cnp.PyArray_DIM(a, i) != cnp.PyArray_DIM(b, i):
+            return False
+    return True

@@ -24,6 +24,7 @@ from libc.string cimport memcpy, memset
 from numpy cimport npy_intp
 
 from gymspaces._aliases cimport rule_class
+from gymspaces._arrays cimport as_c_array, same_dims
 from gymspaces._attrs cimport PyDict_GetItemWithError, attr, instance_dict
 from gymspaces._dtypes cimport (
     EL_BOOL, EL_DOUBLE, EL_FLOAT, EL_HALF, EL_INT8, EL_INT16, EL_INT32, EL_INT64, EL_UINT8, EL_UINT16, EL_UINT32,
@@ -425,14 +426,6 @@ def discrete_from_one_hot(space, x):
     return discrete_value(space, namespace, position)
 
 
-cdef inline cnp.ndarray as_c_array(object values, cnp.dtype descr):
-    if (cnp.PyArray_Check(values) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> values)
-            and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> values)
-            and cnp.PyArray_TYPE(<cnp.ndarray> values) == descr.type_num):
-        return <cnp.ndarray> values
-    return np.ascontiguousarray(values, dtype=descr)
-
-
 cdef int multi_discrete_offsets(cnp.ndarray nvec, cnp.dtype descr, int64_t *total) except -1:
     """Total one-hot length; ``False`` if numpy's int32 running sums would overflow."""
     cdef const char *data = <const char *> cnp.PyArray_DATA(nvec)
@@ -444,16 +437,6 @@ cdef int multi_discrete_offsets(cnp.ndarray nvec, cnp.dtype descr, int64_t *tota
         if running > INT32_MAX or running < 0:
             return False
     total[0] = running
-    return True
-
-
-cdef inline bint same_shape(cnp.ndarray a, cnp.ndarray b) noexcept:
-    cdef int i
-    if cnp.PyArray_NDIM(a) != cnp.PyArray_NDIM(b):
-        return False
-    for i in range(cnp.PyArray_NDIM(a)):
-        if cnp.PyArray_DIM(a, i) != cnp.PyArray_DIM(b, i):
-            return False
     return True
 
 
@@ -472,15 +455,15 @@ cdef int64_t multi_discrete_positions(space, dict namespace, object x, int64_t *
     cdef Element element = element_of(descr)
     if not is_integer(element) or element == EL_UINT64:
         return -1  # (int32 offsets + uint64 promote to float64 indices: numpy raises)
-    nvec = as_c_array(attr(namespace, space, "nvec"), descr)
-    start = as_c_array(attr(namespace, space, "start"), descr)
+    nvec = as_c_array(attr(namespace, space, "nvec"), descr.type_num)
+    start = as_c_array(attr(namespace, space, "start"), descr.type_num)
     if not (cnp.PyArray_Check(x) and cnp.PyArray_TYPE(<cnp.ndarray> x) == type_num
             and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> x)
             and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> x)):
         return -1
     values = <cnp.ndarray> x
     size = cnp.PyArray_SIZE(nvec)
-    if not same_shape(values, nvec) or cnp.PyArray_SIZE(start) != size or capacity < size:
+    if not same_dims(values, nvec) or cnp.PyArray_SIZE(start) != size or capacity < size:
         return -1
     if not multi_discrete_offsets(nvec, descr, &total):
         return -1
@@ -534,8 +517,8 @@ cdef object multi_discrete_decode(space, dict namespace, cnp.ndarray x, npy_intp
     cdef Element element = element_of(descr)
     if not is_integer(element) or element == EL_UINT64:
         return None  # (int64 - uint64 positions promote to float64 in numpy)
-    nvec = as_c_array(attr(namespace, space, "nvec"), descr)
-    start = as_c_array(attr(namespace, space, "start"), descr)
+    nvec = as_c_array(attr(namespace, space, "nvec"), descr.type_num)
+    start = as_c_array(attr(namespace, space, "start"), descr.type_num)
     size = cnp.PyArray_SIZE(nvec)
     if cnp.PyArray_SIZE(start) != size:
         return None
@@ -1113,8 +1096,8 @@ cdef object gather_rows(space, object batch, Gathered *parts, npy_intp *n):
         start_obj = attr(namespace, space, "start")
         if not cnp.PyArray_Check(nvec_obj) or not cnp.PyArray_Check(start_obj):
             return None
-        nvec = as_c_array(nvec_obj, descr)
-        start = as_c_array(start_obj, descr)
+        nvec = as_c_array(nvec_obj, descr.type_num)
+        start = as_c_array(start_obj, descr.type_num)
         count = cnp.PyArray_SIZE(nvec)
         if cnp.PyArray_SIZE(start) != count or not trailing_shape_is(arr, (<object> nvec).shape):
             return None
@@ -1284,7 +1267,7 @@ cdef npy_intp flat_size(object space) except -1:
     if cls is MultiDiscreteSpace:
         namespace = instance_dict(space)
         descr = native_integer_descr(attr(namespace, space, "dtype"))
-        nvec = as_c_array(attr(namespace, space, "nvec"), descr)
+        nvec = as_c_array(attr(namespace, space, "nvec"), descr.type_num)
         total = 0
         for i in range(cnp.PyArray_SIZE(nvec)):
             total += <npy_intp> <int64_t> element_bits(<const char *> cnp.PyArray_DATA(nvec), element_of(descr), i)
