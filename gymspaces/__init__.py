@@ -20,6 +20,7 @@ try:
     from gymspaces.text import Text
     from gymspaces.tuple import Tuple
     from gymspaces.utils import flatdim, flatten, flatten_space, unflatten
+    from gymspaces import _wire_kernels  # noqa: F401  (last: tells the kernels every class and rule)
 except ImportError:  # kernels not built: say so, not "partially initialized module"
     from gymspaces._unbuilt import missing_kernels, unbuilt_error
 

@@ -17,10 +17,12 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 from numpy cimport npy_intp
 
-from gymspaces._aliases cimport rule_class
 from gymspaces._attrs cimport PyDict_GetItemWithError, sample_entry
+from gymspaces._registry cimport Registry, is_array_leaf, space_class
 
 import numpy as np
+
+from gymspaces import _registry
 
 cnp.import_array()
 
@@ -28,45 +30,8 @@ cnp.import_array()
 cdef enum:
     STACK_ROWS = 64
 
-cdef object TupleSpace = None
-cdef object DictSpace = None
-cdef tuple LEAF_SPACES = ()
-cdef bint ENABLED = False
-# Classes (exact types) whose batches iterate as their array's rows.
-cdef object ArraySpace0 = None
-cdef object ArraySpace1 = None
-cdef object ArraySpace2 = None
-cdef bint ITERATE_ENABLED = False
-# Compatible subclass -> gymspaces class whose rules it follows (see _aliases.pxd).
-cdef dict ALIASES = {}
-
-
-def set_aliases(dict aliases):
-    """Share the alias table of :mod:`gymspaces._kernel_wiring` (kept up to date in place)."""
-    global ALIASES
-    ALIASES = aliases
-
-
-cdef inline type space_class(object space):
-    """``type(space)``, or the base a compatible class stands for (see _aliases.pxd)."""
-    cdef type cls = type(space)
-    if cls is DictSpace or cls is TupleSpace or cls is ArraySpace0 or cls is ArraySpace1 or cls is ArraySpace2:
-        return cls
-    if cls in LEAF_SPACES:
-        return cls
-    return rule_class(space, ALIASES)
-
-
-def configure(tuple_space, dict_space, tuple leaf_spaces, bint enabled=True):
-    """Register the composite and leaf classes this kernel handles (exact types only)."""
-    global TupleSpace, DictSpace, LEAF_SPACES, ENABLED
-    TupleSpace, DictSpace, LEAF_SPACES, ENABLED = tuple_space, dict_space, leaf_spaces, enabled
-
-
-def set_enabled(bint enabled):
-    """Turn the kernel off, e.g. when a user re-registers a built-in rule."""
-    global ENABLED
-    ENABLED = enabled
+# The space classes, the alias table and the switches (see _registry.pxd).
+cdef Registry registry = _registry.REGISTRY
 
 
 cdef inline bint raw_copyable(int type_num) noexcept:
@@ -216,7 +181,7 @@ cdef object concatenate_leaf_column(object child, list items, object key, bint b
     cdef PyObject **column = stack
     cdef Py_ssize_t taken = 0
     cdef object copied = None
-    if n == 0 or not cnp.PyArray_Check(out_part) or space_class(child) not in LEAF_SPACES:
+    if n == 0 or not cnp.PyArray_Check(out_part) or not is_array_leaf(registry, space_class(registry, child)):
         return None
     if by_key and type(key) is not str:
         return None
@@ -235,13 +200,13 @@ cdef object concatenate_leaf_column(object child, list items, object key, bint b
 
 
 cdef object concatenate_node(object space, list items, object out, object fallback):
-    cdef type cls = space_class(space)
+    cdef type cls = space_class(registry, space)
     cdef Py_ssize_t pos = 0
     cdef PyObject *key_ptr
     cdef PyObject *child_ptr
     cdef PyObject *found
     cdef dict result
-    if cls is DictSpace:
+    if cls is registry.Dict:
         children = space.spaces
         result = {}
         if type(children) is dict and type(out) is dict:
@@ -263,7 +228,7 @@ cdef object concatenate_node(object space, list items, object out, object fallba
         for key, child in space.items():
             result[key] = concatenate_node(child, [item[key] for item in items], out[key], fallback)
         return result
-    if cls is TupleSpace:
+    if cls is registry.Tuple:
         parts = []
         for index, child in enumerate(space.spaces):
             if type(out) is tuple and index < PyTuple_GET_SIZE(out):
@@ -275,7 +240,7 @@ cdef object concatenate_node(object space, list items, object out, object fallba
                     continue
             parts.append(concatenate_node(child, [item[index] for item in items], out[index], fallback))
         return tuple(parts)
-    if cls in LEAF_SPACES and cnp.PyArray_Check(out):
+    if is_array_leaf(registry, cls) and cnp.PyArray_Check(out):
         if copy_list(items, <cnp.ndarray> out):
             return out
     # Any other child (or a leaf sample the copy does not cover): the general rule.
@@ -289,10 +254,10 @@ def concatenate_tree(space, items, out, fallback):
     ``fallback(space, items, out)`` -- the general ``concatenate`` -- handles
     the children and leaf samples the kernel does not copy itself.
     """
-    cdef type cls = space_class(space)
-    if not ENABLED or type(items) not in (list, tuple):
+    cdef type cls = space_class(registry, space)
+    if not registry.concatenate_enabled or type(items) not in (list, tuple):
         return None
-    if cls is not DictSpace and cls is not TupleSpace and cls not in LEAF_SPACES:
+    if cls is not registry.Dict and cls is not registry.Tuple and not is_array_leaf(registry, cls):
         return None
     return concatenate_node(space, list(items), out, fallback)
 
@@ -323,17 +288,9 @@ cdef extern from "numpy/arrayobject.h":
     bint PyDataType_HASSUBARRAY(cnp.PyArray_Descr *descr)
 
 
-def configure_iterate(box, multi_discrete, multi_binary, bint enabled=True):
-    """Classes (exact types) whose batches iterate as their array's rows."""
-    global ArraySpace0, ArraySpace1, ArraySpace2, ITERATE_ENABLED
-    ArraySpace0, ArraySpace1, ArraySpace2 = box, multi_discrete, multi_binary
-    ITERATE_ENABLED = enabled
-
-
-def set_iterate_enabled(bint enabled):
-    """Turn the iterate kernel off, e.g. when a user re-registers a built-in rule."""
-    global ITERATE_ENABLED
-    ITERATE_ENABLED = enabled
+cdef inline bint iterates_rows(type cls) noexcept:
+    """Whether batches of ``cls`` (an exact type) iterate as their array's rows."""
+    return cls is registry.Box or cls is registry.MultiDiscrete or cls is registry.MultiBinary
 
 
 cdef class Node:
@@ -347,12 +304,12 @@ cdef object make_plan(object space, object items, npy_intp *length):
     """The plan of ``space``'s rows in ``items`` (a ``Node`` or a leaf's array),
     or ``None`` if not covered. ``length`` collects the common length of every
     leaf (-1 before the first)."""
-    cdef type cls = space_class(space)
+    cdef type cls = space_class(registry, space)
     cdef Node node
     cdef PyObject *found
     cdef npy_intp n
     cdef Py_ssize_t index
-    if cls is ArraySpace0 or cls is ArraySpace1 or cls is ArraySpace2:
+    if iterates_rows(cls):
         if type(items) is not cnp.ndarray or cnp.PyArray_NDIM(<cnp.ndarray> items) < 1:
             return None
         n = cnp.PyArray_DIM(<cnp.ndarray> items, 0)
@@ -360,7 +317,7 @@ cdef object make_plan(object space, object items, npy_intp *length):
             return None
         length[0] = n
         return items
-    if cls is DictSpace:
+    if cls is registry.Dict:
         children = space.spaces
         if type(items) is not dict or type(children) is not dict or len(<dict> children) == 0:
             return None
@@ -377,7 +334,7 @@ cdef object make_plan(object space, object items, npy_intp *length):
                 return None
             node.children.append(child)
         return node
-    if cls is TupleSpace:
+    if cls is registry.Tuple:
         children = space.spaces
         if (type(items) is not tuple or type(children) is not tuple or len(<tuple> children) == 0
                 or len(<tuple> items) < len(<tuple> children)):
@@ -461,7 +418,7 @@ def iterate_rows(space, items):
     """An iterator over the rows of the batch ``items`` of the batched Dict/Tuple
     ``space``, or ``None`` when the kernel is off or does not cover the call."""
     cdef npy_intp length = -1
-    if not ITERATE_ENABLED:
+    if not registry.iterate_enabled:
         return None
     root = make_plan(space, items, &length)
     if type(root) is not Node:  # not covered (a bare leaf is not a Dict/Tuple batch)

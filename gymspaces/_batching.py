@@ -24,7 +24,7 @@ from typing import Any, NoReturn, cast
 
 import numpy as np
 
-from gymspaces import _batch, _rng, _kernel_wiring
+from gymspaces import _batch, _rng
 from gymspaces._dispatch import space_building_dispatch, space_dispatch
 
 from gymspaces.box import Box
@@ -603,8 +603,8 @@ def _empty_custom(space: Space[Any], n: int = 1, fn: Callable[..., Any] = np.zer
 
 
 # The concatenate kernel applies the built-in rules of these classes; it stays
-# on only while no user registration replaces one of them.
-_BUILT_IN_CONCATENATE = {
+# on only while no user registration replaces one of them (see gymspaces._wire_kernels).
+BUILT_IN_CONCATENATE = {
     Box: _concatenate_arrays,
     Discrete: _concatenate_arrays,
     MultiDiscrete: _concatenate_arrays,
@@ -613,20 +613,13 @@ _BUILT_IN_CONCATENATE = {
     Dict: _concatenate_dict,
 }
 
-
-_batch.configure(Tuple, Dict, (Box, Discrete, MultiDiscrete, MultiBinary))
-_kernel_wiring.compiled_while_built_in(_batch.set_enabled, {concatenate: _BUILT_IN_CONCATENATE})
-
 # The iterate kernel applies the built-in rules of these classes (arrays give
 # their rows; Tuple/Dict zip their children); it stays on only while no user
 # registration replaces one of them.
-_BUILT_IN_ITERATE = {
+BUILT_IN_ITERATE = {
     Box: _iterate_array,
     MultiDiscrete: _iterate_array,
     MultiBinary: _iterate_array,
     Tuple: _iterate_tuple,
     Dict: _iterate_dict,
 }
-_batch.configure_iterate(Box, MultiDiscrete, MultiBinary)
-_kernel_wiring.compiled_while_built_in(_batch.set_iterate_enabled, {iterate: _BUILT_IN_ITERATE})
-_kernel_wiring.share_aliases(_batch.set_aliases, (concatenate, iterate))

@@ -26,6 +26,7 @@ from gymspaces._dtypes cimport (
     npy_half_to_double, numeric_t,
 )
 from gymspaces._outputs cimport batch_array
+from gymspaces._registry cimport Registry
 from gymspaces._rng cimport (
     NOGIL_THRESHOLD, RNGHandle, any_bitgen, clone_pcg64, double_source, gs_pcg128_t, gs_pcg64_fill_raw, inline_pcg64,
     is_own_space, pcg64_clone,
@@ -34,23 +35,16 @@ from gymspaces._rng cimport (
 
 import numpy as np
 
+from gymspaces import _registry
 from gymspaces.error import Error
 
 cnp.import_array()
 
-# gymspaces' Python code for the cases the kernel leaves undecided, set by the
-# space's module (a kernel cannot import it). gymspaces' spaces look the
+# gymspaces' Python code for the cases the kernel leaves undecided, and
+# Space's ``shape`` property (see _registry.pxd). gymspaces' spaces look the
 # method up (a subclass may refine it); a Gymnasium space run by patch mode
 # has no such method and gets the function.
-cdef object SAMPLE_WITH_NUMPY = None
-cdef object CONTAINS_WITH_NUMPY = None
-
-
-def use_python_paths(sample_with_numpy, contains_with_numpy):
-    """The functions the kernel falls back on (set once by the space's module)."""
-    global SAMPLE_WITH_NUMPY, CONTAINS_WITH_NUMPY
-    SAMPLE_WITH_NUMPY = sample_with_numpy
-    CONTAINS_WITH_NUMPY = contains_with_numpy
+cdef Registry registry = _registry.REGISTRY
 
 
 cdef enum:
@@ -424,7 +418,7 @@ def box_sample(self, mask=None, probability=None):
     if drawn is None:
         # Bounds reassigned with another dtype: numpy's promotions then decide the
         # result, so replay Gymnasium's numpy calls on the space's generator.
-        return self._sample_with_numpy() if is_own_space(self) else SAMPLE_WITH_NUMPY(self)
+        return self._sample_with_numpy() if is_own_space(self) else registry.box_sample_with_numpy(self)
     return drawn
 
 
@@ -633,26 +627,16 @@ cdef int within_as(Element element, const void *x, const void *low, const void *
     return 0
 
 
-# Space.shape (the property returning ``_shape``), told by gymspaces.space.
-cdef object shape_property = None
-
-
-def use_shape_property(prop):
-    """Tell the membership kernels which ``shape`` is ``Space``'s own (it returns ``_shape``)."""
-    global shape_property
-    shape_property = prop
-
-
 cdef object space_shape(space, dict namespace):
     """``space.shape``, read from the instance's ``_shape`` while ``shape`` is Space's own property.
 
     ``type(space)``'s ``shape`` is found as the interpreter finds it
     (``_PyType_Lookup``, see ``_contains.class_attr``); the borrowed result is
-    only compared with the property this module holds.
+    only compared with the property the registry holds.
     """
     cdef type cls = type(space)
     cdef str name = "shape"
-    if _PyType_Lookup(<PyTypeObject *> cls, <PyObject *> name) == <PyObject *> shape_property:
+    if _PyType_Lookup(<PyTypeObject *> cls, <PyObject *> name) == <PyObject *> registry.space_shape:
         return attr(namespace, space, "_shape")
     return space.shape
 
@@ -684,7 +668,7 @@ def box_contains(self, x):
     """
     verdict = box_contains_same_dtype(self, x)
     if verdict is None:
-        return self._contains_with_numpy(x) if is_own_space(self) else CONTAINS_WITH_NUMPY(self, x)
+        return self._contains_with_numpy(x) if is_own_space(self) else registry.box_contains_with_numpy(self, x)
     return verdict
 
 

@@ -14,28 +14,22 @@ from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_New, PyTuple_SET_ITEM
 
 from gymspaces._attrs cimport attr, instance_dict
+from gymspaces._registry cimport Registry, is_array_leaf
+
+from gymspaces import _registry
 
 cdef enum:
     # Trees with more children take the general path.
     MAX_CHILDREN = 64
 
-# The fundamental space classes (exact types; set by gymspaces._composite).
-cdef tuple LEAF_CLASSES = ()
-
-
-def configure(tuple leaf_classes):
-    """The classes whose instances hold no sub-space and batch with ``sample_batch(count)``."""
-    global LEAF_CLASSES
-    LEAF_CLASSES = leaf_classes
+# The fundamental space classes (see _registry.pxd).
+cdef Registry registry = _registry.REGISTRY
 
 
 cdef inline bint is_leaf(object child):
+    """Whether ``child``'s exact class is a fundamental one: it holds no sub-space."""
     cdef type cls = type(child)
-    cdef Py_ssize_t i
-    for i in range(PyTuple_GET_SIZE(LEAF_CLASSES)):
-        if <PyObject *> cls == PyTuple_GET_ITEM(LEAF_CLASSES, i):
-            return True
-    return False
+    return is_array_leaf(registry, cls) or cls is registry.Text
 
 
 cdef bint distinct_generators(object space, tuple members):

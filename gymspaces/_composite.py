@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from gymspaces import _children, _contains, _jsonable, _kernel_wiring
+from gymspaces import _children
 from gymspaces._arguments import check_mask_or_probability
 from gymspaces._sample_batch import batch_count, batching_rules, detach_from_out, fills_out
 from gymspaces.box import Box
@@ -38,14 +38,6 @@ __all__ = [
 
 # Sub-seeds are drawn below int32's maximum, as Gymnasium does.
 SUBSEED_BOUND = int(np.iinfo(np.int32).max)
-
-# Dict/Tuple.to_jsonable convert columns of these leaves in C while their
-# ``to_jsonable`` is the built-in one; compatible subclasses follow their base
-# through the alias table all kernels share (see _kernel_wiring).
-_jsonable.configure(Box, Box.to_jsonable, MultiDiscrete, MultiDiscrete.to_jsonable, Discrete, Discrete.to_jsonable)
-_kernel_wiring.share_aliases(_jsonable.set_aliases, ())
-# Dict.contains_batch decides these children in C while their contains_batch is the built-in one.
-_contains.use_contains_batch(Box.contains_batch, Discrete.contains_batch, MultiDiscrete.contains_batch)
 
 
 def chosen_kind(mask: Any, probability: Any) -> tuple[str, Any]:
@@ -100,7 +92,6 @@ def _generators(space: Any, found: list[Any]) -> None:
 
 # Exact classes whose instances hold no sub-space (subclasses may add some).
 _LEAF_CLASSES = frozenset({Box, Discrete, MultiDiscrete, MultiBinary, Text})
-_children.configure(tuple(_LEAF_CLASSES))
 
 
 def independent_children(space: Any) -> bool:

@@ -33,10 +33,11 @@ from gymspaces._attrs cimport PyDict_GetItemWithError, _PyType_Lookup, attr, ins
 from gymspaces._box cimport box_contains_same_dtype, box_rows_contained
 from gymspaces._discrete cimport discrete_contains_scalar, discrete_rows_contained
 from gymspaces._multi_discrete cimport multi_discrete_contains_array, multi_discrete_rows_contained
+from gymspaces._registry cimport Registry
 
 import numpy as np
 
-from gymspaces import _box, _discrete, _multi_discrete
+from gymspaces import _box, _discrete, _multi_discrete, _registry
 
 cnp.import_array()
 
@@ -50,27 +51,14 @@ cdef enum Kind:
     OTHER, BOX, DISCRETE, MULTI_DISCRETE, DICT, TUPLE
 
 # Space.__contains__ (``x in space`` calls ``space.contains(x)``) and the
-# built-in contains_batch methods, told by the layers that define them.
-cdef object space_dunder = None
+# built-in contains_batch methods (see _registry.pxd).
+cdef Registry registry = _registry.REGISTRY
 # The built-in contains methods, held in C variables (compared on every child).
 cdef object box_contains = _box.box_contains
 cdef object discrete_contains = _discrete.discrete_contains
 cdef object multi_discrete_contains = _multi_discrete.multi_discrete_contains
 cdef object dict_method = None
 cdef object tuple_method = None
-cdef dict batch_kinds = {}
-
-
-def use_space_contains(function):
-    """Tell the walk which ``__contains__`` is ``Space``'s own (called by ``gymspaces.space``)."""
-    global space_dunder
-    space_dunder = function
-
-
-def use_contains_batch(box, discrete, multi_discrete):
-    """Tell the walk the built-in ``contains_batch`` methods it stands in for."""
-    batch_kinds.clear()
-    batch_kinds.update({box: BOX, discrete: DISCRETE, multi_discrete: MULTI_DISCRETE})
 
 
 cdef inline object class_attr(object space, str name):
@@ -93,9 +81,22 @@ cdef inline bint shadowed(object space, str name) except -1:
     return namespace is not None and PyDict_GetItemWithError(namespace, name) != NULL
 
 
+cdef inline Kind batch_kind(object method) noexcept:
+    """Which built-in ``contains_batch`` ``method`` is (``OTHER``: none, or ``None``)."""
+    if method is None:
+        return OTHER
+    if method is registry.box_contains_batch:
+        return BOX
+    if method is registry.discrete_contains_batch:
+        return DISCRETE
+    if method is registry.multi_discrete_contains_batch:
+        return MULTI_DISCRETE
+    return OTHER
+
+
 cdef Kind kind_of(object space, bint by_in) except *:
     """The built-in ``contains`` that checking ``space`` runs (``by_in``: through ``in``)."""
-    if by_in and class_attr(space, "__contains__") is not space_dunder:
+    if by_in and class_attr(space, "__contains__") is not registry.space_contains:
         return OTHER
     method = class_attr(space, "contains")
     if method is None or shadowed(space, "contains"):
@@ -283,7 +284,6 @@ def dict_contains_batch(self, batch):
     array([ True, False])
     """
     cdef PyObject *found
-    cdef PyObject *kind_found
     cdef Kind kind
     cdef npy_intp n = -1
     cdef cnp.ndarray out
@@ -307,10 +307,9 @@ def dict_contains_batch(self, batch):
             verdicts = <npy_bool *> cnp.PyArray_DATA(out)
             memset(verdicts, 1, n)
         method = class_attr(child, "contains_batch")
-        kind_found = PyDict_GetItemWithError(batch_kinds, method) if method is not None else NULL
-        if kind_found == NULL:
+        kind = batch_kind(method)
+        if kind == OTHER:
             return None
-        kind = <Kind> <int> <object> kind_found  # (read at once: batch_kinds' values are ints)
         if shadowed(child, "contains_batch"):
             return None
         if kind == BOX:

@@ -44,6 +44,7 @@ from gymspaces._dtypes cimport (
 )
 from gymspaces._multi_discrete cimport multi_discrete_fill
 from gymspaces._outputs cimport batch_array
+from gymspaces._registry cimport Registry
 from gymspaces._rng cimport RNGHandle, clone_pcg64, is_own_space, pcg64_clone, rng_handle, rng_handle_from
 from gymspaces._scalars cimport (
     NPY_SAFE_CASTING, PyArray_CanCastTypeTo, add_overflows, int_bits, is_numpy_integer, make_scalar,
@@ -52,19 +53,15 @@ from gymspaces._scalars cimport (
 
 import numpy as np
 
+from gymspaces import _registry
+
 cnp.import_array()
 
-# gymspaces' Python code for the cases the kernel leaves undecided, set by the
-# space's module (a kernel cannot import it). gymspaces' spaces look the
-# method up (a subclass may refine it); a Gymnasium space run by patch mode
-# has no such method and gets the function.
-cdef object CONTAINS_GENERAL = None
-
-
-def use_python_paths(contains_general):
-    """The functions the kernel falls back on (set once by the space's module)."""
-    global CONTAINS_GENERAL
-    CONTAINS_GENERAL = contains_general
+# gymspaces' Python code for the cases the kernel leaves undecided (see
+# _registry.pxd). gymspaces' spaces look the method up (a subclass may refine
+# it); a Gymnasium space run by patch mode has no such method and gets the
+# function.
+cdef Registry registry = _registry.REGISTRY
 
 # Gymnasium validates masks with ``assert``; mirror ``python -O`` skipping them.
 cdef bint ASSERTS = not sys.flags.optimize
@@ -522,7 +519,7 @@ def discrete_contains(self, x):
     """
     verdict = discrete_contains_scalar(self, x)
     if verdict is None:
-        return self._contains_general(x) if is_own_space(self) else CONTAINS_GENERAL(self, x)
+        return self._contains_general(x) if is_own_space(self) else registry.discrete_contains_general(self, x)
     return verdict
 
 

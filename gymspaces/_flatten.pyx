@@ -23,7 +23,6 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 from numpy cimport npy_intp
 
-from gymspaces._aliases cimport rule_class
 from gymspaces._arrays cimport as_c_array, same_dims
 from gymspaces._attrs cimport PyDict_GetItemWithError, attr, instance_dict
 from gymspaces._dtypes cimport (
@@ -31,6 +30,7 @@ from gymspaces._dtypes cimport (
     EL_UINT64, NO_KERNEL, NOT_NUMERIC, Element, array_element, as_bits, as_double, bool_t, element_bits, element_of,
     half_t, is_integer, no_kernel, numeric_t, unsigned_of,
 )
+from gymspaces._registry cimport Registry, space_class
 from gymspaces._scalars cimport (
     add_overflows, int_bits, integer_scalar_bits, is_numpy_integer, make_scalar, native_integer_descr, store_bits,
     truncate_signed,
@@ -39,6 +39,7 @@ from gymspaces._scalars cimport (
 import threading
 import warnings
 
+from gymspaces import _registry
 from gymspaces._warnings import scalar_overflow_message
 
 import numpy as np
@@ -54,45 +55,8 @@ cdef extern from "numpy/arrayobject.h":
                                 npy_intp *dims, npy_intp *strides, void *data, int flags,
                                 PyObject *obj)
 
-# Space classes, set by gymspaces._flattening (importing them here would be circular).
-cdef object TupleSpace = None
-cdef object DictSpace = None
-cdef object BoxSpace = None
-cdef object DiscreteSpace = None
-cdef object MultiDiscreteSpace = None
-cdef object MultiBinarySpace = None
-cdef bint ENABLED = False
-# Compatible subclass -> gymspaces class whose rules it follows (see _aliases.pxd).
-cdef dict ALIASES = {}
-
-
-def set_aliases(dict aliases):
-    """Share the alias table of :mod:`gymspaces._kernel_wiring` (kept up to date in place)."""
-    global ALIASES
-    ALIASES = aliases
-
-
-cdef inline type space_class(object space):
-    """``type(space)``, or the base a compatible class stands for (see _aliases.pxd)."""
-    cdef type cls = type(space)
-    if (cls is DictSpace or cls is TupleSpace or cls is BoxSpace or cls is DiscreteSpace
-            or cls is MultiDiscreteSpace or cls is MultiBinarySpace):
-        return cls
-    return rule_class(space, ALIASES)
-
-
-def configure(tuple_space, dict_space, box, discrete, multi_discrete, multi_binary, bint enabled=True):
-    """Register the space classes the tree kernel recognises (exact types only)."""
-    global TupleSpace, DictSpace, BoxSpace, DiscreteSpace, MultiDiscreteSpace, MultiBinarySpace, ENABLED
-    TupleSpace, DictSpace, BoxSpace = tuple_space, dict_space, box
-    DiscreteSpace, MultiDiscreteSpace, MultiBinarySpace = discrete, multi_discrete, multi_binary
-    ENABLED = enabled
-
-
-def set_enabled(bint enabled):
-    """Turn the tree kernel off, e.g. when a user re-registers a leaf implementation."""
-    global ENABLED
-    ENABLED = enabled
+# The space classes, the generic dispatchers, the alias table and the switch (see _registry.pxd).
+cdef Registry registry = _registry.REGISTRY
 
 
 # ----------------------------------------------------------------------------
@@ -251,28 +215,6 @@ def discrete_one_hot(space, x):
     return one_hot(space, x)
 
 
-# ``gymspaces.utils.flatten`` is this function: an exact Discrete (the most
-# frequent flatten of a single value, e.g. a discrete action) is one-hot encoded
-# here without going through the generic dispatcher; every other call, and any
-# Discrete input the kernel does not cover, goes to the registered rules.
-cdef object GENERIC_FLATTEN = None
-
-
-def set_generic_flatten(dispatcher):
-    """The ``space_dispatch`` dispatcher that ``flatten`` defers to."""
-    global GENERIC_FLATTEN
-    GENERIC_FLATTEN = dispatcher
-
-
-cdef object GENERIC_UNFLATTEN = None
-
-
-def set_generic_unflatten(dispatcher):
-    """The ``space_dispatch`` dispatcher that ``unflatten`` defers to."""
-    global GENERIC_UNFLATTEN
-    GENERIC_UNFLATTEN = dispatcher
-
-
 cdef object INT64_DESCR = np.dtype(np.int64)
 cdef object INT64_TYPE = np.int64
 
@@ -311,6 +253,11 @@ cdef object int64_one_hot(space, x):
     return out
 
 
+# ``gymspaces.utils.flatten`` is this function: an exact Discrete (the most
+# frequent flatten of a single value, e.g. a discrete action) is one-hot encoded
+# here without going through the generic dispatcher (``registry.flatten``);
+# every other call, and any Discrete input the kernel does not cover, goes to
+# the registered rules.
 def flatten(space, x, out=None):
     if out is not None:
         return flatten_into(space, x, out)
@@ -319,21 +266,21 @@ def flatten(space, x, out=None):
 
 cdef object flatten_value(space, x):
     cdef object result
-    cdef type cls = space_class(space)
-    if ENABLED:
-        if cls is DiscreteSpace:
+    cdef type cls = space_class(registry, space)
+    if registry.flatten_enabled:
+        if cls is registry.Discrete:
             result = int64_one_hot(space, x)
             if result is not None:
                 return result
             result = one_hot(space, x)
             if result is not None:
                 return result
-        elif cls is DictSpace or cls is TupleSpace:
+        elif cls is registry.Dict or cls is registry.Tuple:
             # What the built-in Dict/Tuple rules try first, without the dispatcher.
             result = flatten_tree(space, x)
             if result is not None:
                 return result
-    return GENERIC_FLATTEN(space, x)
+    return registry.flatten(space, x)
 
 
 cdef object flatten_into(space, x, out):
@@ -343,8 +290,8 @@ cdef object flatten_into(space, x, out):
     any other space is flattened as usual and the result copied. ``out`` must
     be a writeable 1-D array of the result's length and exact dtype.
     """
-    cdef type cls = space_class(space)
-    if ENABLED and (cls is DictSpace or cls is TupleSpace):
+    cdef type cls = space_class(registry, space)
+    if registry.flatten_enabled and (cls is registry.Dict or cls is registry.Tuple):
         written = flatten_tree(space, x, out)
         if written is not None:
             return written
@@ -796,7 +743,7 @@ cdef object gather_dict(object children, object x, Gathered *parts, npy_intp *n)
 cdef object gather(space, object x, Gathered *parts):
     """Record every leaf under ``space`` in ``parts``; return the node's flat dtype,
     or ``None`` if the tree holds anything this kernel leaves to numpy."""
-    cdef type cls = space_class(space)
+    cdef type cls = space_class(registry, space)
     cdef dict namespace
     cdef npy_intp size = 0, index, count
     cdef int64_t total
@@ -804,9 +751,9 @@ cdef object gather(space, object x, Gathered *parts):
     cdef cnp.ndarray arr
     cdef Py_ssize_t base
     cdef Part *part
-    if cls is DictSpace:
+    if cls is registry.Dict:
         return gather_dict(space.spaces, x, parts, NULL)
-    if cls is TupleSpace:
+    if cls is registry.Tuple:
         children = space.spaces
         if type(children) is not tuple or type(x) not in (tuple, list) or len(x) != len(children):
             return None
@@ -818,7 +765,7 @@ cdef object gather(space, object x, Gathered *parts):
             push_dtype(parts, dtype)
         return node_dtype(parts, base)
     namespace = instance_dict(space)
-    if cls is BoxSpace or cls is MultiBinarySpace:
+    if cls is registry.Box or cls is registry.MultiBinary:
         descr = attr(namespace, space, "dtype")
         if not (cnp.PyArray_Check(x)
                 and cnp.PyArray_EquivTypes(<cnp.dtype> cnp.PyArray_DESCR(<cnp.ndarray> x), <cnp.dtype> descr)):
@@ -830,14 +777,14 @@ cdef object gather(space, object x, Gathered *parts):
             return None
         add_array(parts, arr)
         return descr
-    if cls is DiscreteSpace:
+    if cls is registry.Discrete:
         index = discrete_index(space, namespace, x, &size)
         if index < 0:
             return None
         part = add_part(parts, PART_ONE_HOT, size)
         part.index = index
         return attr(namespace, space, "dtype")
-    if cls is MultiDiscreteSpace:
+    if cls is registry.MultiDiscrete:
         nvec = attr(namespace, space, "nvec")
         if not cnp.PyArray_Check(nvec):
             return None
@@ -906,7 +853,7 @@ cpdef object flatten_tree(space, x, target=None):
 
 cdef object gathered_write(bint rows, space, x, target):
     """``write_rows`` (``rows``) or ``write_parts`` with gathering storage on this frame."""
-    if not ENABLED:
+    if not registry.flatten_enabled:
         return None
     cdef Part inline_parts[INLINE_PARTS]
     cdef int64_t inline_positions[INLINE_POSITIONS]
@@ -1011,7 +958,7 @@ cdef object gather_rows(space, object batch, Gathered *parts, npy_intp *n):
     """``gather`` for a batch: record every leaf batch under ``space`` (one-hot
     positions of every row included), return the node's flat dtype, or ``None``
     when anything is left to the general rule (which raises what it raises)."""
-    cdef type cls = space_class(space)
+    cdef type cls = space_class(registry, space)
     cdef dict namespace
     cdef Py_ssize_t base
     cdef cnp.ndarray arr, nvec, start
@@ -1025,9 +972,9 @@ cdef object gather_rows(space, object batch, Gathered *parts, npy_intp *n):
     cdef const char *sv
     cdef Element element, md_element
     cdef int64_t *entries
-    if cls is DictSpace:
+    if cls is registry.Dict:
         return gather_dict(space.spaces, batch, parts, n)
-    if cls is TupleSpace:
+    if cls is registry.Tuple:
         children = space.spaces
         if type(children) is not tuple or type(batch) is not tuple or len(batch) != len(children):
             return None
@@ -1045,7 +992,7 @@ cdef object gather_rows(space, object batch, Gathered *parts, npy_intp *n):
         return None
     rows = n[0]
     namespace = instance_dict(space)
-    if cls is BoxSpace or cls is MultiBinarySpace:
+    if cls is registry.Box or cls is registry.MultiBinary:
         dtype = attr(namespace, space, "dtype")
         if not trailing_shape_is(arr, attr(namespace, space, "shape")):
             return None
@@ -1064,7 +1011,7 @@ cdef object gather_rows(space, object batch, Gathered *parts, npy_intp *n):
         return None
     if (<cnp.dtype> cnp.PyArray_DESCR(arr)).kind == b'u' and cnp.PyArray_ITEMSIZE(arr) == 8:
         return None  # (uint64 - int64 start would go through float64)
-    if cls is DiscreteSpace:
+    if cls is registry.Discrete:
         if cnp.PyArray_NDIM(arr) != 1:
             return None
         if not python_int64(attr(namespace, space, "start"), &first):
@@ -1086,7 +1033,7 @@ cdef object gather_rows(space, object batch, Gathered *parts, npy_intp *n):
         part.count = 1
         parts.position_count += rows
         return attr(namespace, space, "dtype")
-    if cls is MultiDiscreteSpace:
+    if cls is registry.MultiDiscrete:
         dtype = attr(namespace, space, "dtype")
         descr = native_integer_descr(dtype)
         md_element = element_of(descr)
@@ -1224,13 +1171,13 @@ cdef const char *rows_data(Part *part, npy_intp n) except NULL:
 
 cdef bint is_fast_node(object space) except -1:
     """A Tuple/Dict whose subtree holds only fundamental spaces (hence flattenable)."""
-    cdef type cls = space_class(space)
-    if cls is BoxSpace or cls is MultiBinarySpace or cls is DiscreteSpace:
+    cdef type cls = space_class(registry, space)
+    if cls is registry.Box or cls is registry.MultiBinary or cls is registry.Discrete:
         return True
-    if cls is MultiDiscreteSpace:  # (``flat_size`` reads its nvec as integers)
+    if cls is registry.MultiDiscrete:  # (``flat_size`` reads its nvec as integers)
         dtype = attr(instance_dict(space), space, "dtype")
         return cnp.PyArray_DescrCheck(dtype) and is_integer(element_of(<cnp.dtype> dtype))
-    if cls is DictSpace:
+    if cls is registry.Dict:
         children = space.spaces
         if type(children) is not dict or not children:
             return False
@@ -1238,7 +1185,7 @@ cdef bint is_fast_node(object space) except -1:
             if not is_fast_node(child):
                 return False
         return True
-    if cls is TupleSpace:
+    if cls is registry.Tuple:
         children = space.spaces
         if type(children) is not tuple or not children:
             return False
@@ -1251,20 +1198,20 @@ cdef bint is_fast_node(object space) except -1:
 
 cdef npy_intp flat_size(object space) except -1:
     """``flatdim`` of a fast node."""
-    cdef type cls = space_class(space)
+    cdef type cls = space_class(registry, space)
     cdef npy_intp total = 1
     cdef cnp.ndarray nvec
     cdef cnp.dtype descr
     cdef npy_intp i
     cdef dict namespace
-    if cls is BoxSpace or cls is MultiBinarySpace:
+    if cls is registry.Box or cls is registry.MultiBinary:
         # Exact built-in classes: their ``shape`` property returns ``_shape``.
         for dim in attr(instance_dict(space), space, "_shape"):
             total *= <npy_intp> dim
         return total
-    if cls is DiscreteSpace:
+    if cls is registry.Discrete:
         return <npy_intp> int_bits(attr(instance_dict(space), space, "n"))
-    if cls is MultiDiscreteSpace:
+    if cls is registry.MultiDiscrete:
         namespace = instance_dict(space)
         descr = native_integer_descr(attr(namespace, space, "dtype"))
         nvec = as_c_array(attr(namespace, space, "nvec"), descr.type_num)
@@ -1273,7 +1220,7 @@ cdef npy_intp flat_size(object space) except -1:
             total += <npy_intp> <int64_t> element_bits(<const char *> cnp.PyArray_DATA(nvec), element_of(descr), i)
         return total
     total = 0
-    children = space.spaces.values() if cls is DictSpace else space.spaces
+    children = space.spaces.values() if cls is registry.Dict else space.spaces
     for child in children:
         total += flat_size(child)
     return total
@@ -1354,7 +1301,7 @@ cdef object float_segment_as_vector(cnp.ndarray x, npy_intp begin, npy_intp end,
 
 
 cdef object unflatten_leaf(object space, cnp.ndarray x, npy_intp begin, npy_intp end, object fallback):
-    cdef type cls = space_class(space)
+    cdef type cls = space_class(registry, space)
     cdef npy_intp length = cnp.PyArray_DIM(x, 0)
     cdef npy_intp position
     cdef dict namespace
@@ -1362,16 +1309,16 @@ cdef object unflatten_leaf(object space, cnp.ndarray x, npy_intp begin, npy_intp
         end = length
     if begin > end:
         begin = end
-    if cls is DiscreteSpace and is_plain_vector(x):
+    if cls is registry.Discrete and is_plain_vector(x):
         namespace = instance_dict(space)
         position = first_nonzero(x, begin, end)
         if position >= 0:
             return discrete_value(space, namespace, position)
-    elif cls is MultiDiscreteSpace and is_plain_vector(x):
+    elif cls is registry.MultiDiscrete and is_plain_vector(x):
         found = multi_discrete_decode(space, instance_dict(space), x, begin, end)
         if found is not None:
             return found
-    elif cls is BoxSpace or cls is MultiBinarySpace:
+    elif cls is registry.Box or cls is registry.MultiBinary:
         namespace = instance_dict(space)
         descr = attr(namespace, space, "dtype")
         shape = attr(namespace, space, "_shape")
@@ -1397,9 +1344,9 @@ cdef object unflatten_leaf(object space, cnp.ndarray x, npy_intp begin, npy_intp
 
 
 cdef object unflatten_node(object space, cnp.ndarray x, npy_intp begin, npy_intp end, object fallback):
-    cdef type cls = space_class(space)
-    if cls is DictSpace or cls is TupleSpace:
-        return unflatten_children(space, cls is DictSpace, x, begin, end, fallback)
+    cdef type cls = space_class(registry, space)
+    if cls is registry.Dict or cls is registry.Tuple:
+        return unflatten_children(space, cls is registry.Dict, x, begin, end, fallback)
     return unflatten_leaf(space, x, begin, end, fallback)
 
 
@@ -1460,46 +1407,38 @@ cdef object unflatten_children(object space, bint is_dict, cnp.ndarray x, npy_in
 
 def unflatten(space, x):
     cdef object out
-    cdef type cls = space_class(space)
-    if ENABLED and (cls is DictSpace or cls is TupleSpace):
+    cdef type cls = space_class(registry, space)
+    if registry.flatten_enabled and (cls is registry.Dict or cls is registry.Tuple):
         # What the built-in Dict/Tuple rules try first, without the dispatcher.
-        out = unflatten_tree(space, x, GENERIC_UNFLATTEN)
+        out = unflatten_tree(space, x, registry.unflatten)
         if out is not None:
             return out
-    return GENERIC_UNFLATTEN(space, x)
+    return registry.unflatten(space, x)
 
 
 # Gymnasium's ``flatten``/``unflatten`` run these on the compatible spaces of
-# ``gymspaces.gymnasium``: gymspaces' result, passed through ``COMPATIBLE_FINISH``
-# (which makes graph samples compatible) unless it cannot hold a graph -- an
+# ``gymspaces.gymnasium``: gymspaces' result, passed through
+# ``registry.compatible_finish`` (which makes graph samples compatible) unless
+# it cannot hold a graph -- an
 # array, or the unflattened tree of fundamental spaces -- which saves a Python
 # layer and a walk of the result on Gymnasium's most frequent calls.
-cdef object COMPATIBLE_FINISH = None
-
-
-def set_compatible_finish(finish):
-    """The function ``flatten_compatible``/``unflatten_compatible`` apply to results that may hold graphs."""
-    global COMPATIBLE_FINISH
-    COMPATIBLE_FINISH = finish
-
-
 def flatten_compatible(space, x):
-    """``COMPATIBLE_FINISH(flatten(space, x))``, without the call for an array result."""
+    """``registry.compatible_finish(flatten(space, x))``, without the call for an array result."""
     result = flatten_value(space, x)
     if type(result) is cnp.ndarray:
         return result
-    return COMPATIBLE_FINISH(result)
+    return registry.compatible_finish(result)
 
 
 def unflatten_compatible(space, x):
-    """``COMPATIBLE_FINISH(unflatten(space, x))``, without the call for a tree of fundamental spaces."""
+    """``registry.compatible_finish(unflatten(space, x))``, without the call for a tree of fundamental spaces."""
     cdef object out
-    cdef type cls = space_class(space)
-    if ENABLED and (cls is DictSpace or cls is TupleSpace):
-        out = unflatten_tree(space, x, GENERIC_UNFLATTEN)
+    cdef type cls = space_class(registry, space)
+    if registry.flatten_enabled and (cls is registry.Dict or cls is registry.Tuple):
+        out = unflatten_tree(space, x, registry.unflatten)
         if out is not None:  # fundamental leaves only: no graph in it
             return out
-    return COMPATIBLE_FINISH(GENERIC_UNFLATTEN(space, x))
+    return registry.compatible_finish(registry.unflatten(space, x))
 
 
 cpdef object unflatten_tree(space, x, fallback):
@@ -1509,7 +1448,7 @@ cpdef object unflatten_tree(space, x, fallback):
     (the last child takes the rest); Box leaves come back as views of ``x`` when
     the dtypes agree. ``fallback(space, segment)`` handles anything unusual.
     """
-    if not ENABLED or not cnp.PyArray_Check(x) or cnp.PyArray_NDIM(<cnp.ndarray> x) != 1:
+    if not registry.flatten_enabled or not cnp.PyArray_Check(x) or cnp.PyArray_NDIM(<cnp.ndarray> x) != 1:
         return None
     if not is_fast_node(space):
         return None

@@ -25,7 +25,7 @@ import numpy as np
 if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     from numpy.typing import NDArray
 
-from gymspaces import _batching, _flatten, _kernel_wiring
+from gymspaces import _batching, _flatten
 from gymspaces._dispatch import SpaceDispatcher, space_building_dispatch, space_dispatch
 from gymspaces.box import Box
 from gymspaces.dict import Dict
@@ -686,8 +686,8 @@ def _(space_1: Sequence, space_2: Space[Any]) -> bool:
 # ----------------------------------------------------------------------------
 
 # The tree kernels apply the built-in rules of these classes; they stay on only
-# while no user registration replaces one of them.
-_BUILT_IN: dict[SpaceDispatcher[..., Any], dict[type, Callable[..., Any]]] = {
+# while no user registration replaces one of them (see gymspaces._wire_kernels).
+BUILT_IN_RULES: dict[SpaceDispatcher[..., Any], dict[type, Callable[..., Any]]] = {
     flatten: {
         Box: _flatten_box,
         MultiBinary: _flatten_box,
@@ -715,11 +715,6 @@ _BUILT_IN: dict[SpaceDispatcher[..., Any], dict[type, Callable[..., Any]]] = {
 }
 
 
-_flatten.configure(Tuple, Dict, Box, Discrete, MultiDiscrete, MultiBinary)
-_kernel_wiring.compiled_while_built_in(_flatten.set_enabled, _BUILT_IN)
-_kernel_wiring.share_aliases(_flatten.set_aliases, (flatten, unflatten, flatdim))
-
-
 def _compiled_entry(dispatcher: _DispatcherT, compiled: Any, name: str) -> _DispatcherT:
     """``compiled`` dressed as ``dispatcher``: same API, name and documentation.
 
@@ -742,7 +737,7 @@ def _compiled_entry(dispatcher: _DispatcherT, compiled: Any, name: str) -> _Disp
     return cast(_DispatcherT, compiled)
 
 
-_flatten.set_generic_flatten(flatten)
-_flatten.set_generic_unflatten(unflatten)
+# The dispatchers the compiled entries defer to (see gymspaces._wire_kernels).
+generic_flatten, generic_unflatten = flatten, unflatten
 flatten = _compiled_entry(flatten, _flatten.flatten, "flatten")
 unflatten = _compiled_entry(unflatten, _flatten.unflatten, "unflatten")

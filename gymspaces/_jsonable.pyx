@@ -22,57 +22,29 @@ from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from numpy cimport npy_intp
 
-from gymspaces._aliases cimport rule_class
 from gymspaces._attrs cimport instance_dict, sample_entry
 from gymspaces._dtypes cimport (
     EL_BOOL, EL_DOUBLE, EL_FLOAT, EL_HALF, EL_INT8, EL_INT16, EL_INT32, EL_INT64, EL_UINT8, EL_UINT16, EL_UINT32,
     EL_UINT64, Element, array_element, as_double, bool_t, half_t, numeric_t,
 )
+from gymspaces._registry cimport Registry, space_class
 from gymspaces._scalars cimport integer_scalar_bits
 
 import numpy as np
+
+from gymspaces import _registry
 
 cnp.import_array()
 
 cdef object INT64_SCALAR = np.int64
 # The leaf classes whose built-in ``to_jsonable`` the Dict/Tuple kernels apply
-# themselves, and those rules; set by gymspaces._composite (see configure).
-cdef object JSON_BOX = None
-cdef object JSON_MULTI_DISCRETE = None
-cdef object JSON_DISCRETE = None
-cdef object BOX_RULE = None
-cdef object MULTI_DISCRETE_RULE = None
-cdef object DISCRETE_RULE = None
-# Compatible subclass -> gymspaces class whose rules it follows (see _aliases.pxd).
-cdef dict ALIASES = {}
+# themselves, those rules, and the alias table (see _registry.pxd).
+cdef Registry registry = _registry.REGISTRY
 
 cdef enum:
     RULE_NONE = 0
     RULE_ROWS = 1
     RULE_INTS = 2
-
-
-def configure(box, box_rule, multi_discrete, multi_discrete_rule, discrete, discrete_rule):
-    """The classes whose ``to_jsonable`` (exactly the given function) the Dict/Tuple
-    kernels may apply to a column of samples themselves."""
-    global JSON_BOX, JSON_MULTI_DISCRETE, JSON_DISCRETE, BOX_RULE, MULTI_DISCRETE_RULE, DISCRETE_RULE
-    JSON_BOX, BOX_RULE = box, box_rule
-    JSON_MULTI_DISCRETE, MULTI_DISCRETE_RULE = multi_discrete, multi_discrete_rule
-    JSON_DISCRETE, DISCRETE_RULE = discrete, discrete_rule
-
-
-def set_aliases(dict aliases):
-    """Share the alias table of :mod:`gymspaces._kernel_wiring` (kept up to date in place)."""
-    global ALIASES
-    ALIASES = aliases
-
-
-cdef inline type leaf_class(object space):
-    """``type(space)``, or the base a compatible class stands for (see _aliases.pxd)."""
-    cdef type cls = type(space)
-    if cls is JSON_BOX or cls is JSON_MULTI_DISCRETE or cls is JSON_DISCRETE:
-        return cls
-    return rule_class(space, ALIASES)
 
 
 cdef inline object py_value(numeric_t value):
@@ -151,15 +123,15 @@ def rows_tolist(sample_n):
 
 cdef int column_rule(object space):
     """Which conversion ``space.to_jsonable`` is, when it is a built-in one."""
-    cdef object cls = leaf_class(space)
+    cdef object cls = space_class(registry, space)
     cdef int rule
     cdef object expected
-    if cls is JSON_BOX:
-        rule, expected = RULE_ROWS, BOX_RULE
-    elif cls is JSON_MULTI_DISCRETE:
-        rule, expected = RULE_ROWS, MULTI_DISCRETE_RULE
-    elif cls is JSON_DISCRETE:
-        rule, expected = RULE_INTS, DISCRETE_RULE
+    if cls is registry.Box:
+        rule, expected = RULE_ROWS, registry.box_to_jsonable
+    elif cls is registry.MultiDiscrete:
+        rule, expected = RULE_ROWS, registry.multi_discrete_to_jsonable
+    elif cls is registry.Discrete:
+        rule, expected = RULE_INTS, registry.discrete_to_jsonable
     else:
         return RULE_NONE
     if getattr(cls, "to_jsonable") is not expected:

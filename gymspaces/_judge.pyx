@@ -21,8 +21,11 @@ from cpython.ref cimport Py_XDECREF, Py_XINCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_New, PyTuple_SET_ITEM
 
 from gymspaces._attrs cimport PyDict_GetItemWithError, instance_dict
+from gymspaces._registry cimport Registry
 
 import numpy as np
+
+from gymspaces import _registry
 
 cdef type GENERATOR = np.random.Generator
 
@@ -176,13 +179,12 @@ cdef inline bint remembered(tuple slot, PyObject **values, Py_ssize_t count) noe
 # ----------------------------------------------------------------------------
 
 cdef dict JUDGES = {}  # class -> Judge, or None for a class no judge covers
-cdef object judge_lookup = None  # cls -> Judge or None (the rules' resolver)
+# The rules' resolver, ``judge_lookup(cls)``: the Judge of ``cls``'s kind or None (see _registry.pxd).
+cdef Registry registry = _registry.REGISTRY
 
 
-def use_judges(lookup):
-    """``lookup(cls)``: the Judge of ``cls``'s kind, or None. Verdicts are remembered per class."""
-    global judge_lookup
-    judge_lookup = lookup
+def forget_verdicts():
+    """Forget the judges found by class so far (the rules' resolver answers anew)."""
     JUDGES.clear()
 
 
@@ -190,7 +192,8 @@ cdef object judge_of(cls):
     cdef PyObject *found = PyDict_GetItemWithError(JUDGES, cls)
     if found != NULL:
         return <object> found
-    judge = judge_lookup(cls) if judge_lookup is not None else None
+    lookup = registry.judge_lookup
+    judge = lookup(cls) if lookup is not None else None
     if len(JUDGES) >= MAX_CLASSES:
         JUDGES.clear()
     JUDGES[cls] = judge

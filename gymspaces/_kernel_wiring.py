@@ -1,39 +1,36 @@
-"""How the compiled kernels are wired to the rule registries: one mechanism for all.
+"""How the compiled kernels follow the rule registries: the alias table and the switches.
 
-A kernel that implements built-in rules of the flatten family, the batching
-rules or the shared-memory helpers (``_flatten.pyx``, ``_batch.pyx``,
-``_shared_memory.pyx``) is told the space classes it
-recognises by the layer that registers those rules, and is then wired with
-two calls:
+The kernels read both from the registry (:mod:`gymspaces._registry`), which
+:mod:`gymspaces._wire_kernels` fills:
 
-* :func:`compiled_while_built_in` keeps its compiled path on exactly while
-  every one of those built-in rules is the registered one (a user's
-  ``flatten.register(Box, ...)`` turns it off, re-registering turns it on);
-* :func:`share_aliases` hands it the alias table below and keeps that table
-  in step with the dispatchers.
-
-The jsonable kernel (``_jsonable.pyx``) stands in for no dispatcher: it takes
-only the alias table, from :mod:`gymspaces._composite`.
+* :func:`compiled_while_built_in` keeps a switch of the registry on exactly
+  while every built-in rule its kernel implements is the registered one (a
+  user's ``flatten.register(Box, ...)`` turns it off, re-registering turns
+  it on);
+* :data:`ACTIVE`, the registry's alias table, is kept in step with the
+  dispatchers given to :func:`watch`.
 
 Aliases: classes that follow a gymspaces class's built-in rules in the kernels.
 The compatible spaces of :mod:`gymspaces.gymnasium.spaces` derive from the
 gymspaces classes and flatten, concatenate and iterate exactly like them, but
 the kernels recognise spaces by exact class. :data:`ACTIVE` maps each such
-class to its base (see ``_aliases.pxd``); the kernels hold this very dict. An
-alias stays listed only while every watched dispatcher resolves it to the
-same rule as its base, so registering a rule for the subclass itself (in
+class to its base (see ``space_class`` in ``_registry.pxd``). An alias stays
+listed only while every watched dispatcher resolves it to the same rule as
+its base, so registering a rule for the subclass itself (in
 ``flatten.register``, say) takes it off the compiled paths.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["ACTIVE", "add", "compiled_while_built_in", "remove", "share_aliases", "watch"]
+from gymspaces._registry import REGISTRY
 
-ACTIVE: dict[type, type] = {}  # shared with the kernels: only ever updated in place
+__all__ = ["ACTIVE", "add", "compiled_while_built_in", "remove", "watch"]
+
+ACTIVE: dict[type, type] = REGISTRY.aliases  # read by the kernels: only ever updated in place
 _CANDIDATES: dict[type, type] = {}
 _DISPATCHERS: list[Any] = []
 # Guards _CANDIDATES and ACTIVE. Re-entrant: a refresh runs from dispatcher
@@ -86,23 +83,18 @@ def remove(aliases: tuple[type, ...]) -> None:
         _refresh()
 
 
-def compiled_while_built_in(enable: Callable[[bool], None], rules: Mapping[Any, Mapping[type, Any]]) -> None:
-    """Call ``enable`` with whether every rule of ``rules`` is registered, now and on every registration.
+def compiled_while_built_in(switch: str, rules: Mapping[Any, Mapping[type, Any]]) -> None:
+    """Keep the registry's ``switch`` on exactly while every rule of ``rules`` is registered.
 
     ``rules`` maps each dispatcher a kernel stands in for to the classes and
-    built-in rules the kernel implements.
+    built-in rules the kernel implements; the switch is set now and again on
+    every registration with one of them.
     """
 
     def refresh() -> None:
-        enable(all(dispatcher.dispatch(cls) is rule for dispatcher, table in rules.items() for cls, rule in table.items()))
+        on = all(dispatcher.dispatch(cls) is rule for dispatcher, table in rules.items() for cls, rule in table.items())
+        setattr(REGISTRY, switch, on)
 
     for dispatcher in rules:
         dispatcher.on_register(refresh)
     refresh()
-
-
-def share_aliases(set_aliases: Callable[[dict[type, type]], None], dispatchers: Iterable[Any]) -> None:
-    """Give a kernel the alias table (:data:`ACTIVE`, updated in place), checked against ``dispatchers``."""
-    set_aliases(ACTIVE)
-    for dispatcher in dispatchers:
-        watch(dispatcher)

@@ -38,27 +38,22 @@ from gymspaces._dtypes cimport (
     EL_BOOL, EL_INT8, EL_INT16, EL_INT32, EL_INT64, EL_UINT8, EL_UINT16, EL_UINT32, EL_UINT64, NO_KERNEL, Element,
     array_element, as_bits, element_bits, element_of, integer_t, is_integer, no_kernel,
 )
+from gymspaces._registry cimport Registry
 from gymspaces._scalars cimport (
     NPY_SAFE_CASTING, PyArray_CanCastTypeTo, native_integer_descr, store_bits, truncate_signed,
 )
 
 import numpy as np
 
+from gymspaces import _registry
+
 cnp.import_array()
 
-# gymspaces' Python code for the cases the kernel leaves undecided, set by the
-# space's module (a kernel cannot import it). gymspaces' spaces look the
-# method up (a subclass may refine it); a Gymnasium space run by patch mode
-# has no such method and gets the function.
-cdef object SAMPLE_MASKED = None
-cdef object CONTAINS_GENERAL = None
-
-
-def use_python_paths(sample_masked, contains_general):
-    """The functions the kernel falls back on (set once by the space's module)."""
-    global SAMPLE_MASKED, CONTAINS_GENERAL
-    SAMPLE_MASKED = sample_masked
-    CONTAINS_GENERAL = contains_general
+# gymspaces' Python code for the cases the kernel leaves undecided (see
+# _registry.pxd). gymspaces' spaces look the method up (a subclass may refine
+# it); a Gymnasium space run by patch mode has no such method and gets the
+# function.
+cdef Registry registry = _registry.REGISTRY
 
 # Gymnasium validates masks with ``assert``; mirror ``python -O`` skipping them.
 cdef bint ASSERTS = not sys.flags.optimize
@@ -167,7 +162,7 @@ def multi_discrete_sample_entry(self, mask=None, probability=None):
             return result
     if is_own_space(self):  # a subclass may refine the general rule
         return self._sample_masked(mask, probability)
-    return SAMPLE_MASKED(self, mask, probability)
+    return registry.multi_discrete_sample_masked(self, mask, probability)
 
 
 cdef object flat_masked_multi_discrete_sample(space, tuple mask):
@@ -492,7 +487,7 @@ def multi_discrete_contains(self, x):
     """
     verdict = multi_discrete_contains_array(self, x)
     if verdict is None:
-        return self._contains_general(x) if is_own_space(self) else CONTAINS_GENERAL(self, x)
+        return self._contains_general(x) if is_own_space(self) else registry.multi_discrete_contains_general(self, x)
     return verdict
 
 

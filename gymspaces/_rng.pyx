@@ -13,10 +13,13 @@ from numpy.random cimport bitgen_t
 from cpython.object cimport PyObject, PyObject_TypeCheck, PyTypeObject
 
 from gymspaces._attrs cimport PyDict_GetItemWithError, attr, instance_dict
+from gymspaces._registry cimport Registry
 
 from weakref import KeyedRef
 
 import numpy as np
+
+from gymspaces import _registry
 
 cdef extern from *:
     """
@@ -108,20 +111,14 @@ cdef RNGHandle rng_handle_from(dict namespace, object space):
 # pickles or its copies, and no name of gymspaces may collide with a user's
 # attribute. Its caches live in FOREIGN_CACHES, keyed by id(space) and dropped
 # by a weak reference's callback when the space dies (before its id can be
-# reused).
-cdef type OWN_SPACE_BASE = None
+# reused). gymspaces' ``Space`` is the registry's (see _registry.pxd).
+cdef Registry registry = _registry.REGISTRY
 cdef dict FOREIGN_CACHES = {}
-
-
-def register_own_space_base(cls):
-    """Instances of ``cls`` (gymspaces' ``Space``) keep caches in their own ``__dict__``."""
-    global OWN_SPACE_BASE
-    OWN_SPACE_BASE = cls
 
 
 cdef bint is_own_space(object space) noexcept:
     """Whether ``space`` is one of gymspaces' spaces (not Gymnasium's, run by patch mode)."""
-    return OWN_SPACE_BASE is not None and PyObject_TypeCheck(space, <PyTypeObject *> OWN_SPACE_BASE)
+    return registry.Space is not None and PyObject_TypeCheck(space, <PyTypeObject *> registry.Space)
 
 
 def _forget_foreign(reference):

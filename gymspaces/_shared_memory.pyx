@@ -34,12 +34,14 @@ from libc.stdint cimport UINT8_MAX, UINT16_MAX, UINT32_MAX, int64_t, uint64_t
 from libc.string cimport memcpy, memmove
 from numpy cimport npy_intp
 
-from gymspaces._aliases cimport rule_class
 from gymspaces._attrs cimport PyDict_GetItemWithError, attr, instance_dict
+from gymspaces._registry cimport Registry, is_array_leaf, space_class
 from gymspaces._rng cimport cache_namespace
 from gymspaces._scalars cimport store_bits
 
 import numpy as np
+
+from gymspaces import _registry
 
 cnp.import_array()
 
@@ -53,19 +55,9 @@ cdef extern from "numpy/arrayobject.h":
                                 npy_intp *dims, npy_intp *strides, void *data, int flags,
                                 PyObject *obj)
 
-cdef object TupleSpace = None
-cdef object DictSpace = None
-cdef tuple LEAF_SPACES = ()
-cdef object SynchronizedArray = None  # multiprocessing's ctx.Array with a lock (Gymnasium's layout)
-cdef object SharedSlice = None        # gymspaces' single_buffer=True leaves
-cdef bint ENABLED = False
-# Compatible subclass -> gymspaces class whose rules it follows (see _aliases.pxd).
-cdef dict ALIASES = {}
-# The Python implementations: what a leaf or Tuple node the plan does not
-# cover in this call (its value, its index) is handed to.
-cdef object WRITE_LEAF = None
-cdef object WRITE_TUPLE = None
-cdef object READ_LEAF = None
+# The space classes, memory leaf classes, Python rules, alias table and
+# switch (see _registry.pxd).
+cdef Registry registry = _registry.REGISTRY
 
 cdef enum:
     # A tree deeper than this is left to the Python implementation (which
@@ -76,40 +68,6 @@ cdef enum:
 
 # The instance attribute holding a space's plan (listed in space.KERNEL_CACHE_ATTRS).
 cdef str PLAN_ATTR = "_shared_memory_plan"
-
-
-def configure(tuple_space, dict_space, tuple leaf_spaces, synchronized_array, shared_slice,
-              write_leaf, write_tuple, read_leaf):
-    """The classes this kernel handles (exact types), the memory leaf classes whose
-    buffers it caches, and the Python implementations it defers to.
-
-    Whether the kernel is on is ``set_enabled``'s alone (the registrations decide).
-    """
-    global TupleSpace, DictSpace, LEAF_SPACES, SynchronizedArray, SharedSlice
-    global WRITE_LEAF, WRITE_TUPLE, READ_LEAF
-    TupleSpace, DictSpace, LEAF_SPACES = tuple_space, dict_space, leaf_spaces
-    SynchronizedArray, SharedSlice = synchronized_array, shared_slice
-    WRITE_LEAF, WRITE_TUPLE, READ_LEAF = write_leaf, write_tuple, read_leaf
-
-
-def set_enabled(bint enabled):
-    """Turn the kernel off, e.g. when a user re-registers a built-in rule."""
-    global ENABLED
-    ENABLED = enabled
-
-
-def set_aliases(dict aliases):
-    """Share the alias table of :mod:`gymspaces._kernel_wiring` (kept up to date in place)."""
-    global ALIASES
-    ALIASES = aliases
-
-
-cdef inline type space_class(object space):
-    """``type(space)``, or the base a compatible class stands for (see _aliases.pxd)."""
-    cdef type cls = type(space)
-    if cls is DictSpace or cls is TupleSpace or cls in LEAF_SPACES:
-        return cls
-    return rule_class(space, ALIASES)
 
 
 # ----------------------------------------------------------------------------
@@ -175,16 +133,16 @@ cdef class Plan:
 cdef bint supported(object space, int depth) except -1:
     """Whether every node of ``space`` is a class the kernel handles (classes only,
     so that a tree with a Text in it is turned down before any buffer is looked up)."""
-    cdef type cls = space_class(space)
+    cdef type cls = space_class(registry, space)
     cdef object children
     if depth > MAX_DEPTH:
         return False
-    if cls in LEAF_SPACES:
+    if is_array_leaf(registry, cls):
         return True
-    if cls is not DictSpace and cls is not TupleSpace:
+    if cls is not registry.Dict and cls is not registry.Tuple:
         return False
     children = attr(instance_dict(space), space, "spaces")
-    if cls is DictSpace:
+    if cls is registry.Dict:
         if type(children) is not dict:
             return False
         for child in (<dict> children).values():
@@ -238,10 +196,10 @@ cdef object leaf_plan(object space, object memory):
     plan.integer = dtype.kind in "iu"
     if plan.integer:
         set_integer_range(plan, dtype.kind == "u")
-    if type(memory) is SynchronizedArray:
+    if type(memory) is registry.SynchronizedArray:
         plan.holder = memory
         plan.owner = memory.get_obj()
-    elif type(memory) is SharedSlice and type(memory.buffer) is SynchronizedArray:
+    elif type(memory) is registry.SharedSlice and type(memory.buffer) is registry.SynchronizedArray:
         if type(memory.offset) is not int or type(memory.nbytes) is not int:
             return None
         plan.holder = memory.buffer
@@ -301,17 +259,17 @@ cdef void set_integer_range(Plan plan, bint unsigned) noexcept:
 
 cdef object build(object space, object memory, int depth):
     """The plan of ``space`` over ``memory``, or ``None`` if any part is not covered."""
-    cdef type cls = space_class(space)
+    cdef type cls = space_class(registry, space)
     cdef Plan plan, child
     cdef PyObject *found
     cdef Py_ssize_t i
     if depth > MAX_DEPTH:
         return None
-    if cls in LEAF_SPACES:
+    if is_array_leaf(registry, cls):
         return leaf_plan(space, memory)
     children = attr(instance_dict(space), space, "spaces")
     plans = []
-    if cls is DictSpace:
+    if cls is registry.Dict:
         if type(children) is not dict or type(memory) is not dict:
             return None
         keys = []
@@ -325,7 +283,7 @@ cdef object build(object space, object memory, int depth):
                 return None
             keys.append(key)
             plans.append(child_plan)
-    elif cls is TupleSpace:
+    elif cls is registry.Tuple:
         if (type(children) is not tuple or type(memory) is not tuple
                 or len(<tuple> memory) != len(<tuple> children)):
             return None  # zip(..., strict=True) raises in the Python implementation
@@ -338,7 +296,7 @@ cdef object build(object space, object memory, int depth):
     else:
         return None
     plan = Plan.__new__(Plan)
-    plan.kind = DICT if cls is DictSpace else TUPLE
+    plan.kind = DICT if cls is registry.Dict else TUPLE
     plan.space = space
     plan.memory = memory
     plan.children_object = children
@@ -505,7 +463,7 @@ cdef int write_node(Plan plan, object space, object index_object, Py_ssize_t ind
         # (an error, a no-op, or a negative index counted from the end).
         if 0 <= index < plan.rows and copy_value(plan, plan.data + index * plan.rowbytes, value):
             return 0
-        WRITE_LEAF(space, index_object, value, plan.memory)
+        registry.write_shared_leaf(space, index_object, value, plan.memory)
         return 0
     if plan.kind == DICT:
         for i in range(len(plan.keys)):
@@ -519,7 +477,7 @@ cdef int write_node(Plan plan, object space, object index_object, Py_ssize_t ind
         value = tuple(value)
     if type(value) is not tuple or len(<tuple> value) != count:
         # Other iterables and lengths: zip(..., strict=True) in Python.
-        WRITE_TUPLE(space, index_object, value, plan.memory)
+        registry.write_shared_tuple(space, index_object, value, plan.memory)
         return 0
     for i in range(count):
         child = <Plan> plan.children[i]
@@ -535,7 +493,7 @@ def write_tree(space, index, value, shared_memory):
     Python implementation, in the tree's order, so results and exceptions are
     the Python implementation's.
     """
-    if not ENABLED or type(index) is not int:
+    if not registry.shared_memory_enabled or type(index) is not int:
         return False
     plan = plan_for(space, shared_memory)
     if plan is None:
@@ -560,7 +518,7 @@ cdef object read_node(Plan plan, object space, object n_object, Py_ssize_t n):
         # np.frombuffer(...).reshape((n,) + shape): exactly n whole rows, else
         # the Python implementation raises numpy's error.
         if plan.rows == 0 or n < 0 or n != plan.rows or plan.nbytes != plan.rows * plan.rowbytes:
-            return READ_LEAF(space, plan.memory, n_object)
+            return registry.read_shared_leaf(space, plan.memory, n_object)
         memcpy(dims, plan.dims, plan.ndim * sizeof(npy_intp))
         dims[0] = n
         # numpy takes these flags as given (it derives only the contiguity
@@ -594,7 +552,7 @@ cdef object read_node(Plan plan, object space, object n_object, Py_ssize_t n):
 def read_tree(space, shared_memory, n):
     """``read_from_shared_memory(space, shared_memory, n)`` when the kernel covers
     ``space`` and ``shared_memory``; ``None`` otherwise."""
-    if not ENABLED or type(n) is not int:
+    if not registry.shared_memory_enabled or type(n) is not int:
         return None
     plan = plan_for(space, shared_memory)
     if plan is None:

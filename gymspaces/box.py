@@ -505,8 +505,3 @@ class Box(Space[np.ndarray[Any, np.dtype[ScalarT]]]):
             self.low_repr = _short_repr(self.low)
         if not hasattr(self, "high_repr"):
             self.high_repr = _short_repr(self.high)
-
-
-# The kernels call these for the cases they leave to numpy (not as methods:
-# a Gymnasium Box run by patch mode has no such methods).
-_box.use_python_paths(Box._sample_with_numpy, Box._contains_with_numpy)

@@ -279,7 +279,3 @@ class Discrete(Space[IntegerT], Generic[IntegerT]):
         [np.int32(4), np.int32(0)]
         """
         return [self.dtype.type(x) for x in sample_n]
-
-
-# The membership kernel calls this for inputs it leaves undecided.
-_discrete.use_python_paths(Discrete._contains_general)

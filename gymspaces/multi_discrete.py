@@ -353,7 +353,3 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
         if "start" not in state:
             state["start"] = np.zeros(state["_shape"], dtype=state["dtype"])
         super().__setstate__(state)
-
-
-# The kernels call these for masked draws and undecided inputs.
-_multi_discrete.use_python_paths(MultiDiscrete._sample_masked, MultiDiscrete._contains_general)

@@ -11,7 +11,7 @@ import numpy as np
 if TYPE_CHECKING:
     from numpy.typing import DTypeLike
 
-from gymspaces import _box, _contains, _rng, seeding
+from gymspaces import seeding
 from gymspaces._sample_batch import contains_batch_by_items, generic_placeholder, sample_batch_by_loop, sequence_row
 
 __all__ = ["Space", "MaskNDArray"]
@@ -373,13 +373,3 @@ class Space(Generic[T_cov]):
         ['hi', 'yo']
         """
         return sample_n
-
-
-# Dict.contains's compiled walk checks a child through ``in`` in C only while
-# its __contains__ is this one (which calls ``contains``).
-_contains.use_space_contains(Space.__contains__)
-# The membership kernels read ``_shape`` while ``shape`` is this property.
-_box.use_shape_property(Space.shape)
-# Kernels cache derived data in the instance dict of these spaces only (see
-# KERNEL_CACHE_ATTRS); other spaces' caches are kept beside them.
-_rng.register_own_space_base(Space)

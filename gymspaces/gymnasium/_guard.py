@@ -35,6 +35,7 @@ import gymnasium.spaces as _gym
 import numpy as np
 
 from gymspaces import _judge
+from gymspaces._registry import REGISTRY
 from gymspaces.gymnasium._release import SPACE_NAMES
 from gymspaces.gymnasium._release_rules import INSTANCE as _RELEASE_INSTANCE
 
@@ -284,7 +285,7 @@ def add_compatible_classes(classes: Mapping[str, type]) -> dict[str, _judge.Judg
         for name, cls in classes.items()
     }
     COMPATIBLE_JUDGES.update({classes[name]: judge for name, judge in judges.items()})
-    _judge.use_judges(_judge_of_class)  # forget the verdicts by class made so far
+    _judge.forget_verdicts()  # the classes judged so far may be these
     return judges
 
 
@@ -297,7 +298,9 @@ def _judge_of_class(cls: type) -> _judge.Judge | None:
     return None if base is None else JUDGES[GYMNASIUM_CLASSES[base]]
 
 
-_judge.use_judges(_judge_of_class)
+# The kernel asks this for the judge of a class it has not met (see _registry.pxd).
+REGISTRY.judge_lookup = _judge_of_class
+_judge.forget_verdicts()
 
 plain_reason = _judge.space_reason
 """``plain_reason(space)``: why ``space`` itself runs Gymnasium's code while patched, or None."""

@@ -17,6 +17,7 @@ import gymspaces as _gs
 from gymspaces import _flatten, _kernel_wiring, _shared_memory
 from gymspaces import utils as gs_utils
 from gymspaces import vector as gs_vector
+from gymspaces._registry import REGISTRY
 from gymspaces.error import CustomSpaceError
 from gymspaces.gymnasium import _classes, _convert
 from gymspaces.gymnasium import _compat_utils as compat_utils
@@ -86,7 +87,7 @@ def register_with_gymnasium() -> None:
 
     # What compat_utils.flatten/unflatten compute, compiled: graph samples are
     # made compatible, and array results skip that walk.
-    _flatten.set_compatible_finish(compatible_graphs)
+    REGISTRY.compatible_finish = compatible_graphs
     bases = {getattr(_classes, name): getattr(_gs, name) for name in _convert.SPACE_NAMES}
     for ours, base in bases.items():
         if gym_batch_differing_spaces is not None:

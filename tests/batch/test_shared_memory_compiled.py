@@ -24,6 +24,7 @@ from support.differential import GS, GYM, assert_same_outcome, assert_same_value
 
 import gymspaces.vector as gs_vector
 from gymspaces import _shared_memory
+from gymspaces._registry import REGISTRY
 from gymspaces.vector import shared_memory as gs_shm
 
 N = 4
@@ -111,11 +112,8 @@ class Counted:
 
 
 def configure(write_leaf: Any, write_tuple: Any, read_leaf: Any) -> None:
-    _shared_memory.configure(
-        GS.Tuple, GS.Dict, (GS.Box, GS.Discrete, GS.MultiDiscrete, GS.MultiBinary),
-        multiprocessing.sharedctypes.SynchronizedArray, gs_shm.SharedSlice,
-        write_leaf, write_tuple, read_leaf,
-    )
+    REGISTRY.write_shared_leaf, REGISTRY.write_shared_tuple = write_leaf, write_tuple
+    REGISTRY.read_shared_leaf = read_leaf
 
 
 @pytest.fixture
@@ -475,14 +473,14 @@ def test_unaligned_single_buffer_slices() -> None:
         buffer = multiprocessing.Array("B", 200)
         memory = {"f": gs_shm.SharedSlice(buffer, 1, 8 * N), "d": gs_shm.SharedSlice(buffer, 3 + 8 * N, 8 * N),
                   "v": gs_shm.SharedSlice(buffer, 5 + 16 * N, 12 * N)}
-        _shared_memory.set_enabled(enabled)
+        REGISTRY.shared_memory_enabled = enabled
         try:
             for index in range(N):
                 gs_vector.write_to_shared_memory(space, index, values[index % 2], memory)
             views = gs_vector.read_from_shared_memory(space, memory, N)
             assert _shared_memory.has_plan(space, memory) == enabled
         finally:
-            _shared_memory.set_enabled(True)
+            REGISTRY.shared_memory_enabled = True
         results.append((bytes(buffer.get_obj()), views))
     assert results[0][0] == results[1][0]
     assert_same_views(results[0][1], results[1][1])

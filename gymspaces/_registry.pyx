@@ -1,0 +1,31 @@
+"""The one registry of what the kernels know of the Python side (see ``_registry.pxd``).
+
+``REGISTRY`` is filled by :mod:`gymspaces._wire_kernels` once ``import gymspaces``
+has defined every class and rule, except the fields of the layers that load on
+use: the shared-memory ones by :mod:`gymspaces.vector.shared_memory` (``import
+gymspaces`` does not import multiprocessing), ``judge_lookup`` by
+:mod:`gymspaces.gymnasium._guard` and ``compatible_finish`` by
+:mod:`gymspaces.gymnasium._registration`. The switches are kept by
+:mod:`gymspaces._kernel_wiring`; tests may flip them.
+"""
+
+cimport cython
+
+
+@cython.auto_pickle(False)  # one instance, read by the kernels: never copied
+cdef class Registry:
+    """The space classes, Python helpers, alias table and switches the kernels read.
+
+    Examples
+    --------
+    >>> import gymspaces
+    >>> from gymspaces._registry import REGISTRY
+    >>> REGISTRY.Box is gymspaces.Box, REGISTRY.flatten_enabled
+    (True, True)
+    """
+
+    def __cinit__(self):
+        self.aliases = {}
+
+
+REGISTRY = Registry()
