@@ -144,7 +144,8 @@ def verdicts(xml_path: Path) -> tuple[list[str], Counter[str]]:
 
 def deal(tests: list[str], jobs: int) -> list[list[str]]:
     """``tests`` dealt out in turn to at most ``jobs`` groups (none empty)."""
-    groups = [tests[index::jobs] for index in range(max(1, jobs))]
+    jobs = max(1, jobs)
+    groups = [tests[index::jobs] for index in range(jobs)]
     return [group for group in groups if group]
 
 
