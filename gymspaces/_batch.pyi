@@ -3,6 +3,7 @@ from typing import Any
 
 from typing_extensions import disjoint_base
 
+def as_tuple(parts: list[Any]) -> tuple[Any, ...]: ...
 def concatenate_tree(
     space: Any, items: Any, out: Any, fallback: Callable[[Any, Any, Any], Any]
 ) -> Any: ...

@@ -8,6 +8,8 @@ anything else is handed back to the general implementation, leaf by leaf.
 """
 
 cimport numpy as cnp
+import builtins
+
 from cpython.dict cimport PyDict_Next
 from cpython.list cimport PyList_GET_ITEM
 from cpython.object cimport PyObject, PyTypeObject, Py_TYPE
@@ -239,12 +241,33 @@ cdef object concatenate_node(object space, list items, object out, object fallba
                     parts.append(copied)
                     continue
             parts.append(concatenate_node(child, [item[index] for item in items], out[index], fallback))
-        return tuple(parts)
+        return as_tuple(parts)
     if is_array_leaf(registry, cls) and cnp.PyArray_Check(out):
         if copy_list(items, <cnp.ndarray> out):
             return out
     # Any other child (or a leaf sample the copy does not cover): the general rule.
     return fallback(space, items, out)
+
+
+# Called on a generator, never inlined by Cython (see as_tuple).
+cdef object _tuple_of_iterable = builtins.tuple
+
+
+cpdef tuple as_tuple(list parts):
+    """``tuple(parts)``, built as Gymnasium builds its tuples: from a generator.
+
+    That matters only for an empty one: a generator has no length hint, and
+    CPython 3.10 then makes a new empty tuple where ``tuple([])`` returns the
+    ``()`` singleton. The identity is observable (``concatenate(space, items,
+    out) is out`` for an empty Tuple), so it follows Gymnasium's.
+    """
+    if parts:
+        return tuple(parts)
+    return _tuple_from_generator(parts)
+
+
+def _tuple_from_generator(list parts):
+    return _tuple_of_iterable(part for part in parts)
 
 
 def concatenate_tree(space, items, out, fallback):

@@ -484,7 +484,7 @@ def _concatenate_tuple(space: Tuple, items: Any, out: tuple[Any, ...]) -> tuple[
     for index, child in enumerate(space.spaces):
         column = [item[index] for item in items]
         parts.append(concatenate(child, column, out[index]))
-    return tuple(parts)
+    return _batch.as_tuple(parts)
 
 
 @concatenate.register(Dict)
@@ -558,7 +558,7 @@ def _empty_array(space: Space[Any], n: int = 1, fn: Callable[..., Any] = np.zero
 
 @create_empty_array.register(Tuple)
 def _empty_tuple(space: Tuple, n: int = 1, fn: Callable[..., Any] = np.zeros) -> tuple[Any, ...]:
-    return tuple([create_empty_array(subspace, n=n, fn=fn) for subspace in space.spaces])
+    return _batch.as_tuple([create_empty_array(subspace, n=n, fn=fn) for subspace in space.spaces])
 
 
 @create_empty_array.register(Dict)

@@ -138,7 +138,7 @@ def _box(d: Mapping[str, Any]) -> str | None:
             both = np.logical_and(d["bounded_below"], d["bounded_above"])
             # numpy's uniform subtracts in float64, so only a float64 range can overflow
             # (float32's +-max, as in CartPole on 0.29, cannot).
-            span = d["high"][both].astype(np.float64) - d["low"][both].astype(np.float64)
+            span = np.subtract(d["high"][both], d["low"][both], dtype=np.float64)
             if np.isinf(span).any():
                 # Gymnasium's uniform draw overflows: numpy warns (or raises) there.
                 return "high - low overflows the dtype (numpy warns or raises per np.errstate)"

@@ -330,3 +330,15 @@ def test_deepcopy_of_batched_spaces():
     batched.seed(3)
     clone = copy.deepcopy(batched)
     assert_same_value(clone.sample(), batched.sample())
+
+
+def test_empty_tuple_batches_have_gymnasiums_identity():
+    """Gymnasium builds Tuple batches from generators: on CPython 3.10 an empty one
+    is then a new object, not the ``()`` singleton, and ``concatenate(...) is out`` shows it."""
+    seen = {}
+    for lib, vector in ((GS, gs_vector), (GYM, gym_vector)):
+        space = lib.Tuple(())
+        out = vector.create_empty_array(space, n=2)
+        result = vector.concatenate(space, [(), ()], out)
+        seen[lib] = (result == (), result is out, out is tuple())
+    assert seen[GS] == seen[GYM]
