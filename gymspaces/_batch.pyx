@@ -20,6 +20,7 @@ from libc.string cimport memcpy
 from numpy cimport npy_intp
 
 from gymspaces._attrs cimport PyDict_GetItemWithError, sample_entry
+from gymspaces._nesting cimport MAX_KERNEL_DEPTH
 from gymspaces._registry cimport Registry, is_array_leaf, space_class
 
 import numpy as np
@@ -201,13 +202,22 @@ cdef object concatenate_leaf_column(object child, list items, object key, bint b
     return copied
 
 
-cdef object concatenate_node(object space, list items, object out, object fallback):
+# What concatenate_node returns for a tree deeper than MAX_KERNEL_DEPTH.
+cdef object TOO_DEEP = object()
+
+
+cdef object concatenate_node(object space, list items, object out, object fallback, int depth):
+    """``concatenate`` of the node ``space`` at ``depth`` (0 at the root): Dict and
+    Tuple nodes walked here, leaves copied, anything else by ``fallback``, the
+    general rule; ``TOO_DEEP`` past ``MAX_KERNEL_DEPTH`` levels."""
     cdef type cls = space_class(registry, space)
     cdef Py_ssize_t pos = 0
     cdef PyObject *key_ptr
     cdef PyObject *child_ptr
     cdef PyObject *found
     cdef dict result
+    if depth > MAX_KERNEL_DEPTH:
+        return TOO_DEEP
     if cls is registry.Dict:
         children = space.spaces
         result = {}
@@ -225,10 +235,16 @@ cdef object concatenate_node(object space, list items, object out, object fallba
                     if copied is not None:
                         result[key] = copied
                         continue
-                result[key] = concatenate_node(child, [item[key] for item in items], out[key], fallback)
+                value = concatenate_node(child, [item[key] for item in items], out[key], fallback, depth + 1)
+                if value is TOO_DEEP:
+                    return TOO_DEEP
+                result[key] = value
             return result
         for key, child in space.items():
-            result[key] = concatenate_node(child, [item[key] for item in items], out[key], fallback)
+            value = concatenate_node(child, [item[key] for item in items], out[key], fallback, depth + 1)
+            if value is TOO_DEEP:
+                return TOO_DEEP
+            result[key] = value
         return result
     if cls is registry.Tuple:
         parts = []
@@ -240,7 +256,10 @@ cdef object concatenate_node(object space, list items, object out, object fallba
                 if copied is not None:
                     parts.append(copied)
                     continue
-            parts.append(concatenate_node(child, [item[index] for item in items], out[index], fallback))
+            value = concatenate_node(child, [item[index] for item in items], out[index], fallback, depth + 1)
+            if value is TOO_DEEP:
+                return TOO_DEEP
+            parts.append(value)
         return as_tuple(parts)
     if is_array_leaf(registry, cls) and cnp.PyArray_Check(out):
         if copy_list(items, <cnp.ndarray> out):
@@ -282,7 +301,11 @@ def concatenate_tree(space, items, out, fallback):
         return None
     if cls is not registry.Dict and cls is not registry.Tuple and not is_array_leaf(registry, cls):
         return None
-    return concatenate_node(space, list(items), out, fallback)
+    result = concatenate_node(space, list(items), out, fallback, 0)
+    # Too deep a tree is left whole to the general rule, which recurses in
+    # Python frames (RecursionError where Gymnasium's would). It writes what the
+    # walk wrote, in the same order, so starting over changes nothing.
+    return None if result is TOO_DEEP else result
 
 
 # ----------------------------------------------------------------------------
@@ -323,15 +346,18 @@ cdef class Node:
     cdef list children
 
 
-cdef object make_plan(object space, object items, npy_intp *length):
+cdef object make_plan(object space, object items, npy_intp *length, int depth):
     """The plan of ``space``'s rows in ``items`` (a ``Node`` or a leaf's array),
-    or ``None`` if not covered. ``length`` collects the common length of every
+    or ``None`` if not covered (nodes deeper than ``MAX_KERNEL_DEPTH`` included;
+    ``depth`` is 0 at the root). ``length`` collects the common length of every
     leaf (-1 before the first)."""
     cdef type cls = space_class(registry, space)
     cdef Node node
     cdef PyObject *found
     cdef npy_intp n
     cdef Py_ssize_t index
+    if depth > MAX_KERNEL_DEPTH:
+        return None
     if iterates_rows(cls):
         if type(items) is not cnp.ndarray or cnp.PyArray_NDIM(<cnp.ndarray> items) < 1:
             return None
@@ -352,7 +378,7 @@ cdef object make_plan(object space, object items, npy_intp *length):
             if found == NULL:
                 return None
             child_items = <object> found  # owned: planning the child may run code that edits ``items``
-            child = make_plan((<dict> children)[key], child_items, length)
+            child = make_plan((<dict> children)[key], child_items, length, depth + 1)
             if child is None:
                 return None
             node.children.append(child)
@@ -366,7 +392,7 @@ cdef object make_plan(object space, object items, npy_intp *length):
         node.keys = None
         node.children = []
         for index in range(len(<tuple> children)):
-            child = make_plan((<tuple> children)[index], (<tuple> items)[index], length)
+            child = make_plan((<tuple> children)[index], (<tuple> items)[index], length, depth + 1)
             if child is None:
                 return None
             node.children.append(child)
@@ -443,7 +469,7 @@ def iterate_rows(space, items):
     cdef npy_intp length = -1
     if not registry.iterate_enabled:
         return None
-    root = make_plan(space, items, &length)
+    root = make_plan(space, items, &length, 0)
     if type(root) is not Node:  # not covered (a bare leaf is not a Dict/Tuple batch)
         return None
     cdef DictRows rows = DictRows.__new__(DictRows)

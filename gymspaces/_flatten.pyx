@@ -30,6 +30,7 @@ from gymspaces._dtypes cimport (
     EL_UINT64, NO_KERNEL, NOT_NUMERIC, Element, array_element, as_bits, as_double, bool_t, element_bits, element_of,
     half_t, is_integer, no_kernel, numeric_t, unsigned_of,
 )
+from gymspaces._nesting cimport MAX_KERNEL_DEPTH
 from gymspaces._registry cimport Registry, space_class
 from gymspaces._scalars cimport (
     add_overflows, int_bits, integer_scalar_bits, is_numpy_integer, make_scalar, native_integer_descr, store_bits,
@@ -708,9 +709,9 @@ cdef object node_dtype(Gathered *parts, Py_ssize_t base):
     return dtype
 
 
-cdef object gather_dict(object children, object x, Gathered *parts, npy_intp *n):
+cdef object gather_dict(object children, object x, Gathered *parts, npy_intp *n, int depth):
     """``gather`` (``n`` is ``NULL``: ``x`` is one sample) or ``gather_rows`` (``x`` is a
-    batch, an exact dict) of a Dict node's children; the node's dtype or ``None``."""
+    batch, an exact dict) of a Dict node's children at ``depth``; the node's dtype or ``None``."""
     cdef Py_ssize_t pos = 0, base, count
     cdef PyObject *key_ptr
     cdef PyObject *child_ptr
@@ -725,13 +726,13 @@ cdef object gather_dict(object children, object x, Gathered *parts, npy_intp *n)
         key = <object> key_ptr
         child = <object> child_ptr
         if n == NULL:
-            dtype = gather(child, x[key], parts)
+            dtype = gather(child, x[key], parts, depth + 1)
         else:
             found = PyDict_GetItemWithError(<dict> x, key)
             if found == NULL:
                 return None
             rows = <object> found
-            dtype = gather_rows(child, rows, parts, n)
+            dtype = gather_rows(child, rows, parts, n, depth + 1)
         if len(<dict> children) != count:  # as iterating ``spaces.items()`` would
             raise RuntimeError("dictionary changed size during iteration")
         if dtype is None:
@@ -740,9 +741,10 @@ cdef object gather_dict(object children, object x, Gathered *parts, npy_intp *n)
     return node_dtype(parts, base)
 
 
-cdef object gather(space, object x, Gathered *parts):
+cdef object gather(space, object x, Gathered *parts, int depth):
     """Record every leaf under ``space`` in ``parts``; return the node's flat dtype,
-    or ``None`` if the tree holds anything this kernel leaves to numpy."""
+    or ``None`` if the tree holds anything this kernel leaves to numpy (nodes
+    deeper than ``MAX_KERNEL_DEPTH`` included; ``depth`` is 0 at the root)."""
     cdef type cls = space_class(registry, space)
     cdef dict namespace
     cdef npy_intp size = 0, index, count
@@ -751,15 +753,17 @@ cdef object gather(space, object x, Gathered *parts):
     cdef cnp.ndarray arr
     cdef Py_ssize_t base
     cdef Part *part
+    if depth > MAX_KERNEL_DEPTH:
+        return None
     if cls is registry.Dict:
-        return gather_dict(space.spaces, x, parts, NULL)
+        return gather_dict(space.spaces, x, parts, NULL, depth)
     if cls is registry.Tuple:
         children = space.spaces
         if type(children) is not tuple or type(x) not in (tuple, list) or len(x) != len(children):
             return None
         base = parts.dtype_count
         for child, part_value in zip(children, x):
-            dtype = gather(child, part_value, parts)
+            dtype = gather(child, part_value, parts, depth + 1)
             if dtype is None:
                 return None
             push_dtype(parts, dtype)
@@ -868,7 +872,7 @@ cdef object gathered_write(bint rows, space, x, target):
 
 cdef object write_parts(space, x, target, Gathered *parts):
     """``flatten_tree``'s work, with the gathering storage set up by it."""
-    out_dtype = gather(space, x, parts)
+    out_dtype = gather(space, x, parts, 0)
     if out_dtype is None or element_of(<cnp.dtype> out_dtype) == NOT_NUMERIC:
         return None
     cdef npy_intp total = 0, offset = 0, i, j
@@ -954,7 +958,7 @@ cdef bint python_int64(object value, int64_t *out):
     return True
 
 
-cdef object gather_rows(space, object batch, Gathered *parts, npy_intp *n):
+cdef object gather_rows(space, object batch, Gathered *parts, npy_intp *n, int depth):
     """``gather`` for a batch: record every leaf batch under ``space`` (one-hot
     positions of every row included), return the node's flat dtype, or ``None``
     when anything is left to the general rule (which raises what it raises)."""
@@ -972,15 +976,17 @@ cdef object gather_rows(space, object batch, Gathered *parts, npy_intp *n):
     cdef const char *sv
     cdef Element element, md_element
     cdef int64_t *entries
+    if depth > MAX_KERNEL_DEPTH:
+        return None
     if cls is registry.Dict:
-        return gather_dict(space.spaces, batch, parts, n)
+        return gather_dict(space.spaces, batch, parts, n, depth)
     if cls is registry.Tuple:
         children = space.spaces
         if type(children) is not tuple or type(batch) is not tuple or len(batch) != len(children):
             return None
         base = parts.dtype_count
         for child, part_batch in zip(children, batch):
-            dtype = gather_rows(child, part_batch, parts, n)
+            dtype = gather_rows(child, part_batch, parts, n, depth + 1)
             if dtype is None:
                 return None
             push_dtype(parts, dtype)
@@ -1101,7 +1107,7 @@ cpdef object flatten_rows(space, batch, target=None):
 cdef object write_rows(space, batch, target, Gathered *parts):
     """``flatten_rows``'s work, with the gathering storage set up by it."""
     cdef npy_intp n = -1
-    out_dtype = gather_rows(space, batch, parts, &n)
+    out_dtype = gather_rows(space, batch, parts, &n, 0)
     if out_dtype is None or n < 0 or element_of(<cnp.dtype> out_dtype) == NOT_NUMERIC:
         return None
     cdef cnp.dtype out_descr = <cnp.dtype> out_dtype
@@ -1169,9 +1175,12 @@ cdef const char *rows_data(Part *part, npy_intp n) except NULL:
 # unflatten of Tuple / Dict trees
 # ----------------------------------------------------------------------------
 
-cdef bint is_fast_node(object space) except -1:
-    """A Tuple/Dict whose subtree holds only fundamental spaces (hence flattenable)."""
+cdef bint is_fast_node(object space, int depth) except -1:
+    """A Tuple/Dict whose subtree holds only fundamental spaces (hence flattenable),
+    none deeper than ``MAX_KERNEL_DEPTH`` (``depth`` is 0 at the root)."""
     cdef type cls = space_class(registry, space)
+    if depth > MAX_KERNEL_DEPTH:
+        return False
     if cls is registry.Box or cls is registry.MultiBinary or cls is registry.Discrete:
         return True
     if cls is registry.MultiDiscrete:  # (``flat_size`` reads its nvec as integers)
@@ -1182,7 +1191,7 @@ cdef bint is_fast_node(object space) except -1:
         if type(children) is not dict or not children:
             return False
         for child in (<dict> children).values():
-            if not is_fast_node(child):
+            if not is_fast_node(child, depth + 1):
                 return False
         return True
     if cls is registry.Tuple:
@@ -1190,7 +1199,7 @@ cdef bint is_fast_node(object space) except -1:
         if type(children) is not tuple or not children:
             return False
         for child in <tuple> children:
-            if not is_fast_node(child):
+            if not is_fast_node(child, depth + 1):
                 return False
         return True
     return False
@@ -1450,6 +1459,6 @@ cpdef object unflatten_tree(space, x, fallback):
     """
     if not registry.flatten_enabled or not cnp.PyArray_Check(x) or cnp.PyArray_NDIM(<cnp.ndarray> x) != 1:
         return None
-    if not is_fast_node(space):
+    if not is_fast_node(space, 0):
         return None
     return unflatten_node(space, <cnp.ndarray> x, 0, cnp.PyArray_DIM(<cnp.ndarray> x, 0), fallback)

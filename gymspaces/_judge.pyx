@@ -21,6 +21,7 @@ from cpython.ref cimport Py_XDECREF, Py_XINCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_New, PyTuple_SET_ITEM
 
 from gymspaces._attrs cimport PyDict_GetItemWithError, instance_dict
+from gymspaces._nesting cimport MAX_KERNEL_DEPTH
 from gymspaces._registry cimport Registry
 
 import numpy as np
@@ -210,8 +211,15 @@ cpdef object space_reason(space):
 
 cpdef object tree_reason(space):
     """Why some node of ``space``'s tree cannot run compiled (the first found), or None."""
+    return node_reason(space, 0)
+
+
+cdef object node_reason(space, int depth):
+    """``tree_reason`` of the node ``space`` at ``depth`` (0 at the root)."""
     cdef PyObject *found
     cdef dict namespace
+    if depth > MAX_KERNEL_DEPTH:
+        return f"spaces nested more than {MAX_KERNEL_DEPTH} levels deep"
     reason = space_reason(space)
     if reason is not None:
         return reason
@@ -222,7 +230,7 @@ cpdef object tree_reason(space):
         if type(children) is dict:
             children = (<dict> children).values()
         for child in children:
-            reason = tree_reason(child)
+            reason = node_reason(child, depth + 1)
             if reason is not None:
                 return sub_space_reason(child, reason)
         return None
@@ -230,7 +238,7 @@ cpdef object tree_reason(space):
         found = PyDict_GetItemWithError(namespace, name)
         if found != NULL and <object> found is not None:
             sub_space = <object> found  # owned: judging it runs Python code
-            reason = tree_reason(sub_space)
+            reason = node_reason(sub_space, depth + 1)
             if reason is not None:
                 return sub_space_reason(sub_space, reason)
     return None

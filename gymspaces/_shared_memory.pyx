@@ -60,9 +60,6 @@ cdef extern from "numpy/arrayobject.h":
 cdef Registry registry = _registry.REGISTRY
 
 cdef enum:
-    # A tree deeper than this is left to the Python implementation (which
-    # raises RecursionError where Python would): the walk recurses on the C stack.
-    MAX_DEPTH = 64
     # numpy's dimension limit (64), less the leading row axis of a read.
     MAX_LEAF_DIMS = 63
 
@@ -135,7 +132,7 @@ cdef bint supported(object space, int depth) except -1:
     so that a tree with a Text in it is turned down before any buffer is looked up)."""
     cdef type cls = space_class(registry, space)
     cdef object children
-    if depth > MAX_DEPTH:
+    if depth > MAX_KERNEL_DEPTH:
         return False
     if is_array_leaf(registry, cls):
         return True
@@ -263,7 +260,7 @@ cdef object build(object space, object memory, int depth):
     cdef Plan plan, child
     cdef PyObject *found
     cdef Py_ssize_t i
-    if depth > MAX_DEPTH:
+    if depth > MAX_KERNEL_DEPTH:
         return None
     if is_array_leaf(registry, cls):
         return leaf_plan(space, memory)
