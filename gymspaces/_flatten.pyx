@@ -1213,6 +1213,8 @@ cdef npy_intp flat_size(object space) except -1:
     cdef cnp.dtype descr
     cdef npy_intp i
     cdef dict namespace
+    cdef Element element
+    cdef const char *data
     if cls is registry.Box or cls is registry.MultiBinary:
         # Exact built-in classes: their ``shape`` property returns ``_shape``.
         for dim in attr(instance_dict(space), space, "_shape"):
@@ -1224,9 +1226,11 @@ cdef npy_intp flat_size(object space) except -1:
         namespace = instance_dict(space)
         descr = native_integer_descr(attr(namespace, space, "dtype"))
         nvec = as_c_array(attr(namespace, space, "nvec"), descr.type_num)
+        element = element_of(descr)
+        data = <const char *> cnp.PyArray_DATA(nvec)
         total = 0
         for i in range(cnp.PyArray_SIZE(nvec)):
-            total += <npy_intp> <int64_t> element_bits(<const char *> cnp.PyArray_DATA(nvec), element_of(descr), i)
+            total += <npy_intp> <int64_t> element_bits(data, element, i)
         return total
     total = 0
     children = space.spaces.values() if cls is registry.Dict else space.spaces
