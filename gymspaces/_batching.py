@@ -141,42 +141,32 @@ def batch_space(space: Space[Any], n: int = 1) -> Space[Any]:
     raise _not_a_space("batch_space", space)
 
 
-# The rules of the fundamental spaces take how the generator is copied: Graph
-# samples its features from a batched space used once, whose generator can be
-# a throw-away copy (_throwaway_copy) instead of a deep one.
-CopyGenerator = Callable[[np.random.Generator], np.random.Generator]
-
-
 @batch_space.register(Box)
-def _batch_box(space: Box, n: int = 1, copy_generator: CopyGenerator = copy.deepcopy) -> Box:
+def _batch_box(space: Box, n: int = 1) -> Box:
     low = _tiled(space.low, n)
     high = _tiled(space.high, n)
-    return Box(low=low, high=high, dtype=space.dtype, seed=copy_generator(space.np_random))
+    return Box(low=low, high=high, dtype=space.dtype, seed=copy.deepcopy(space.np_random))
 
 
 @batch_space.register(Discrete)
-def _batch_discrete(space: Discrete, n: int = 1, copy_generator: CopyGenerator = copy.deepcopy) -> MultiDiscrete:
+def _batch_discrete(space: Discrete, n: int = 1) -> MultiDiscrete:
     nvec = np.full((n,), space.n, dtype=space.dtype)
-    generator = copy_generator(space.np_random)
+    generator = copy.deepcopy(space.np_random)
     start = np.full((n,), space.start, dtype=space.dtype)
     return MultiDiscrete(nvec, dtype=space.dtype, seed=generator, start=start)
 
 
 @batch_space.register(MultiDiscrete)
-def _batch_multi_discrete(space: MultiDiscrete, n: int = 1, copy_generator: CopyGenerator = copy.deepcopy) -> Box:
+def _batch_multi_discrete(space: MultiDiscrete, n: int = 1) -> Box:
     low = _tiled(space.start, n)
     high = low + _tiled(space.nvec, n) - 1
-    return Box(low=low, high=high, dtype=space.dtype, seed=copy_generator(space.np_random))
+    return Box(low=low, high=high, dtype=space.dtype, seed=copy.deepcopy(space.np_random))
 
 
 @batch_space.register(MultiBinary)
-def _batch_multi_binary(space: MultiBinary, n: int = 1, copy_generator: CopyGenerator = copy.deepcopy) -> Box:
+def _batch_multi_binary(space: MultiBinary, n: int = 1) -> Box:
     shape = (n,) + space.shape
-    return Box(low=0, high=1, shape=shape, dtype=space.dtype, seed=copy_generator(space.np_random))
-
-
-FUNDAMENTAL_RULES = frozenset({_batch_box, _batch_discrete, _batch_multi_discrete, _batch_multi_binary})
-"""The built-in ``batch_space`` rules that take ``copy_generator``."""
+    return Box(low=0, high=1, shape=shape, dtype=space.dtype, seed=copy.deepcopy(space.np_random))
 
 
 @batch_space.register(Tuple)

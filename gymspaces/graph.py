@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
+from collections.abc import Callable, Iterable, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
 
@@ -14,6 +15,8 @@ from gymspaces import _box, _discrete, _graph, _rng
 from gymspaces._warnings import warn
 from gymspaces.box import Box
 from gymspaces.discrete import Discrete
+from gymspaces.multi_binary import MultiBinary
+from gymspaces.multi_discrete import MultiDiscrete
 from gymspaces.space import Space
 from gymspaces._composite import SUBSEED_BOUND, chosen_kind
 from gymspaces._sample_batch import batching_rules
@@ -390,11 +393,87 @@ class Graph(Space[GraphInstance]):
 # Gymnasium builds ``batch_space(child, n)`` -- whose generator is a deep copy
 # of the child's -- samples it, then calls ``child.np_random.random()``. The
 # general path does exactly that. For the four fundamental spaces the batched
-# space is built by the same rule with a throw-away copy of the generator
-# instead of a deep copy (the dominant cost), and Box and unmasked Discrete
-# features are drawn without building it at all: the draws are the same, and
-# the child's own generator is only advanced by the final ``random()``.
+# space is assembled here with a throw-away copy of the generator instead of a
+# deep copy (the dominant cost): the draws are the same, and the child's own
+# generator is only advanced by the final ``random()``.
 # ---------------------------------------------------------------------------
+
+
+def _assembled_box(utils: ModuleType, space: Space[Any], low: Any, high: Any, n: int) -> Box | None:
+    """The Box ``Box(tile(low), tile(high), dtype=low.dtype)`` sampling from a copy of
+    ``space``'s generator, assembled without the constructor (``None``: use it)."""
+    bounds = _graph.box_batch_bounds(low, high, n)
+    if bounds is None:
+        return None  # float16, NaN bounds edited in, ...: the general path
+    low, high, below, above = bounds
+    batched = Box.__new__(Box)
+    batched.__dict__.update(
+        _shape=low.shape,
+        dtype=low.dtype,
+        low=low,
+        high=high,
+        # Boundedness follows the tiled values, as in the constructor, so signed
+        # integer boxes built with infinite bounds become bounded (quirk Q12, docs/quirks.md).
+        bounded_below=below,
+        bounded_above=above,
+        low_repr=None,
+        high_repr=None,
+        _np_random=utils._throwaway_copy(space.np_random),
+    )
+    return batched
+
+
+def _batched_box(utils: ModuleType, space: Box, n: int) -> Box | None:
+    """``batch_space(Box, n)``: the same bounds, tiled."""
+    if space.low.dtype != space.dtype or space.high.dtype != space.dtype:
+        return None
+    return _assembled_box(utils, space, space.low, space.high, n)
+
+
+def _batched_multi_discrete(utils: ModuleType, space: MultiDiscrete, n: int) -> Box | None:
+    """``batch_space(MultiDiscrete, n)``: a Box from ``start`` to ``start + nvec - 1``."""
+    start, nvec = space.start, space.nvec
+    if not (start.dtype == nvec.dtype == space.dtype and start.shape == nvec.shape):
+        return None
+    # Elementwise, so the same values (wrap-around included) as on the tiled arrays.
+    last = start + nvec - 1
+    if (start > last).any():
+        return None  # the constructor rejects it
+    return _assembled_box(utils, space, start, last, n)
+
+
+def _batched_multi_binary(utils: ModuleType, space: MultiBinary, n: int) -> Box | None:
+    """``batch_space(MultiBinary, n)``: an int8 Box of zeros and ones."""
+    shape = tuple(space.shape)
+    return _assembled_box(
+        utils, space, np.zeros(shape, np.int8), np.ones(shape, np.int8), n
+    )
+
+
+def _batched_discrete(utils: ModuleType, space: Discrete, n: int) -> MultiDiscrete | None:
+    """``batch_space(Discrete, n)`` without the MultiDiscrete constructor (``None``: use it)."""
+    if not space.n > 0:
+        return None  # ``n`` edited to a bad value: the constructor raises Gymnasium's error
+    dtype = np.dtype(space.dtype)
+    nvec = np.empty((n,), dtype=dtype)
+    nvec.fill(space.n)  # np.full's unsafe-cast fill without its Python overhead
+    generator = utils._throwaway_copy(space.np_random)
+    start = np.empty((n,), dtype=dtype)
+    start.fill(space.start)
+    batched = MultiDiscrete.__new__(MultiDiscrete)
+    batched.__dict__.update(
+        _shape=nvec.shape, dtype=dtype, nvec=nvec, start=start, _np_random=generator
+    )
+    return batched
+
+
+# type -> (name of the batch_space handler it mirrors, direct builder)
+_DIRECT_BATCHERS: dict[type, tuple[str, Callable[..., Space[Any] | None]]] = {
+    Box: ("_batch_box", _batched_box),
+    Discrete: ("_batch_discrete", _batched_discrete),
+    MultiDiscrete: ("_batch_multi_discrete", _batched_multi_discrete),
+    MultiBinary: ("_batch_multi_binary", _batched_multi_binary),
+}
 
 
 def _box_detached(space: Box, n: int) -> Any:
@@ -407,26 +486,33 @@ def _box_detached(space: Box, n: int) -> Any:
     return _box.box_sample_detached(space, *bounds)
 
 
+# type -> sampler of ``batch_space(space, n).sample()`` that builds no space and
+# copies no Generator (``None`` when it cannot: then build the batched space).
+_DETACHED_SAMPLERS: dict[type, Callable[[Any, int], Any]] = {
+    Box: _box_detached,
+    Discrete: _discrete.discrete_batch_sample_detached,
+}
+
+
 def _sample_through_copy(space: Space[Any], n: Any, kwargs: dict[str, Any]) -> Any:
     """``batch_space(space, n).sample(**kwargs)``, then one ``random()`` on ``space``'s generator."""
     utils = batching_rules()
     batched = None
-    # The built-in rule of a fundamental space (users may register their own:
-    # then it is theirs that runs); subclasses such as gymspaces.gymnasium's
-    # classes batch like their base.
-    rule = utils.batch_space.dispatch(type(space))
-    if rule in utils.FUNDAMENTAL_RULES and (type(n) is int or isinstance(n, np.integer)) and n >= 1:
-        # batch_space(space, n).sample() without building the space or copying
-        # the generator, where a kernel can (None where it cannot).
-        result = None
-        if not kwargs and rule is utils._batch_box:
-            result = _box_detached(cast(Box, space), int(n))
-        elif not kwargs and rule is utils._batch_discrete:
-            result = _discrete.discrete_batch_sample_detached(space, int(n))
-        if result is not None:
-            _rng.advance_by_one_double(space)
-            return result
-        batched = rule(space, n, copy_generator=utils._throwaway_copy)
+    # Subclasses (e.g. gymspaces.gymnasium's classes) batch like their base:
+    # batch_space builds the base class, whatever the subclass overrides.
+    kind: type | None = type(space)
+    if kind not in _DIRECT_BATCHERS:
+        kind = next((base for base in type(space).__mro__ if base in _DIRECT_BATCHERS), None)
+    if kind is not None and (type(n) is int or isinstance(n, np.integer)) and n >= 1:
+        handler_name, build = _DIRECT_BATCHERS[kind]
+        # Users may register their own batch_space for these types: respect it.
+        if utils.batch_space.dispatch(type(space)) is getattr(utils, handler_name):
+            detached = _DETACHED_SAMPLERS.get(kind) if not kwargs else None
+            result = None if detached is None else detached(space, int(n))
+            if result is not None:
+                _rng.advance_by_one_double(space)
+                return result
+            batched = build(utils, space, n)
     if batched is None:
         batched = utils.batch_space(space, n)
     result = batched.sample(**kwargs)
