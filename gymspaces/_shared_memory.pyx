@@ -35,6 +35,7 @@ from libc.string cimport memcpy, memmove
 from numpy cimport npy_intp
 
 from gymspaces._attrs cimport PyDict_GetItemWithError, attr, instance_dict
+from gymspaces._nesting cimport MAX_KERNEL_DEPTH
 from gymspaces._registry cimport Registry, is_array_leaf, space_class
 from gymspaces._rng cimport cache_namespace
 from gymspaces._scalars cimport store_bits
