@@ -20,7 +20,7 @@ import pytest
 
 import gymspaces
 from gymspaces import utils, vector
-from tests.support.differential import assert_same_value
+from support.differential import assert_same_value
 
 BEYOND_THE_KERNELS = 100  # past MAX_KERNEL_DEPTH (64), well within Python's recursion limit
 
