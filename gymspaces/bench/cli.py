@@ -174,7 +174,7 @@ def _main(options: argparse.Namespace, pytest_args: list[str]) -> int:
 
     report = evaluate(run, targets, cases, baseline, has_reference)
     if gate is not None and not options.from_json and has_reference:
-        report = confirm_misses(run, report, targets, cases, baseline, pytest_args, options.verbose)
+        report = confirm_misses(run, report, targets, cases, baseline)
     print(render(report, run, mode=mode, baseline_name=options.compare))
     if options.json and not options.from_json:
         print(f"\nwrote {options.json} (pytest-benchmark JSON)")

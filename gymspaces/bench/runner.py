@@ -34,24 +34,17 @@ FULL_ARGS: tuple[str, ...] = ()
 class CaseSelection:
     """A pytest plugin that deselects every measurement of a case not in ``cases``.
 
-    The ``import numpy`` baseline goes with the ``import`` case. With
-    ``gymnasium_first``, each kept case times Gymnasium before gymspaces (the
-    gate alternates the order when it measures a miss again).
+    The ``import numpy`` baseline goes with the ``import`` case.
     """
 
-    def __init__(self, cases: Sequence[str], gymnasium_first: bool = False) -> None:
+    def __init__(self, cases: Sequence[str]) -> None:
         self.cases = set(cases)
-        self.gymnasium_first = gymnasium_first
 
     def pytest_collection_modifyitems(self, config: Any, items: list[Any]) -> None:
         kept: list[Any] = []
         dropped: list[Any] = []
         for item in items:
             (kept if _case_key(item) in self.cases else dropped).append(item)
-        if self.gymnasium_first:
-            # A stable sort keeps the cases' order and moves Gymnasium first within each.
-            position = {key: index for index, key in enumerate(dict.fromkeys(_case_key(item) for item in kept))}
-            kept.sort(key=lambda item: (position[_case_key(item)], _implementation(item) != "gymnasium"))
         if dropped:
             config.hook.pytest_deselected(items=dropped)
         items[:] = kept
@@ -60,11 +53,6 @@ class CaseSelection:
 def _case_key(item: Any) -> str:
     params = getattr(item, "callspec", None)
     return params.params["case"].key if params is not None else IMPORT_KEY
-
-
-def _implementation(item: Any) -> str:
-    params = getattr(item, "callspec", None)
-    return params.params["implementation"] if params is not None else ""
 
 
 class RunLabel:
@@ -100,8 +88,6 @@ def run_suite(
     cases: Sequence[str] | None,
     pytest_args: Sequence[str],
     verbose: bool,
-    timing_args: Sequence[str] | None = None,
-    gymnasium_first: bool = False,
 ) -> int:
     """Run the benchmark suite in this process with pytest.main.
 
@@ -117,10 +103,6 @@ def run_suite(
         Extra arguments for pytest, after the ones chosen here (so they win).
     verbose : bool
         Show pytest's own output (including pytest-benchmark's tables).
-    timing_args : sequence of str, optional
-        pytest-benchmark timing options replacing those ``quick`` selects.
-    gymnasium_first : bool, optional
-        Time each selected case on Gymnasium before gymspaces (needs ``cases``).
 
     Returns
     -------
@@ -147,12 +129,12 @@ def run_suite(
         "--benchmark-group-by=group",
         "--benchmark-sort=name",
         *(() if verbose else ("--benchmark-quiet",)),
-        *(timing_args if timing_args is not None else QUICK_ARGS if quick else FULL_ARGS),
+        *(QUICK_ARGS if quick else FULL_ARGS),
         *pytest_args,
     ]
     plugins: list[object] = [ProgressBar(sys.stderr), RunLabel("quick" if quick else "full")]
     if cases is not None:
-        plugins.append(CaseSelection(cases, gymnasium_first))
+        plugins.append(CaseSelection(cases))
     output = io.StringIO()
     # Started from a worker of a parallel (xdist) test session, the variable
     # it inherits would make pytest-benchmark disable itself.

@@ -24,6 +24,7 @@ import gymspaces
 from gymspaces.bench import cases as _bench
 from gymspaces.bench import cli as _benchcli
 from gymspaces.bench import gate as _gate
+from gymspaces.bench import paired as _paired
 from gymspaces.bench import realloop
 from gymspaces.bench.cases import CASES, CASES_BY_KEY, library
 from gymspaces.bench.errors import UsageError
@@ -482,60 +483,85 @@ def test_a_crashing_case_is_an_error_even_when_the_gate_only_warns(tmp_path):
 # --------------------------------------------------------------------------- confirming misses
 
 
-def _fake_suite(monkeypatch, figures):
-    """Replace run_suite: round ``i`` writes ``figures[i]`` (case -> ratio) as pytest-benchmark JSON."""
-    calls = []
+def _fake_interleaved(monkeypatch, figures):
+    """Replace time_interleaved: case ``key`` gives pairs of blocks with the ratios ``figures[key]``."""
+    timed = []
 
-    def run_suite(json_path, *, quick, cases, pytest_args, verbose, timing_args=None, gymnasium_first=False):
-        calls.append((list(cases), timing_args, gymnasium_first))
-        ratios = figures[len(calls) - 1]
-        benchmarks = []
-        for key in cases:
-            for implementation, median in (("gymspaces", 1e-6), ("gymnasium", ratios[key] * 1e-6)):
-                benchmarks.append({
-                    "group": key, "stats": {"median": median}, "options": {"max_time": 0.2},
-                    "extra_info": {"case": key, "implementation": implementation, "version": "x"},
-                })
-        Path(json_path).write_text(json.dumps({"benchmarks": benchmarks}))
-        return 0
+    def time_interleaved(case):
+        timed.append(case.key)
+        ours = [1e-6 * (index + 1) for index in range(len(figures[case.key]))]
+        return _paired.Interleaved(ours, [o * ratio for o, ratio in zip(ours, figures[case.key])])
 
-    monkeypatch.setattr(_gate, "run_suite", run_suite)
-    return calls
+    monkeypatch.setattr(_gate, "time_interleaved", time_interleaved)
+    return timed
 
 
-def test_a_miss_is_measured_again_side_by_side_and_judged_on_the_median_round(monkeypatch):
+def test_a_miss_is_timed_again_interleaved_and_judged_on_the_median_pair(monkeypatch):
     targets = load_targets(TARGETS)
     run = _synthetic(ABOVE_EVERY_FLOOR)
     run.medians["graph_sample"]["gymnasium"] = run.medians["graph_sample"]["gymspaces"] * 5  # 5x < 20x
+    run.medians["graph_sample"]["floor"] = 0.5e-6
     report = evaluate(run, targets)
     assert report.misses == ["graph_sample: 5.0x < 20x: 25% of the floor, needs 4.00x more"]
-    # Two rounds spoilt by a slow spell, three clean ones: the median round is clean.
-    calls = _fake_suite(monkeypatch, [{"graph_sample": r} for r in (25.0, 4.0, 26.0, 3.0, 24.0)])
-    confirmed = _gate.confirm_misses(run, report, targets, None, None, [], False)
-    assert [call[:2] for call in calls] == [(["graph_sample"], _gate.CONFIRM_ARGS)] * _gate.CONFIRM_ROUNDS
-    assert [call[2] for call in calls] == [False, True, False, True, False]  # Gymnasium first every other round
+    # Two pairs spoilt by a slow spell, three clean ones: the median pair is clean.
+    timed = _fake_interleaved(monkeypatch, {"graph_sample": [25.0, 4.0, 26.0, 3.0, 24.0]})
+    confirmed = _gate.confirm_misses(run, report, targets, None, None)
+    assert timed == ["graph_sample"]
     assert not confirmed.misses
-    assert run.medians["graph_sample"]["gymnasium"] == pytest.approx(24e-6)  # the median round
+    # The figures shown are the two blocks of the median pair (the fifth), the floor is kept.
+    assert run.medians["graph_sample"]["gymspaces"] == pytest.approx(5e-6)
+    assert run.medians["graph_sample"]["gymnasium"] == pytest.approx(120e-6)
+    assert run.medians["graph_sample"]["floor"] == 0.5e-6
     assert any(
-        "graph_sample: below the floor at first" in note and "3.0x, 4.0x, 24.0x, 25.0x, 26.0x" in note
+        "graph_sample: below the floor at first" in note and "5 interleaved pairs" in note
+        and "4.00x to 25.00x, middle half" in note
         for note in confirmed.notes
     )
 
 
-def test_a_case_below_its_floor_in_most_rounds_still_fails(monkeypatch):
+def test_a_case_below_its_floor_in_most_pairs_still_fails(monkeypatch):
     targets = load_targets(TARGETS)
     run = _synthetic(ABOVE_EVERY_FLOOR)
     run.medians["box_sample"]["gymnasium"] = run.medians["box_sample"]["gymspaces"] * 2
     report = evaluate(run, targets)
-    calls = _fake_suite(monkeypatch, [{"box_sample": r} for r in (3.0, 39.0, 50.0, 2.0, 39.0)])
-    confirmed = _gate.confirm_misses(run, report, targets, None, None, [], False)
-    assert len(calls) == _gate.CONFIRM_ROUNDS
+    _fake_interleaved(monkeypatch, {"box_sample": [3.0, 39.0, 50.0, 2.0, 39.0]})
+    confirmed = _gate.confirm_misses(run, report, targets, None, None)
     assert confirmed.misses == ["box_sample: 39.0x < 40x: 98% of the floor, needs 1.03x more"]
+
+
+def test_interleaved_blocks_alternate_and_keep_each_side_in_its_context():
+    import contextlib
+
+    from gymspaces.bench import e2e
+    from gymspaces.gymnasium import is_patched
+
+    calls, entered = [], []
+
+    @contextlib.contextmanager
+    def recorded(lib):
+        entered.append(lib.name)
+        with e2e.context(lib):
+            yield
+
+    def setup(lib):
+        return lambda: calls.append((lib.name, is_patched()))
+
+    case = _bench.Case("probe", "records who runs, patched or not", setup, context=recorded)
+    was_patched = is_patched()
+    timing = _paired.time_interleaved(case, pairs=4, block_seconds=1e-4)
+    assert len(timing.gymspaces) == len(timing.gymnasium) == 4
+    assert all(figure > 0 for figure in timing.gymspaces + timing.gymnasium)
+    # gymspaces' side runs patched, Gymnasium's plain, and Gymnasium is left as it was.
+    assert set(calls) == {("gymspaces", True), ("gymnasium", False)}
+    assert is_patched() == was_patched
+    # Set-up, calibration, then four pairs with Gymnasium first in every other one.
+    ours, theirs = "gymspaces", "gymnasium"
+    assert entered == [ours, theirs, ours, theirs] + [ours, theirs, theirs, ours] * 2
 
 
 def test_cases_that_meet_their_floor_are_not_measured_again(monkeypatch):
     targets = load_targets(TARGETS)
     report = evaluate(_synthetic(ABOVE_EVERY_FLOOR), targets)
-    calls = _fake_suite(monkeypatch, [])
-    assert _gate.confirm_misses(_synthetic(ABOVE_EVERY_FLOOR), report, targets, None, None, [], False) is report
-    assert calls == []
+    timed = _fake_interleaved(monkeypatch, {})
+    assert _gate.confirm_misses(_synthetic(ABOVE_EVERY_FLOOR), report, targets, None, None) is report
+    assert timed == []

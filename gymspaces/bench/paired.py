@@ -1,0 +1,115 @@
+"""Interleaved timing of both sides of a case, for the gate's second look at a miss.
+
+pytest-benchmark times one side of a case, then the other. On this machine
+class a slow spell (another tenant; every process runs ~1.8x slower for one
+to several seconds) can cover one side and not the other. Here both sides
+run in short alternating blocks, so a spell covers neighbouring blocks of
+both sides alike and the ratio of the two medians stays what the code gives.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+import warnings
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from gymspaces.bench.cases import Case, library
+from gymspaces.bench.e2e import plain_gymnasium
+
+SIDES = ("gymspaces", "gymnasium")
+PAIRS = 21  # blocks per side of a micro or end-to-end case
+SLOW_PAIRS = 7  # a slow case's block is one whole program (about a second)
+BLOCK_SECONDS = 0.02
+
+
+@dataclass
+class Interleaved:
+    """Seconds per call of each side, one figure per block, in the order timed."""
+
+    gymspaces: list[float]
+    gymnasium: list[float]
+
+    @property
+    def pair_ratios(self) -> list[float]:
+        """Gymnasium / gymspaces of each pair of neighbouring blocks, sorted."""
+        return sorted(theirs / ours for ours, theirs in zip(self.gymspaces, self.gymnasium))
+
+    @property
+    def median_pair(self) -> dict[str, float]:
+        """Both sides' figures in the pair with the median ratio.
+
+        Judged pair by pair rather than on each side's median: a spell that
+        starts or ends during the measurement shifts the two medians by
+        different amounts, but the two blocks of one pair together.
+        """
+        pairs = sorted(zip(self.gymspaces, self.gymnasium), key=lambda pair: pair[1] / pair[0])
+        ours, theirs = pairs[(len(pairs) - 1) // 2]
+        return {"gymspaces": ours, "gymnasium": theirs}
+
+
+def _set_up(case: Case, lib: Any, stack: contextlib.ExitStack) -> Callable[[], Any]:
+    """The callable the suite times for ``case`` on ``lib``, set up inside the case's context."""
+    with _entered(case, lib), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        func = case.setup(lib)
+    stack.callback(getattr(func, "close", lambda: None))
+    return func
+
+
+def _block(func: Callable[[], Any], calls: int) -> float:
+    start = time.perf_counter()
+    for _ in range(calls):
+        func()
+    return (time.perf_counter() - start) / calls
+
+
+def _calls_per_block(func: Callable[[], Any], seconds: float) -> int:
+    calls = 1
+    while _block(func, calls) * calls < seconds:
+        calls *= 2
+    return calls
+
+
+def time_interleaved(case: Case, pairs: int | None = None, block_seconds: float = BLOCK_SECONDS) -> Interleaved:
+    """Time ``case`` on both libraries in ``pairs`` pairs of alternating blocks.
+
+    Each side is set up once (as the suite sets it up) and its context is
+    entered again around each of its blocks, so the end-to-end cases run
+    gymspaces' side patched and Gymnasium's plain. Gymnasium goes first in
+    every other pair. A block is one call of a slow case, else as many calls
+    as fill ``block_seconds``.
+    """
+    if pairs is None:
+        pairs = SLOW_PAIRS if case.slow else PAIRS
+    libs = {side: library(side) for side in SIDES}
+    funcs: dict[str, Callable[[], Any]] = {}
+    with contextlib.ExitStack() as built:
+        # Plain Gymnasium around it all, as in the suite: an interpreter
+        # patched at start-up would otherwise time gymspaces against itself.
+        built.enter_context(plain_gymnasium())
+        for side in SIDES:
+            funcs[side] = _set_up(case, libs[side], built)
+        calls = {}
+        for side in SIDES:
+            with _entered(case, libs[side]):
+                calls[side] = 1 if case.slow else _calls_per_block(funcs[side], block_seconds)
+        timed: dict[str, list[float]] = {side: [] for side in SIDES}
+        for pair in range(pairs):
+            for side in SIDES[::-1] if pair % 2 else SIDES:
+                with _entered(case, libs[side]):
+                    if not case.slow:
+                        funcs[side]()  # the first call after the context changed may be cold
+                    timed[side].append(_block(funcs[side], calls[side]))
+    return Interleaved(timed["gymspaces"], timed["gymnasium"])
+
+
+@contextlib.contextmanager
+def _entered(case: Case, lib: Any) -> Iterator[None]:
+    with case.context(lib) if case.context is not None else contextlib.nullcontext():
+        yield
+
+
+__all__ = ["BLOCK_SECONDS", "PAIRS", "SLOW_PAIRS", "Interleaved", "time_interleaved"]
