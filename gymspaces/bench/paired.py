@@ -4,7 +4,8 @@ pytest-benchmark times one side of a case, then the other. On this machine
 class a slow spell (another tenant; every process runs ~1.8x slower for one
 to several seconds) can cover one side and not the other. Here both sides
 run in short alternating blocks, so a spell covers neighbouring blocks of
-both sides alike and the ratio of the two medians stays what the code gives.
+both sides alike and the ratio within a pair of blocks stays what the code
+gives.
 """
 
 from __future__ import annotations
