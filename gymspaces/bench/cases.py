@@ -7,6 +7,7 @@ figure that matters is the ratio of the two medians.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -48,6 +49,10 @@ class Case:
     context: Callable[[Any], Any] | None = None
     """Context manager factory (given the library) around setup and timing:
     the end-to-end cases run gymspaces' side with Gymnasium patched."""
+
+    def entered(self, lib: Any) -> contextlib.AbstractContextManager[Any]:
+        """The case's context for ``lib``, or one that does nothing."""
+        return self.context(lib) if self.context is not None else contextlib.nullcontext()
 
 
 def library(name: str) -> SimpleNamespace:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import time
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,7 +57,7 @@ class Interleaved:
 
 def _set_up(case: Case, lib: Any, stack: contextlib.ExitStack) -> Callable[[], Any]:
     """The callable the suite times for ``case`` on ``lib``, set up inside the case's context."""
-    with _entered(case, lib), warnings.catch_warnings():
+    with case.entered(lib), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         func = case.setup(lib)
     stack.callback(getattr(func, "close", lambda: None))
@@ -97,24 +97,19 @@ def time_interleaved(case: Case, pairs: int | None = None, block_seconds: float 
         built.enter_context(plain_gymnasium())
         for side in SIDES:
             funcs[side] = _set_up(case, libs[side], built)
-        calls = {}
-        for side in SIDES:
-            with _entered(case, libs[side]):
-                calls[side] = 1 if case.slow else _calls_per_block(funcs[side], block_seconds)
+        calls = dict.fromkeys(SIDES, 1)
+        if not case.slow:
+            for side in SIDES:
+                with case.entered(libs[side]):
+                    calls[side] = _calls_per_block(funcs[side], block_seconds)
         timed: dict[str, list[float]] = {side: [] for side in SIDES}
         for pair in range(pairs):
             for side in SIDES[::-1] if pair % 2 else SIDES:
-                with _entered(case, libs[side]):
+                with case.entered(libs[side]):
                     if not case.slow:
                         funcs[side]()  # the first call after the context changed may be cold
                     timed[side].append(_block(funcs[side], calls[side]))
     return Interleaved(timed["gymspaces"], timed["gymnasium"])
-
-
-@contextlib.contextmanager
-def _entered(case: Case, lib: Any) -> Iterator[None]:
-    with case.context(lib) if case.context is not None else contextlib.nullcontext():
-        yield
 
 
 __all__ = ["BLOCK_SECONDS", "PAIRS", "SLOW_PAIRS", "Interleaved", "time_interleaved"]

@@ -121,8 +121,7 @@ def test_case(benchmark: Any, request: Any, case: Case, implementation: str) -> 
     lib = _library(implementation)
     _label(benchmark, case, implementation)
     with contextlib.ExitStack() as stack:
-        if case.context is not None:
-            stack.enter_context(case.context(lib))
+        stack.enter_context(case.entered(lib))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             func = case.setup(lib)
