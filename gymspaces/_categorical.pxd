@@ -44,7 +44,7 @@ cdef bint all_in_unit_interval(object probability)
 # and reads of 1-D int8 masks and float64 probability vectors.
 
 cdef inline uint64_t draw_index(RNGHandle handle, uint64_t count):
-    """``choice`` over ``count`` items without ``p``: one bounded int64 draw."""
+    """One bounded int64 draw in ``[0, count)``: ``choice`` of ``count`` items without ``p``, or ``integers(count)``."""
     cdef uint64_t value
     cdef bint locked = handle.lock_draws(False)
     try:
@@ -93,3 +93,13 @@ cdef inline bint is_1d_int8(object x):
 cdef inline bint is_native_float64(object x):
     return (cnp.PyArray_Check(x) and cnp.PyArray_TYPE(<cnp.ndarray> x) == cnp.NPY_DOUBLE
             and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> x))
+
+
+cdef inline int require_typed_array(object x, str noun, bint probability) except -1:
+    """Gymnasium's first two assertions on a mask (int8) or a probability (native float64)."""
+    if not cnp.PyArray_Check(x):
+        raise AssertionError(f"The expected type of the {noun} is np.ndarray, actual type: {type(x)}")
+    if not is_native_float64(x) if probability else cnp.PyArray_TYPE(<cnp.ndarray> x) != cnp.NPY_INT8:
+        expected = "np.float64" if probability else "np.int8"
+        raise AssertionError(f"The expected dtype of the {noun} is {expected}, actual dtype: {x.dtype}")
+    return 0

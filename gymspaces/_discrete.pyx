@@ -30,8 +30,8 @@ from numpy cimport npy_bool, npy_intp
 from numpy.random cimport bitgen_t
 
 from gymspaces._categorical cimport (
-    all_in_unit_interval, count_ones, draw_index, is_native_float64, isclose_to_one, masked_choice, nth_one,
-    probability_choice, probability_sum,
+    all_in_unit_interval, count_ones, draw_index, isclose_to_one, masked_choice, nth_one, probability_choice,
+    probability_sum, require_typed_array,
 )
 from gymspaces._distributions cimport (
     random_bounded_uint8_fill, random_bounded_uint16_fill, random_bounded_uint32_fill,
@@ -221,12 +221,7 @@ cdef object _discrete_masked(space, mask):
     cdef RNGHandle handle
     n_obj = attr(namespace, space, "n")
     if ASSERTS:
-        if not cnp.PyArray_Check(mask):
-            raise AssertionError(
-                f"The expected type of the sample mask is np.ndarray, actual type: {type(mask)}")
-        if cnp.PyArray_TYPE(<cnp.ndarray> mask) != cnp.NPY_INT8:
-            raise AssertionError(
-                f"The expected dtype of the sample mask is np.int8, actual dtype: {mask.dtype}")
+        require_typed_array(mask, "sample mask", False)
         if (cnp.PyArray_NDIM(<cnp.ndarray> mask) != 1
                 or <uint64_t> cnp.PyArray_DIM(<cnp.ndarray> mask, 0) != int_bits(n_obj)):
             raise AssertionError(
@@ -258,14 +253,7 @@ cdef object _discrete_weighted(space, probability):
     cdef npy_intp index
     cdef double total = NAN
     if ASSERTS:
-        if not cnp.PyArray_Check(probability):
-            raise AssertionError(
-                "The expected type of the sample probability is np.ndarray, "
-                f"actual type: {type(probability)}")
-        if not is_native_float64(probability):
-            raise AssertionError(
-                "The expected dtype of the sample probability is np.float64, "
-                f"actual dtype: {probability.dtype}")
+        require_typed_array(probability, "sample probability", True)
         if (cnp.PyArray_NDIM(<cnp.ndarray> probability) != 1
                 or <uint64_t> cnp.PyArray_DIM(<cnp.ndarray> probability, 0) != int_bits(space.n)):
             raise AssertionError(

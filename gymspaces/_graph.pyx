@@ -21,7 +21,8 @@ from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 from numpy cimport npy_bool, npy_intp
 
-from gymspaces._distributions cimport random_bounded_uint32_fill, random_bounded_uint64_fill
+from gymspaces._categorical cimport draw_index
+from gymspaces._distributions cimport random_bounded_uint32_fill
 from gymspaces._rng cimport NOGIL_THRESHOLD, RNGHandle, rng_handle
 
 cnp.import_array()
@@ -38,17 +39,9 @@ def integers_below(space, uint64_t high):
     high : int
         Exclusive upper bound, ``1 <= high <= 2**63 - 1``.
     """
-    cdef RNGHandle handle
-    cdef uint64_t value
     if high == 0:
         raise ValueError("high <= 0")
-    handle = rng_handle(space)
-    cdef bint locked = handle.lock_draws(False)
-    try:
-        random_bounded_uint64_fill(handle.bitgen, 0, high - 1, 1, False, &value)
-    finally:
-        handle.unlock_draws(locked)
-    return value
+    return draw_index(rng_handle(space), high)
 
 
 def graph_num_edges(space, uint64_t num_nodes):

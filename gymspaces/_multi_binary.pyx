@@ -12,7 +12,7 @@ from libc.stdint cimport int8_t, uint8_t
 from numpy cimport npy_intp
 
 from gymspaces._attrs cimport attr, instance_dict
-from gymspaces._categorical cimport is_native_float64
+from gymspaces._categorical cimport is_native_float64, require_typed_array
 from gymspaces._distributions cimport random_bounded_uint8_fill, random_standard_uniform
 from gymspaces._outputs cimport batch_array
 from gymspaces._rng cimport NOGIL_THRESHOLD, RNGHandle, rng_handle, rng_handle_from
@@ -96,12 +96,7 @@ def multi_binary_sample(self, mask=None, probability=None):
         raise mask_and_probability_error(mask, probability)
     if mask is not None:
         if ASSERTS:
-            if not cnp.PyArray_Check(mask):
-                raise AssertionError(
-                    f"The expected type of the mask is np.ndarray, actual type: {type(mask)}")
-            if cnp.PyArray_TYPE(<cnp.ndarray> mask) != cnp.NPY_INT8:
-                raise AssertionError(
-                    f"The expected dtype of the mask is np.int8, actual dtype: {mask.dtype}")
+            require_typed_array(mask, "mask", False)
             if mask.shape != self.shape:
                 raise AssertionError(
                     f"The expected shape of the mask is {self.shape}, actual shape: {mask.shape}")
@@ -123,12 +118,7 @@ def multi_binary_sample(self, mask=None, probability=None):
                 o[i] = mv[i]
         return drawn
     if ASSERTS:
-        if not cnp.PyArray_Check(probability):
-            raise AssertionError(
-                f"The expected type of the probability is np.ndarray, actual type: {type(probability)}")
-        if not is_native_float64(probability):
-            raise AssertionError(
-                f"The expected dtype of the probability is np.float64, actual dtype: {probability.dtype}")
+        require_typed_array(probability, "probability", True)
         if probability.shape != self.shape:
             raise AssertionError(
                 f"The expected shape of the probability is {self.shape}, actual shape: {probability}")
