@@ -1,17 +1,5 @@
-"""The flatten family: ``flatdim``, ``flatten``, ``unflatten``, ``flatten_space``.
-
-Public as :mod:`gymspaces.utils`, beside ``flatten_batch``.
-
-Every function dispatches on the space's class with singledispatch's rules, so a
-custom space registers its own implementation exactly as with Gymnasium::
-
-    @gymspaces.utils.flatten.register(MySpace)
-    def _(space, x): ...
-
-Results match Gymnasium 1.4.0 (layouts, dtypes, errors). Trees of Box, Discrete,
-MultiDiscrete and MultiBinary inside Tuple/Dict are flattened and unflattened by a
-compiled kernel that writes straight into one output array.
-"""
+"""The rules of the flatten family, public as :mod:`gymspaces.utils` (what they
+promise, and how a custom space registers its own, is said there)."""
 
 from __future__ import annotations
 

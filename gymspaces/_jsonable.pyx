@@ -172,39 +172,33 @@ cdef object fused_column(object samples, object key, bint by_key, int rule):
     return out
 
 
+cdef object child_column(object child, object samples, object key, bint by_key, bint sequence):
+    """``child.to_jsonable([s[key] for s in samples])``, built here when the child's rule is covered."""
+    cdef int rule
+    if sequence:
+        rule = column_rule(child)
+        if rule != RULE_NONE:
+            column = fused_column(samples, key, by_key, rule)
+            if column is not None:
+                return column
+    return child.to_jsonable([sample[key] for sample in samples])
+
+
 def dict_to_jsonable(dict spaces, sample_n):
     """``{key: space.to_jsonable([s[key] for s in sample_n]) for key, space in spaces.items()}``."""
     cdef dict result = {}
-    cdef int rule
     cdef bint sequence = type(sample_n) is list or type(sample_n) is tuple
     for key, child in spaces.items():
-        column = None
-        if sequence:
-            rule = column_rule(child)
-            if rule != RULE_NONE:
-                column = fused_column(sample_n, key, True, rule)
-        if column is None:
-            column = child.to_jsonable([sample[key] for sample in sample_n])
-        result[key] = column
+        result[key] = child_column(child, sample_n, key, True, sequence)
     return result
 
 
 def tuple_to_jsonable(tuple spaces, sample_n):
     """``[space.to_jsonable([s[i] for s in sample_n]) for i, space in enumerate(spaces)]``."""
     cdef list result = []
-    cdef int rule
     cdef Py_ssize_t index
     cdef bint sequence = type(sample_n) is list or type(sample_n) is tuple
-    cdef object position
     for index in range(len(spaces)):
-        child = spaces[index]
-        position = index  # a Python int: samples are indexed with Python's checks
-        column = None
-        if sequence:
-            rule = column_rule(child)
-            if rule != RULE_NONE:
-                column = fused_column(sample_n, position, False, rule)
-        if column is None:
-            column = child.to_jsonable([sample[position] for sample in sample_n])
-        result.append(column)
+        # A Python int: samples are indexed with Python's checks.
+        result.append(child_column(spaces[index], sample_n, <object> index, False, sequence))
     return result
