@@ -6,6 +6,20 @@ keeps singledispatch's resolution rules and API (``register``, ``dispatch``,
 ``registry``) but remembers the implementation of each registered class in a
 plain dict, cleared whenever an implementation is registered. (Other classes
 go through singledispatch's weak cache, so they can still be collected.)
+Measured under callgrind: 1,267 instructions a dispatch against 4,027 for
+``functools.singledispatch``, where the whole ``flatten(Box)`` costs 4,975.
+
+Two more things plain singledispatch has no place for:
+
+* listeners (``on_register``): a kernel that stands in for built-in rules
+  must stop the moment a user registers another rule for one of their
+  classes (``_kernel_wiring``);
+* the equivalents table (:func:`set_equivalents`), through which patch mode
+  sends Gymnasium's classes to gymspaces' rules. A table rather than one
+  registration per class and dispatcher: a dispatcher created after
+  ``patch()`` (shared memory loads on use) follows it, and a rule registered
+  for a gymspaces class while patched reaches Gymnasium's class too. Patch
+  mode sets and clears it through its undo journal.
 """
 
 from __future__ import annotations
