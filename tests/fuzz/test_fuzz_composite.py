@@ -15,16 +15,13 @@ must end in the same state.
 from __future__ import annotations
 
 import gymnasium.spaces.utils as gym_utils
-import gymnasium.vector.utils as gym_vector
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import gymspaces.utils as gs_utils
-import gymspaces.vector as gs_vector
 from support.composite_helpers import assert_same_tree_states, children, valid_mask
 from support.differential import GS, GYM, assert_same_outcome, outcome
-from support.fuzz_support import BOUNDED_OPS, corrupt, examples
+from support.fuzz_support import BOUNDED_OPS, SEEDS, UTILS, VECTOR, corrupt, examples, on_seeded_pairs
 from support.recipe_strategies import composite_recipes
 from support.recipes import spec
 
@@ -39,10 +36,7 @@ EXAMPLES = {
 }
 MUTATIONS = 6  # corrupted arguments tried per example
 
-seeds = st.integers(0, 2**32 - 1)
 trees = composite_recipes(depth=3)
-UTILS = {GS: gs_utils, GYM: gym_utils}
-VECTOR = {GS: gs_vector, GYM: gym_vector}
 
 
 def _both(call, context, *, returns_space=False):
@@ -90,13 +84,8 @@ def _twin_corrupt(gs_value, gym_value, seed):
 # --------------------------------------------------------------------------- sample
 
 
-@settings(max_examples=EXAMPLES["sample"])
-@given(recipe=trees, seed=seeds, ops_seed=seeds)
-def test_sample_with_valid_and_corrupted_masks(recipe, seed, ops_seed):
-    pair = _seeded_pair(recipe, seed)
-    if pair is None:
-        return
-    gs_space, gym_space = pair
+@on_seeded_pairs(EXAMPLES["sample"], trees, _seeded_pair)
+def test_sample_with_valid_and_corrupted_masks(gs_space, gym_space, ops_seed):
     spaces = {GS: gs_space, GYM: gym_space}
     rng = np.random.default_rng(ops_seed)
     for i in range(MUTATIONS):
@@ -119,13 +108,8 @@ def test_sample_with_valid_and_corrupted_masks(recipe, seed, ops_seed):
 # --------------------------------------------------------------------------- contains
 
 
-@settings(max_examples=EXAMPLES["contains"])
-@given(recipe=trees, seed=seeds, ops_seed=seeds)
-def test_contains_of_samples_and_corrupted_values(recipe, seed, ops_seed):
-    pair = _seeded_pair(recipe, seed)
-    if pair is None:
-        return
-    gs_space, gym_space = pair
+@on_seeded_pairs(EXAMPLES["contains"], trees, _seeded_pair)
+def test_contains_of_samples_and_corrupted_values(gs_space, gym_space, ops_seed):
     spaces = {GS: gs_space, GYM: gym_space}
     for value in (None, 0, "x", (), [], {}, np.zeros(2)):
         _both(lambda lib: spaces[lib].contains(value), f"contains({value!r})")
@@ -150,13 +134,8 @@ def _largest_leaf_flatdim(space):
     return max((_largest_leaf_flatdim(kid) for kid in kids), default=0)
 
 
-@settings(max_examples=EXAMPLES["flatten"])
-@given(recipe=trees, seed=seeds, ops_seed=seeds)
-def test_flatten_family(recipe, seed, ops_seed):
-    pair = _seeded_pair(recipe, seed)
-    if pair is None:
-        return
-    gs_space, gym_space = pair
+@on_seeded_pairs(EXAMPLES["flatten"], trees, _seeded_pair)
+def test_flatten_family(gs_space, gym_space, ops_seed):
     spaces = {GS: gs_space, GYM: gym_space}
     _both(lambda lib: UTILS[lib].flatdim(spaces[lib]), "flatdim")
     if _largest_leaf_flatdim(gym_space) > 4096:
@@ -182,13 +161,8 @@ def test_flatten_family(recipe, seed, ops_seed):
 # --------------------------------------------------------------------------- vector
 
 
-@settings(max_examples=EXAMPLES["vector"])
-@given(recipe=trees, seed=seeds, n=st.integers(0, 3), ops_seed=seeds)
-def test_vector_helpers(recipe, seed, n, ops_seed):
-    pair = _seeded_pair(recipe, seed)
-    if pair is None:
-        return
-    gs_space, gym_space = pair
+@on_seeded_pairs(EXAMPLES["vector"], trees, _seeded_pair, n=st.integers(0, 3))
+def test_vector_helpers(gs_space, gym_space, ops_seed, n):
     spaces = {GS: gs_space, GYM: gym_space}
     batch = _both(lambda lib: VECTOR[lib].batch_space(spaces[lib], n), f"batch_space(n={n})", returns_space=True)
     batches = {GS: batch[0].value, GYM: batch[1].value}
@@ -224,13 +198,8 @@ def test_vector_helpers(recipe, seed, n, ops_seed):
 # --------------------------------------------------------------------------- jsonable
 
 
-@settings(max_examples=EXAMPLES["jsonable"])
-@given(recipe=trees, seed=seeds, ops_seed=seeds)
-def test_jsonable_round_trip(recipe, seed, ops_seed):
-    pair = _seeded_pair(recipe, seed)
-    if pair is None:
-        return
-    gs_space, gym_space = pair
+@on_seeded_pairs(EXAMPLES["jsonable"], trees, _seeded_pair)
+def test_jsonable_round_trip(gs_space, gym_space, ops_seed):
     spaces = {GS: gs_space, GYM: gym_space}
     pairs = _samples(gs_space, gym_space, 3)
     items = {GS: [a for a, _ in pairs], GYM: [b for _, b in pairs]}
@@ -270,7 +239,7 @@ HUGE_LENGTHS = [10**12, 2**62, 2**63 - 1, np.int64(2**62), np.uint64(2**64 - 1)]
     length=st.sampled_from(HUGE_LENGTHS),
     as_array=st.booleans(),
     kind=st.sampled_from(["mask", "probability"]),
-    seed=seeds,
+    seed=SEEDS,
 )
 def test_sequence_huge_length_with_bad_feature_mask_raises(feature, stack, length, as_array, kind, seed):
     """A huge requested length must not be allocated: the first feature sample raises."""

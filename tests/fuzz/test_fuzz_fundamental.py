@@ -14,17 +14,15 @@ from :mod:`support.fuzz_support`; the constructor arguments from
 
 from __future__ import annotations
 
-import gymnasium.spaces.utils as gym_utils
-import gymnasium.vector.utils as gym_vector
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import gymspaces.utils as gs_utils
-import gymspaces.vector as gs_vector
 from support.differential import GS, GYM, assert_same_outcome, assert_same_state, outcome
 from support.composite_helpers import leaf_mask
-from support.fuzz_support import ARRAY_OPS, corrupt, corrupt_leaf_value, examples
+from support.fuzz_support import (
+    ARRAY_OPS, SEEDS, UTILS, VECTOR, corrupt, corrupt_leaf_value, examples, on_seeded_pairs,
+)
 from support.recipe_strategies import leaf_recipes
 from support.recipes import spec
 
@@ -40,9 +38,6 @@ EXAMPLES = {
 }
 MUTATIONS = 12  # corrupted arguments tried per example
 
-seeds = st.integers(0, 2**32 - 1)
-UTILS = {GS: gs_utils, GYM: gym_utils}
-VECTOR = {GS: gs_vector, GYM: gym_vector}
 
 
 def _construct(recipe):
@@ -124,13 +119,8 @@ def test_constructor_attributes_and_repr(recipe):
 # --------------------------------------------------------------------------- sample
 
 
-@settings(max_examples=EXAMPLES["sample"])
-@given(recipe=leaf_recipes(), seed=seeds, ops_seed=seeds)
-def test_sample_with_valid_and_corrupted_masks(recipe, seed, ops_seed):
-    pair = _seeded_pair(recipe, seed)
-    if pair is None:
-        return
-    gs_space, gym_space = pair
+@on_seeded_pairs(EXAMPLES["sample"], leaf_recipes(), _seeded_pair)
+def test_sample_with_valid_and_corrupted_masks(gs_space, gym_space, ops_seed):
     rng = np.random.default_rng(ops_seed)
     for i in range(MUTATIONS):
         kind = "mask" if rng.random() < 0.5 else "probability"
@@ -154,13 +144,8 @@ def test_sample_with_valid_and_corrupted_masks(recipe, seed, ops_seed):
 # --------------------------------------------------------------------------- contains
 
 
-@settings(max_examples=EXAMPLES["contains"])
-@given(recipe=leaf_recipes(valid_only=True), seed=seeds, ops_seed=seeds)
-def test_contains_of_samples_and_corrupted_values(recipe, seed, ops_seed):
-    pair = _seeded_pair(recipe, seed)
-    if pair is None:
-        return
-    gs_space, gym_space = pair
+@on_seeded_pairs(EXAMPLES["contains"], leaf_recipes(valid_only=True), _seeded_pair)
+def test_contains_of_samples_and_corrupted_values(gs_space, gym_space, ops_seed):
     samples = _samples(gs_space, gym_space, 2)
     rng = np.random.default_rng(ops_seed)
     values = [gym for _, gym in samples] + [None, 0, 1.5, "a", [], (), {}, np.zeros(0)]
@@ -180,13 +165,8 @@ def test_contains_of_samples_and_corrupted_values(recipe, seed, ops_seed):
 # --------------------------------------------------------------------------- utils
 
 
-@settings(max_examples=EXAMPLES["flatten"])
-@given(recipe=leaf_recipes(valid_only=True), seed=seeds, ops_seed=seeds)
-def test_flatten_family(recipe, seed, ops_seed):
-    pair = _seeded_pair(recipe, seed)
-    if pair is None:
-        return
-    gs_space, gym_space = pair
+@on_seeded_pairs(EXAMPLES["flatten"], leaf_recipes(valid_only=True), _seeded_pair)
+def test_flatten_family(gs_space, gym_space, ops_seed):
     rng = np.random.default_rng(ops_seed)
     dim = _call_both(lambda lib, s: UTILS[lib].flatdim(s), (gs_space,), (gym_space,), "flatdim")[1]
     if dim.raised or dim.value > 4096:
@@ -215,13 +195,8 @@ def test_flatten_family(recipe, seed, ops_seed):
 # --------------------------------------------------------------------------- vector
 
 
-@settings(max_examples=EXAMPLES["vector"])
-@given(recipe=leaf_recipes(valid_only=True), seed=seeds, n=st.integers(0, 3), ops_seed=seeds)
-def test_vector_helpers(recipe, seed, n, ops_seed):
-    pair = _seeded_pair(recipe, seed)
-    if pair is None:
-        return
-    gs_space, gym_space = pair
+@on_seeded_pairs(EXAMPLES["vector"], leaf_recipes(valid_only=True), _seeded_pair, n=st.integers(0, 3))
+def test_vector_helpers(gs_space, gym_space, ops_seed, n):
     rng = np.random.default_rng(ops_seed)
     batch = _call_both(lambda lib, s: VECTOR[lib].batch_space(s, n), (gs_space,), (gym_space,),
                        f"batch_space({gym_space!r}, {n})", returns_space=True)
@@ -260,13 +235,8 @@ def test_vector_helpers(recipe, seed, n, ops_seed):
 # --------------------------------------------------------------------------- jsonable
 
 
-@settings(max_examples=EXAMPLES["jsonable"])
-@given(recipe=leaf_recipes(valid_only=True), seed=seeds, ops_seed=seeds)
-def test_jsonable_round_trip(recipe, seed, ops_seed):
-    pair = _seeded_pair(recipe, seed)
-    if pair is None:
-        return
-    gs_space, gym_space = pair
+@on_seeded_pairs(EXAMPLES["jsonable"], leaf_recipes(valid_only=True), _seeded_pair)
+def test_jsonable_round_trip(gs_space, gym_space, ops_seed):
     rng = np.random.default_rng(ops_seed)
     items = _samples(gs_space, gym_space, 3)
     gs_items, gym_items = [a for a, _ in items], [b for _, b in items]
@@ -311,7 +281,7 @@ HUGE_LENGTHS = [10**12, 2**62, 2**63 - 1, 2**63, 2**64, np.int64(2**62)]
 
 
 @settings(max_examples=EXAMPLES["huge"])
-@given(recipe=st.sampled_from(HUGE), length=st.sampled_from(HUGE_LENGTHS), ops_seed=seeds)
+@given(recipe=st.sampled_from(HUGE), length=st.sampled_from(HUGE_LENGTHS), ops_seed=SEEDS)
 def test_huge_sizes_raise_without_allocating(recipe, length, ops_seed):
     """Huge spaces build (or fail) like Gymnasium; masked samples that must fail do so up front."""
     pair = _seeded_pair(recipe, 0)

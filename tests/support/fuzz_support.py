@@ -13,10 +13,21 @@ example count.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
+from collections.abc import Callable
 from typing import Any
 
+import gymnasium.spaces.utils as gym_utils
+import gymnasium.vector.utils as gym_vector
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import gymspaces.utils as gs_utils
+import gymspaces.vector as gs_vector
+from support.differential import GS, GYM
 
 inf, nan = float("inf"), float("nan")
 
@@ -26,6 +37,50 @@ FUZZ_SCALE = float(os.environ.get("GYMSPACES_FUZZ_SCALE", "1"))
 
 def examples(n: int) -> int:
     return max(1, int(n * FUZZ_SCALE))
+
+
+# --------------------------------------------------------------------------- tests on seeded pairs
+
+SEEDS = st.integers(0, 2**32 - 1)
+UTILS = {GS: gs_utils, GYM: gym_utils}  # each library's flatten family
+VECTOR = {GS: gs_vector, GYM: gym_vector}  # each library's vector helpers
+
+
+def on_seeded_pairs(
+    max_examples: int,
+    recipes: st.SearchStrategy,
+    seeded_pair: Callable[[Any, int], tuple[Any, Any] | None],
+    **strategies: st.SearchStrategy,
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Make ``check(gs_space, gym_space, ops_seed, **drawn)`` a fuzz test on a pair of spaces.
+
+    For each of ``max_examples`` examples Hypothesis draws ``recipe`` from
+    ``recipes``, ``seed`` and ``ops_seed`` from :data:`SEEDS`, and a value from
+    each of ``strategies`` (``drawn``, by keyword). ``seeded_pair(recipe, seed)``
+    builds the space in both libraries and seeds both alike, checking that they
+    agree; it returns ``None`` when both constructors raised alike, which ends
+    the example, else ``check`` runs on the pair.
+
+    The test keeps ``check``'s name, and Hypothesis keys it (its derandomized
+    examples) on ``check``'s source (``functools.wraps``), as if ``check``
+    itself were decorated with ``@given``.
+    """
+    def decorate(check: Callable[..., None]) -> Callable[..., None]:
+        @functools.wraps(check)
+        def test(recipe: Any, seed: int, ops_seed: int, **drawn: Any) -> None:
+            pair = seeded_pair(recipe, seed)
+            if pair is not None:
+                check(*pair, ops_seed, **drawn)
+
+        # The arguments Hypothesis fills in (functools.wraps would show check's).
+        test.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD) for name in ("recipe", "seed", "ops_seed")]
+            + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY) for name in strategies]
+        )
+        drawn_test = given(recipe=recipes, seed=SEEDS, ops_seed=SEEDS, **strategies)(test)
+        return settings(max_examples=max_examples)(drawn_test)
+
+    return decorate
 
 
 # --------------------------------------------------------------------------- leaf corruption
