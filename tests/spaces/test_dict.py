@@ -8,6 +8,7 @@ from collections import OrderedDict
 import numpy as np
 import pytest
 
+from support import common_checks
 from support.differential import GS, GYM, assert_same_generator_state, assert_same_outcome, outcome
 from gymspaces import Box, Dict, Discrete, MultiBinary, Sequence
 from gymspaces.error import Error
@@ -171,10 +172,7 @@ def test_dict_seed_follows_the_seed_dicts_order():
      ((1, 2), TypeError), (np.int64(2), TypeError), ("a", TypeError), (-3, Error)],
 )
 def test_bad_seeds_match_gymnasium(seed, error):
-    results = [outcome(lambda lib=lib: lib.Dict(a=lib.Discrete(2), b=lib.Discrete(2)).seed(seed))
-               for lib in (GS, GYM)]
-    assert isinstance(results[0].error, error)
-    assert_same_outcome(*results, same_warnings=False)
+    common_checks.check_bad_seed(lambda lib: lib.Dict(a=lib.Discrete(2), b=lib.Discrete(2)), seed, error)
 
 
 def test_none_seed():

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import gymspaces.vector as gs_vector
+from support import common_checks
 from support.differential import GS, GYM, assert_same_generator_state, assert_same_outcome, assert_same_value, outcome
 from support.composite_helpers import assert_same_tree_states
 from gymspaces import Box, Dict, Discrete, Graph, GraphInstance, MultiBinary, MultiDiscrete, Text, Tuple
@@ -76,12 +77,8 @@ def test_sequence_and_none_seeds():
      ({"a": 1}, TypeError), (-1, Error)],
 )
 def test_bad_seeds_match_gymnasium(edge, seed, error):
-    results = [
-        outcome(lambda lib=lib: lib.Graph(lib.Discrete(2), lib.Discrete(2) if edge else None).seed(seed))
-        for lib in (GS, GYM)
-    ]
-    assert isinstance(results[0].error, error)
-    assert_same_outcome(*results, same_warnings=False)
+    results = common_checks.check_bad_seed(
+        lambda lib: lib.Graph(lib.Discrete(2), lib.Discrete(2) if edge else None), seed, error)
     assert str(results[0].error) == str(results[1].error) or error is Error
 
 

@@ -43,6 +43,15 @@ def check_contains(build, inputs: dict) -> None:
             assert type(gs_result.value) is bool, (name, type(gs_result.value))
 
 
+def check_bad_seed(build, seed, error: type[BaseException]):
+    """``build(lib).seed(seed)`` raises ``error`` in gymspaces, and Gymnasium's outcome (the
+    exception type); the two outcomes, for more checks."""
+    results = [outcome(lambda lib=lib: build(lib).seed(seed)) for lib in (GS, GYM)]
+    assert isinstance(results[0].error, error)
+    assert_same_outcome(*results, same_warnings=False)
+    return results
+
+
 def check_hashing(recipe) -> None:
     """Unhashable, as in Gymnasium, and equal to itself and to a rebuilt copy."""
     check_unhashable(recipe)
