@@ -8,6 +8,7 @@ import gymnasium.vector.utils as gym_vector
 import numpy as np
 import pytest
 from support.differential import GS, GYM, outcome
+from support.processes import run_workers
 from test_flatten_utils import assert_same_tree
 
 from gymspaces.error import CustomSpaceError
@@ -114,12 +115,7 @@ def test_spawned_workers_write_what_the_parent_reads():
     space = RECIPES["nested-dict"](GS)
     context = multiprocessing.get_context("spawn")
     memory = gs_shm.create_shared_memory(space, n=N, ctx=context)
-    workers = [context.Process(target=_worker, args=(i, 100 + i, memory)) for i in range(N)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join(timeout=120)
-        assert worker.exitcode == 0
+    run_workers(context, _worker, [(i, 100 + i, memory) for i in range(N)])
     read = gs_shm.read_from_shared_memory(space, memory, n=N)
     for i in range(N):
         expected_space = RECIPES["nested-dict"](GS)

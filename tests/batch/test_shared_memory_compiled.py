@@ -21,6 +21,7 @@ import gymnasium.vector.utils as gym_vector
 import numpy as np
 import pytest
 from support.differential import GS, GYM, assert_same_outcome, assert_same_value, outcome
+from support.processes import run_workers
 
 import gymspaces.vector as gs_vector
 from gymspaces import _shared_memory
@@ -652,12 +653,7 @@ def test_forked_workers_write_through_the_inherited_plan(layout: str) -> None:
     memory = gs_vector.create_shared_memory(space, N, ctx=context, single_buffer=layout == "single-buffer")
     views = gs_vector.read_from_shared_memory(space, memory, N)  # the plan exists before the fork
     assert _shared_memory.has_plan(space, memory)
-    workers = [context.Process(target=_fork_worker, args=(space, memory, i)) for i in range(N)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join(timeout=60)
-        assert worker.exitcode == 0
+    run_workers(context, _fork_worker, [(space, memory, i) for i in range(N)], timeout=60)
     for i in range(N):
         assert np.array_equal(views["a"][i], np.full(3, i + 1, np.float32))
         assert np.array_equal(views["b"][i], [i + 1, i + 1])

@@ -10,6 +10,8 @@ import pytest
 import gymspaces as GS
 import gymspaces.vector as vector
 from gymspaces.vector.shared_memory import SharedSlice
+from support.composite_helpers import assert_same_sample_tree
+from support.processes import run_workers
 
 N = 3
 
@@ -35,22 +37,6 @@ def leaves(structure):
         yield structure
 
 
-def assert_same(a, b):
-    assert type(a) is type(b)
-    if isinstance(b, dict):
-        assert list(a) == list(b)
-        for key in b:
-            assert_same(a[key], b[key])
-    elif isinstance(b, tuple):
-        assert len(a) == len(b)
-        for x, y in zip(a, b):
-            assert_same(x, y)
-    elif isinstance(b, np.ndarray):
-        assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b)
-    else:
-        assert a == b
-
-
 @pytest.mark.parametrize("name", list(SPACES))
 def test_single_buffer_reads_what_the_default_layout_reads(name):
     space = SPACES[name]()
@@ -61,7 +47,8 @@ def test_single_buffer_reads_what_the_default_layout_reads(name):
     for i, sample in enumerate(samples):
         vector.write_to_shared_memory(space, i, sample, single)
         vector.write_to_shared_memory(space, i, sample, default)
-    assert_same(vector.read_from_shared_memory(space, single, N), vector.read_from_shared_memory(space, default, N))
+    assert_same_sample_tree(vector.read_from_shared_memory(space, single, N),
+                            vector.read_from_shared_memory(space, default, N))
 
 
 @pytest.mark.parametrize("name", list(SPACES))
@@ -121,12 +108,7 @@ def test_spawned_workers_write_into_one_buffer():
     context = multiprocessing.get_context("spawn")
     space = SPACES["nested"]()
     memory = vector.create_shared_memory(space, N, ctx=context, single_buffer=True)
-    workers = [context.Process(target=_worker, args=(i, 50 + i, memory)) for i in range(N)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join(timeout=120)
-        assert worker.exitcode == 0
+    run_workers(context, _worker, [(i, 50 + i, memory) for i in range(N)])
     read = vector.read_from_shared_memory(space, memory, N)
     for i in range(N):
         expected_space = SPACES["nested"]()

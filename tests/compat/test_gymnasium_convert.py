@@ -14,28 +14,11 @@ import gymnasium
 import gymnasium.spaces as gym_spaces
 import numpy as np
 import pytest
+from support.composite_helpers import assert_same_sample_tree
 from support.gymnasium_envs import DemoEnv
 
 import gymspaces
 from gymspaces.gymnasium import from_gymnasium, spaces as compat, to_compat, to_gymnasium
-
-
-def _same(a, b):
-    assert type(a).__name__ == type(b).__name__, (type(a), type(b))
-    if isinstance(a, np.ndarray):
-        assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b)
-    elif isinstance(a, dict):
-        assert list(a) == list(b)
-        for key in a:
-            _same(a[key], b[key])
-    elif isinstance(a, tuple):
-        assert len(a) == len(b)
-        for x, y in zip(a, b):
-            _same(x, y)
-    elif isinstance(a, np.generic):
-        assert a.dtype == b.dtype and a == b
-    else:
-        assert a == b
 
 
 def _walk(space):
@@ -69,7 +52,7 @@ def _assert_continues(original, converted, draws=6):
     """``converted`` draws what ``original`` (untouched) would draw, at every node."""
     reference = copy.deepcopy(original)
     for _ in range(draws):
-        _same(converted.sample(), reference.sample())
+        assert_same_sample_tree(converted.sample(), reference.sample(), type_names=True)
     for ours, theirs in zip(_walk(converted), _walk(reference)):
         if getattr(theirs, "_np_random", None) is not None:
             assert ours.np_random.bit_generator.state == theirs.np_random.bit_generator.state
@@ -145,7 +128,7 @@ def test_dict_observation_env():
         _assert_continues(space, to_gymnasium(from_gymnasium(space)))
         # The env's own stream goes on untouched by the conversion.
         expected = copy.deepcopy(space).sample()
-        _same(space.sample(), expected)
+        assert_same_sample_tree(space.sample(), expected, type_names=True)
 
 
 def test_unseeded_but_used_spaces_carry_their_entropy_seeded_state():
@@ -168,7 +151,7 @@ def test_composite_and_child_generators_and_int_seeding():
     # Reseeding the converted tree behaves as reseeding a Gymnasium one.
     reference = _rich_space(gym_spaces)
     assert repr(converted.seed(8)) == repr(reference.seed(8))
-    _same(converted.sample(), reference.sample())
+    assert_same_sample_tree(converted.sample(), reference.sample(), type_names=True)
 
 
 def test_shared_generators_stay_shared():
@@ -191,7 +174,7 @@ def test_the_original_is_independent_of_the_copy():
     converted = from_gymnasium(space)
     assert converted.low is not space.low and converted.np_random is not space.np_random
     converted.sample()
-    _same(space.sample(), gym_spaces.Box(0, 1, (3,), seed=2).sample())
+    assert_same_sample_tree(space.sample(), gym_spaces.Box(0, 1, (3,), seed=2).sample(), type_names=True)
 
 
 def test_share_rng_shares_the_generators():
@@ -231,9 +214,10 @@ def test_env_spaces_swapped_for_compatible_ones():
     assert isinstance(env.observation_space, compat.Dict)
     for target in (env, reference):
         target.action_space.seed(2)
-    _same(env.reset(seed=1), reference.reset(seed=1))
+    assert_same_sample_tree(env.reset(seed=1), reference.reset(seed=1), type_names=True)
     for _ in range(5):
-        _same(env.step(env.action_space.sample()), reference.step(reference.action_space.sample()))
+        assert_same_sample_tree(env.step(env.action_space.sample()), reference.step(reference.action_space.sample()),
+                                type_names=True)
 
 
 def test_unknown_spaces_are_kept_unless_strict():

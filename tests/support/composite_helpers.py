@@ -6,6 +6,7 @@ Results are compared with :mod:`support.differential`'s comparator.
 * :func:`generators` lists every generator of a space tree, so final RNG
   states can be compared after a stream of samples
   (:func:`assert_same_tree_states`, :func:`same_sharing`).
+* :func:`assert_same_sample_tree` compares two (nested) samples exactly.
 * :func:`valid_mask` (and :func:`leaf_mask`) produce valid masks /
   probabilities, :func:`seed_structure` nested seeds, for a space.
 """
@@ -69,6 +70,30 @@ def same_sharing(gs_space: Any, gym_space: Any) -> bool:
         return result
 
     return pattern(gs_space) == pattern(gym_space)
+
+
+def assert_same_sample_tree(a: Any, b: Any, *, type_names: bool = False) -> None:
+    """``a`` and ``b`` are the same (nested) sample: the same type at every level
+    (with ``type_names``, the same type name: samples of either library), the same
+    keys in order, lengths, dtypes, shapes and values."""
+    if type_names:
+        assert type(a).__name__ == type(b).__name__, (type(a), type(b))
+    else:
+        assert type(a) is type(b), (type(a), type(b))
+    if isinstance(a, np.ndarray):
+        assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b)
+    elif isinstance(a, dict):
+        assert list(a) == list(b)
+        for key in a:
+            assert_same_sample_tree(a[key], b[key], type_names=type_names)
+    elif isinstance(a, tuple):
+        assert len(a) == len(b)
+        for x, y in zip(a, b):
+            assert_same_sample_tree(x, y, type_names=type_names)
+    elif isinstance(a, np.generic):
+        assert a.dtype == b.dtype and a == b
+    else:
+        assert a == b
 
 
 # --------------------------------------------------------------------------- valid masks
