@@ -25,6 +25,7 @@ from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
 from gymnasium.wrappers import FlattenObservation
 from support.differential import assert_same_value
 from support.gymnasium_envs import DemoEnv
+from support.spaces_corpus import CoinSpace
 
 import gymspaces
 from gymspaces.gymnasium import spaces as compat
@@ -247,15 +248,8 @@ def test_plain_children_become_compatible_views(lib):
 
 
 def test_custom_gymnasium_children_are_kept():
-    class Coin(gym_spaces.Space):
-        def __init__(self, seed=None):
-            super().__init__((), np.int64, seed)
-
-        def sample(self, mask=None, probability=None):
-            return int(self.np_random.integers(2))
-
-        def contains(self, x):
-            return x in (0, 1)
+    class Coin(CoinSpace, gym_spaces.Space):
+        pass
 
     coin = Coin(seed=1)
     space = compat.Dict(c=coin, b=compat.Discrete(2), seed=2)

@@ -11,7 +11,7 @@ import pytest
 import gymspaces
 from support.differential import GS, GYM, assert_same_outcome, assert_same_value, both, states_equal
 from support.recipes import recipe_params
-from support.spaces_corpus import ALL_RECIPES
+from support.spaces_corpus import ALL_RECIPES, CoinSpace
 
 
 @pytest.mark.parametrize(
@@ -194,17 +194,8 @@ def test_hashable_identity_equality():
     assert len({a, b}) == 2
 
 
-class Coin(gymspaces.Space):
+class Coin(CoinSpace, gymspaces.Space):
     """A pure-Python custom space built on gymspaces.Space."""
-
-    def __init__(self, seed=None):
-        super().__init__((), np.int64, seed)
-
-    def sample(self, mask=None, probability=None):
-        return int(self.np_random.integers(2))
-
-    def contains(self, x):
-        return x in (0, 1)
 
     @property
     def is_np_flattenable(self):

@@ -3,7 +3,8 @@
 Each entry is a :class:`~support.recipes.Recipe` named for pytest ids:
 fundamental spaces per kind (``BOX_RECIPES``, ..., ``ALL_RECIPES``) and
 hand-picked nested spaces (``COMPOSITE_CORPUS``), sampled over many seeds by
-the parity tests.
+the parity tests. :class:`CoinSpace` is a custom space, for a subclass of
+either library's ``Space``.
 
 Recipes whose *sampling* raises in Gymnasium (quirks Q8, Q9 in docs/quirks.md) are included on
 purpose: parity then means both libraries raise the same exception type after
@@ -339,3 +340,20 @@ COMPOSITE_CORPUS: dict[str, Recipe] = {
     "Dict()": spec.Dict({}, sort_keys=True),
 }
 COMPOSITE_CORPUS = {name: recipe.named(name) for name, recipe in COMPOSITE_CORPUS.items()}
+
+
+# --------------------------------------------------------------------------- a custom space
+
+
+class CoinSpace:
+    """A custom space of ``0`` and ``1`` (a fair coin), written in Python. Put it before
+    either library's ``Space`` in a subclass's bases: ``class Coin(CoinSpace, gymspaces.Space)``."""
+
+    def __init__(self, seed: Any = None) -> None:
+        super().__init__((), np.int64, seed)
+
+    def sample(self, mask: Any = None, probability: Any = None) -> int:
+        return int(self.np_random.integers(2))
+
+    def contains(self, x: Any) -> bool:
+        return x in (0, 1)
