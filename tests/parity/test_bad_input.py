@@ -9,10 +9,6 @@ sometimes draws before it raises), and equal samples after that.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -240,8 +236,8 @@ def test_both_mask_and_probability_message():
 
 # Under -O Gymnasium's asserts vanish (quirk Q26, docs/quirks.md); the same junk then reaches numpy, and
 # gymspaces' kernels must neither crash nor diverge. All cases run in one subprocess
-# (so that a crash is reported as a failure instead of killing the session); each
-# case is then checked by its own test.
+# (so that a crash is reported as a failure instead of killing the session: the
+# optimized_report fixture of conftest.py); each case is then checked by its own test.
 OPTIMIZED_CASES = [
     "L.Discrete(4), {'mask': [1, 0, 1, 0]}",
     "L.Discrete(4), {'mask': np.array([1, 0, 1, 0], np.int32)}",
@@ -295,7 +291,7 @@ OPTIMIZED_CASES = [
     "L.MultiDiscrete([3, 2]), {'mask': (np.array([1, 0, 1], bool), i8(1, 1))}",
 ]
 
-_OPTIMIZED_SCRIPT = textwrap.dedent(
+OPTIMIZED_SCRIPT = textwrap.dedent(
     """
     import json, sys, warnings
     import numpy as np
@@ -326,24 +322,6 @@ _OPTIMIZED_SCRIPT = textwrap.dedent(
     print(json.dumps(report))
     """
 )
-
-
-@pytest.fixture(scope="module")
-def optimized_report():
-    import gymspaces
-
-    package_root = os.path.dirname(os.path.dirname(os.path.abspath(gymspaces.__file__)))
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
-    result = subprocess.run(
-        [sys.executable, "-O", "-c", _OPTIMIZED_SCRIPT, json.dumps(OPTIMIZED_CASES)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-    )
-    assert result.returncode == 0, f"subprocess failed (rc={result.returncode}):\n{result.stderr[-3000:]}"
-    return json.loads(result.stdout)
 
 
 @pytest.mark.parametrize("source", OPTIMIZED_CASES)

@@ -12,11 +12,7 @@ from __future__ import annotations
 
 import copy
 import itertools
-import json
-import os
 import pickle
-import subprocess
-import sys
 import textwrap
 
 import gymnasium.vector.utils as gym_vector
@@ -53,6 +49,16 @@ def _stream(gs_space, gym_space, draws, context, **kwargs):
         )
 
 
+def _masked_streams(gs_space, gym_space, seed, kind, context):
+    """Seed both with ``seed``, then three compared draws, each with a new valid ``kind``
+    (mask or probability) structure drawn from a generator seeded with ``seed``."""
+    gs_space.seed(seed), gym_space.seed(seed)
+    rng = np.random.default_rng(seed)
+    for i in range(3):
+        structure = valid_mask(gym_space, rng, kind)
+        _stream(gs_space, gym_space, 1, f"{context} {kind}={structure!r} #{i}", **{kind: structure})
+
+
 @settings(max_examples=EXAMPLES)
 @given(recipe=space_recipes, seed=seeds)
 def test_int_seed_sample_stream(recipe, seed):
@@ -67,11 +73,7 @@ def test_int_seed_sample_stream(recipe, seed):
 @given(recipe=space_recipes, seed=seeds, kind=st.sampled_from(["mask", "probability"]))
 def test_masked_sample_stream(recipe, seed, kind):
     gs_space, gym_space = build_pair(recipe)
-    gs_space.seed(seed), gym_space.seed(seed)
-    rng = np.random.default_rng(seed)
-    for i in range(3):
-        structure = valid_mask(gym_space, rng, kind)
-        _stream(gs_space, gym_space, 1, f"{recipe} {kind}={structure!r} #{i}", **{kind: structure})
+    _masked_streams(gs_space, gym_space, seed, kind, str(recipe))
     assert_same_tree_states(gs_space, gym_space, kind)
 
 
@@ -246,11 +248,7 @@ def test_corpus_int_seed_streams(recipe):
 def test_corpus_masked_streams(recipe, kind):
     for seed in range(10):
         gs_space, gym_space = build_pair(recipe)
-        gs_space.seed(seed), gym_space.seed(seed)
-        rng = np.random.default_rng(seed)
-        for i in range(3):
-            structure = valid_mask(gym_space, rng, kind)
-            _stream(gs_space, gym_space, 1, f"seed {seed} #{i}", **{kind: structure})
+        _masked_streams(gs_space, gym_space, seed, kind, f"seed {seed}")
         assert_same_tree_states(gs_space, gym_space, f"seed {seed}")
 
 
@@ -282,13 +280,12 @@ OPTIMIZED_CASES = [
     "L.OneOf((L.Discrete(3), L.Discrete(2))), {'probability': [None, None]}",
 ]
 
-_OPTIMIZED_SCRIPT = textwrap.dedent(
+OPTIMIZED_SCRIPT = textwrap.dedent(
     """
     import json, sys, warnings
     import numpy as np
     import gymnasium.spaces as gym
     import gymspaces as gs
-    sys.path.insert(0, sys.argv[2])
     from support.composite_helpers import generators
 
     assert sys.flags.optimize
@@ -312,21 +309,6 @@ _OPTIMIZED_SCRIPT = textwrap.dedent(
     print(json.dumps(report))
     """
 )
-
-
-@pytest.fixture(scope="module")
-def optimized_report():
-    tests_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tests/, holding support/
-    env = dict(os.environ)
-    package_root = os.path.dirname(os.path.dirname(os.path.abspath(gs_vector.__file__)))
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [os.path.dirname(package_root), tests_dir,
-                                                      env.get("PYTHONPATH")]))
-    result = subprocess.run(
-        [sys.executable, "-O", "-c", _OPTIMIZED_SCRIPT, json.dumps(OPTIMIZED_CASES), tests_dir],
-        capture_output=True, text=True, timeout=120, env=env,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(result.stdout)
 
 
 @pytest.mark.parametrize("source", OPTIMIZED_CASES)
