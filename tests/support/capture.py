@@ -514,9 +514,10 @@ class Counters:
     incomplete_tests: int = 0
 
 
-def _rebuilding_a_generator() -> bool:
+def rebuilding_a_generator() -> bool:
     """Whether numpy is rebuilding a bit generator from a copy or a pickle
-    (``numpy/random/_pickle.py`` is on the stack): its state is set right after."""
+    (``numpy/random/_pickle.py`` is on the stack): its state is set right after.
+    Also asked by :mod:`support.release_outcomes`' entropy hook."""
     frame = sys._getframe(2)
     while frame is not None:
         if frame.f_code.co_filename.replace("\\", "/").endswith("numpy/random/_pickle.py"):
@@ -683,7 +684,7 @@ class Recorder:
         reported). Elsewhere (other threads) the OS answers (``None``) and the
         running test's later records become placeholders: not reproducible.
         """
-        if _rebuilding_a_generator():
+        if rebuilding_a_generator():
             # A copy or unpickling of a bit generator: numpy builds it seeded,
             # then sets the copied state. That entropy is never observable, and
             # how many copies a path makes is not part of the contract.

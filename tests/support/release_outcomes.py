@@ -39,12 +39,13 @@ import hashlib
 import io
 import os
 import re
-import sys
 import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
+from support.capture import rebuilding_a_generator
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
 
@@ -242,15 +243,6 @@ class Tracker:
 _ENTROPY: dict[str, Any] = {"key": None, "draws": 0}
 
 
-def _rebuilding_a_generator() -> bool:
-    frame = sys._getframe(2)
-    while frame is not None:
-        if frame.f_code.co_filename.replace("\\", "/").endswith("numpy/random/_pickle.py"):
-            return True
-        frame = frame.f_back
-    return False
-
-
 def pin_entropy() -> None:
     """Route numpy's OS-entropy draws through the case's key (idempotent)."""
     import numpy.random.bit_generator as bit_generator
@@ -263,7 +255,7 @@ def pin_entropy() -> None:
         key = _ENTROPY["key"]
         if key is None:
             return original(bits)
-        if _rebuilding_a_generator():
+        if rebuilding_a_generator():
             return 0
         ordinal = _ENTROPY["draws"]
         _ENTROPY["draws"] = ordinal + 1
