@@ -31,7 +31,7 @@ import numpy as np
 import pytest
 
 import gymspaces as GS
-from support.composite_helpers import generators
+from support.composite_helpers import assert_same_tree_states
 from support.differential import assert_same_generator_state, assert_same_value
 
 THREADS = 8
@@ -71,15 +71,6 @@ def run_threads(work: Callable[[int], Any], threads: int = THREADS) -> list[Any]
     if errors:
         raise errors[0]
     return results
-
-
-def assert_same_tree_state(actual: GS.Space, expected: GS.Space, context: str) -> None:
-    actual_gens, expected_gens = list(generators(actual)), list(generators(expected))
-    assert [p for p, _ in actual_gens] == [p for p, _ in expected_gens]
-    for (path, a), (_, b) in zip(actual_gens, expected_gens):
-        assert (a is None) == (b is None), f"{context}: generator set in one tree only at {path}"
-        if a is not None:
-            assert_same_generator_state(a, b, f"{context} {path}")
 
 
 def key(sample: Any) -> Any:
@@ -151,7 +142,7 @@ def test_one_shared_space_many_threads(name):
         assert sample in space
     twin = build(123)
     expected = [twin.sample(**kwargs) for _ in range(THREADS * CALLS)]
-    assert_same_tree_state(space, twin, name)
+    assert_same_tree_states(space, twin, name)
     if atomic:
         assert Counter(map(key, drawn)) == Counter(map(key, expected))
 
@@ -195,7 +186,7 @@ def test_separate_spaces_in_threads_give_the_single_threaded_streams():
             for i, sample in enumerate(samples):
                 assert sample in space
                 assert_same_value(sample, twin.sample(), f"thread {index} {space} draw {i}")
-            assert_same_tree_state(space, twin, f"thread {index} {space}")
+            assert_same_tree_states(space, twin, f"thread {index} {space}")
 
 
 def _user_call(generator: np.random.Generator, which: int) -> None:

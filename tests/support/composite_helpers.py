@@ -54,7 +54,7 @@ def assert_same_tree_states(gs_space: Any, gym_space: Any, context: str = "") ->
     gs_gens, gym_gens = list(generators(gs_space)), list(generators(gym_space))
     assert [p for p, _ in gs_gens] == [p for p, _ in gym_gens]
     for (path, a), (_, b) in zip(gs_gens, gym_gens):
-        assert (a is None) == (b is None), f"generator set in only one library at {path} ({context})"
+        assert (a is None) == (b is None), f"generator set in one tree only at {path} ({context})"
         if a is not None:
             _assert_same_generator_state(a, b, f"{context} {path}")
 
