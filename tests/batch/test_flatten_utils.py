@@ -224,8 +224,10 @@ def test_unflatten_box_leaves_are_views_like_gymnasium():
         assert value["a"][0] == 0.5, f"{lib.__name__}: Box part should be a view of the flat array"
 
 
-def test_custom_space_registration_is_honoured():
-    class Point(gymspaces.Space):
+def _new_custom_space_class():
+    """A new class (so no rule is registered for it yet) of custom, np-flattenable spaces of shape (2,)."""
+
+    class Custom(gymspaces.Space):
         def __init__(self):
             super().__init__((2,), np.float64)
 
@@ -233,6 +235,11 @@ def test_custom_space_registration_is_honoured():
         def is_np_flattenable(self):
             return True
 
+    return Custom
+
+
+def test_custom_space_registration_is_honoured():
+    Point = _new_custom_space_class()
     with pytest.raises(NotImplementedError):
         gs_utils.flatten(Point(), np.zeros(2))
 
@@ -275,14 +282,7 @@ def test_overriding_a_built_in_unflatten_rule_is_honoured_inside_trees():
 
 
 def test_custom_space_unflatten_registration_is_honoured():
-    class Pair(gymspaces.Space):
-        def __init__(self):
-            super().__init__((2,), np.float64)
-
-        @property
-        def is_np_flattenable(self):
-            return True
-
+    Pair = _new_custom_space_class()
     gs_utils.flatdim.register(Pair, lambda space: 2)
     gs_utils.unflatten.register(Pair, lambda space, x: ("pair", *x.tolist()))
     tree = GS.Tuple((GS.Discrete(2), Pair()))
