@@ -26,6 +26,7 @@ import gymspaces as gs
 import gymspaces.utils as gs_utils
 from gymspaces import _flattening
 import gymspaces.vector as gs_vector
+from support.composite_helpers import assert_same_nesting
 from support.differential import assert_same_outcome, assert_same_value, outcome
 from gymspaces.vector import space_utils
 
@@ -278,23 +279,18 @@ def test_iterate_subclass_leaves_take_the_general_path():
 # --------------------------------------------------------------------------- to_jsonable
 
 
-def assert_same_json(a: Any, b: Any, where: str = "json") -> None:
-    """Identical nested lists/dicts with the same Python type for every element."""
-    assert type(a) is type(b), (where, type(a), type(b))
-    if isinstance(a, dict):
-        assert list(a) == list(b), where
-        for key in a:
-            assert_same_json(a[key], b[key], f"{where}[{key!r}]")
-    elif isinstance(a, (list, tuple)):
-        assert len(a) == len(b), where
-        for i, (x, y) in enumerate(zip(a, b)):
-            assert_same_json(x, y, f"{where}[{i}]")
-    elif isinstance(a, float):
+def _same_json_leaf(a: Any, b: Any, where: str) -> None:
+    if isinstance(a, float):
         assert struct.pack("<d", a) == struct.pack("<d", b) or (math.isnan(a) and math.isnan(b)), where
     elif isinstance(a, (np.ndarray, np.generic)):
         assert_same_value(a, b, where)
     else:
         assert a == b, (where, a, b)
+
+
+def assert_same_json(a: Any, b: Any, where: str = "json") -> None:
+    """Identical nested lists/dicts with the same Python type for every element."""
+    assert_same_nesting(a, b, _same_json_leaf, where)
 
 
 def json_both(build: Any, samples: Any, method: str = "to_jsonable") -> None:

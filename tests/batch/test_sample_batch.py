@@ -15,6 +15,7 @@ import warnings
 
 import numpy as np
 import pytest
+from support.composite_helpers import assert_same_nesting
 from support.recipes import recipe_params
 from support.spaces_corpus import ALL_RECIPES, COMPOSITE_CORPUS
 
@@ -26,24 +27,19 @@ from gymspaces.error import Error
 COUNTS = (0, 1, 7)
 
 
-def assert_identical(actual, expected, where=""):
-    """Exact equality of batches: types, dtypes, shapes, values (NaN equal to NaN)."""
-    assert type(actual) is type(expected), f"{where}: {type(actual)} vs {type(expected)}"
+def _same_batch_leaf(actual, expected, where):
     if isinstance(expected, np.ndarray):
         assert actual.dtype == expected.dtype and actual.shape == expected.shape, where
         np.testing.assert_array_equal(actual, expected, err_msg=where)
-    elif isinstance(expected, dict):
-        assert list(actual) == list(expected), where
-        for key in expected:
-            assert_identical(actual[key], expected[key], f"{where}[{key!r}]")
-    elif isinstance(expected, (tuple, list)):
-        assert len(actual) == len(expected), where
-        for i, (a, b) in enumerate(zip(actual, expected)):
-            assert_identical(a, b, f"{where}[{i}]")
     elif isinstance(expected, np.generic):
         assert actual.dtype == expected.dtype and (actual == expected or (actual != actual and expected != expected))
     else:
         assert actual == expected, where
+
+
+def assert_identical(actual, expected, where=""):
+    """Exact equality of batches: types, dtypes, shapes, values (NaN equal to NaN)."""
+    assert_same_nesting(actual, expected, _same_batch_leaf, where)
 
 
 def states(space):

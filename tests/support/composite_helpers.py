@@ -6,7 +6,8 @@ Results are compared with :mod:`support.differential`'s comparator.
 * :func:`generators` lists every generator of a space tree, so final RNG
   states can be compared after a stream of samples
   (:func:`assert_same_tree_states`, :func:`same_sharing`).
-* :func:`assert_same_sample_tree` compares two (nested) samples exactly.
+* :func:`assert_same_sample_tree` compares two (nested) samples exactly;
+  :func:`assert_same_nesting` walks two nested values, leaves compared as told.
 * :func:`valid_mask` (and :func:`leaf_mask`) produce valid masks /
   probabilities, :func:`seed_structure` nested seeds, for a space.
 """
@@ -14,7 +15,7 @@ Results are compared with :mod:`support.differential`'s comparator.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -94,6 +95,23 @@ def assert_same_sample_tree(a: Any, b: Any, *, type_names: bool = False) -> None
         assert a.dtype == b.dtype and a == b
     else:
         assert a == b
+
+
+def assert_same_nesting(actual: Any, expected: Any, same_leaf: Callable[[Any, Any, str], None], where: str = "") -> None:
+    """The same type at every level, dicts with the same keys in order, lists and
+    tuples of the same length; ``same_leaf(actual, expected, where)`` compares the
+    rest (``where`` says where, e.g. ``"[0]['a']"``)."""
+    assert type(actual) is type(expected), f"{where}: {type(actual)} vs {type(expected)}"
+    if isinstance(expected, dict):
+        assert list(actual) == list(expected), where
+        for key in expected:
+            assert_same_nesting(actual[key], expected[key], same_leaf, f"{where}[{key!r}]")
+    elif isinstance(expected, (list, tuple)):
+        assert len(actual) == len(expected), where
+        for i, (a, b) in enumerate(zip(actual, expected)):
+            assert_same_nesting(a, b, same_leaf, f"{where}[{i}]")
+    else:
+        same_leaf(actual, expected, where)
 
 
 # --------------------------------------------------------------------------- valid masks
