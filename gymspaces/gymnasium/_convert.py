@@ -282,4 +282,6 @@ def gymnasium_error(error: BaseException) -> BaseException:
         return error
     replacement = theirs(*error.args)
     replacement.__traceback__ = error.__traceback__
+    if error.__cause__ is not None:  # ``raise ... from``: Gymnasium's chains the same cause
+        replacement.__cause__ = error.__cause__
     return replacement

@@ -12,7 +12,8 @@ caches beside it, not in it.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+import types
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import gymnasium.spaces as _gym
@@ -262,6 +263,20 @@ def graph_instances(value: Any) -> Any:
     return value
 
 
+def translating_errors(rows: Iterator[Any]) -> Iterator[Any]:
+    """``rows``, raising Gymnasium's namesake of a gymspaces error it raises.
+
+    ``iterate`` of a Dict is a generator in both libraries: an error in a
+    child comes from the first ``next``, after the rule has returned.
+    """
+    try:
+        yield from rows
+        return
+    except GYMSPACES_ERRORS as error:
+        failure: BaseException = error
+    raise gymnasium_error(failure)
+
+
 def helper_rule(
     helper: Callable[..., Any],
     name: str,
@@ -312,6 +327,8 @@ def helper_rule(
                 raise
             failure: BaseException = error
         else:
+            if type(result) is types.GeneratorType:
+                return translating_errors(result)
             return result if convert is None else convert(result)
         finally:
             if deferrable is not None:

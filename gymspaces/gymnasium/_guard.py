@@ -358,6 +358,27 @@ def _cast_limits(space: Any, source: np.dtype, found: list[tuple[float, float]])
         _cast_limits(child, source, found)
 
 
+def _float_arrays(x: Any, found: list[np.ndarray]) -> None:
+    """The non-empty float and complex arrays anywhere in a flattened value:
+    nested tuples and lists (Tuple, Sequence), dicts (Dict) and a graph's
+    nodes and edges."""
+    kind = type(x)
+    if kind is np.ndarray:
+        if x.dtype.kind in "fc" and x.size:
+            found.append(x)
+    elif kind is tuple or kind is list:
+        for item in x:
+            _float_arrays(item, found)
+    elif kind is dict:
+        for item in x.values():
+            _float_arrays(item, found)
+    elif x is not None:
+        for name in ("nodes", "edges"):
+            part = getattr(x, name, None)
+            if part is not None and part is not x:
+                _float_arrays(part, found)
+
+
 def unflatten_may_warn(space: Any, x: Any) -> bool:
     """Whether Gymnasium's ``unflatten(space, x)`` may warn in a cast (numpy's
     "invalid value" or "overflow encountered in cast"): then its own rule runs.
@@ -365,14 +386,11 @@ def unflatten_may_warn(space: Any, x: Any) -> bool:
     Only a float ``x`` cast into integer or narrower float leaves can; it does
     when a value is not finite or outside a leaf's range.
     """
-    candidates: list[Any]
-    if type(x) is np.ndarray:
-        candidates = [x]
-    elif type(x) is tuple:  # a Sequence's flattened items
-        candidates = list(x)
-    else:  # a Graph's flattened nodes and edges
-        candidates = [getattr(x, "nodes", None), getattr(x, "edges", None)]
-    arrays = [a for a in candidates if type(a) is np.ndarray and a.dtype.kind in "fc" and a.size]
+    arrays: list[np.ndarray] = []
+    try:
+        _float_arrays(x, arrays)
+    except RecursionError:
+        return True
     for array in arrays:
         if array.dtype.kind == "c":
             return True

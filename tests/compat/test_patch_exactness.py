@@ -582,3 +582,50 @@ def test_helpers_run_gymnasiums_rules_for_trees_with_unprovable_nodes() -> None:
         assert _guard.plain_reason(tree) is None  # the Dict itself is sound ...
         assert plain_reason(tree) == "sub-space DoubledN: DoubledN redefines n"  # ... a node of its tree is not
         assert not is_compiled(tree)
+
+
+def test_iterating_a_dict_batch_raises_gymnasiums_error_at_the_same_step() -> None:
+    """``iterate`` of a Dict is a generator in both libraries: a child's error comes
+    from the first ``next``, after the patched rule returned, and must still be
+    Gymnasium's class, with Gymnasium's cause."""
+    from gymnasium.vector.utils import iterate
+
+    text_tuple = G.Tuple((G.Text(2, min_length=2, charset="z"),))
+    tree = G.Dict(a=G.Box(0.0, 1.0, (2,)), b=text_tuple)
+
+    def case() -> Any:
+        rows = iterate(tree, {"a": np.zeros((3, 2)), "b": None})
+        try:
+            next(rows)
+        except gymnasium.error.CustomSpaceError as error:
+            return type(error.__cause__), str(error.__cause__), error.__suppress_context__
+        raise AssertionError("iterate raised nothing")
+
+    plain = assert_plain_equals_patched(case)
+    assert plain["value"][0] is TypeError
+    with patched():
+        assert is_compiled(tree)  # the compiled rule ran, not Gymnasium's
+
+
+@pytest.mark.parametrize(
+    "space, flat",
+    [
+        # A Tuple that is not numpy-flattenable: its flat value nests a tuple
+        # (the Sequence's items) holding the float array that casts with NaN.
+        (
+            lambda: G.Tuple((G.Discrete(3), G.Sequence(G.MultiBinary(3)))),
+            lambda: (np.array([0, 1, 0]), (np.array([1.0, np.nan, 0.0]),)),
+        ),
+        # A Dict that is not numpy-flattenable: its flat value is a dict.
+        (
+            lambda: G.Dict(a=G.Box(0, 9, (2,), dtype=np.int64), b=G.Sequence(G.Discrete(2))),
+            lambda: {"a": np.array([np.inf, 1.0]), "b": ()},
+        ),
+    ],
+    ids=["tuple-nesting-a-tuple", "dict"],
+)
+def test_unflatten_of_nested_values_that_warn_in_a_cast_runs_gymnasiums_rule(space: Any, flat: Any) -> None:
+    from gymnasium.spaces.utils import unflatten
+
+    plain = assert_plain_equals_patched(lambda: unflatten(space(), flat()))
+    assert [name for *_, name in plain["warnings"]] == ["utils.py"]  # gymnasium/spaces/utils.py
