@@ -359,12 +359,12 @@ def _cast_limits(space: Any, source: np.dtype, found: list[tuple[float, float]])
 
 
 def _float_arrays(x: Any, found: list[np.ndarray]) -> None:
-    """The non-empty float and complex arrays anywhere in a flattened value:
+    """The float and complex arrays anywhere in a flattened value:
     nested tuples and lists (Tuple, Sequence), dicts (Dict) and a graph's
     nodes and edges."""
     kind = type(x)
     if kind is np.ndarray:
-        if x.dtype.kind in "fc" and x.size:
+        if x.dtype.kind in "fc":
             found.append(x)
     elif kind is tuple or kind is list:
         for item in x:
@@ -392,26 +392,21 @@ def unflatten_may_warn(space: Any, x: Any) -> bool:
     except RecursionError:
         return True
     for array in arrays:
-        if array.dtype.kind == "c":
-            return True
         limits: list[tuple[float, float]] = []
         _cast_limits(space, array.dtype, limits)
-        if not limits:
-            continue
-        with np.errstate(all="ignore"):
-            if not np.isfinite(array).all():
-                return True
-            low, high = float(array.min()), float(array.max())
-        if any(low < floor or high > ceiling for floor, ceiling in limits):
+        if _array_may_warn(array, limits):
             return True
     return False
 
 
 def _array_may_warn(array: np.ndarray, limits: list[tuple[float, float]]) -> bool:
-    if not limits or array.dtype.kind not in "fc" or not array.size:
-        return False
+    """Whether casting ``array`` into leaves of the ranges ``limits`` makes numpy
+    warn: a complex array always does (into any real dtype, even empty), a
+    float one when a value is not finite or outside a range."""
     if array.dtype.kind == "c":
         return True
+    if array.dtype.kind != "f" or not array.size or not limits:
+        return False
     with np.errstate(all="ignore"):
         if not np.isfinite(array).all():
             return True

@@ -629,3 +629,18 @@ def test_unflatten_of_nested_values_that_warn_in_a_cast_runs_gymnasiums_rule(spa
 
     plain = assert_plain_equals_patched(lambda: unflatten(space(), flat()))
     assert [name for *_, name in plain["warnings"]] == ["utils.py"]  # gymnasium/spaces/utils.py
+
+
+@pytest.mark.parametrize("helper", ["flatten", "unflatten"])
+@pytest.mark.parametrize("size", [2, 0])
+def test_a_complex_input_warns_from_gymnasiums_rule(helper: str, size: int) -> None:
+    """Casting complex values into a real dtype warns whatever the values (even
+    none), also where no leaf's range could be exceeded (complex64 into float64)."""
+    import gymnasium.spaces.utils as gym_utils
+
+    def case() -> Any:
+        space = G.Box(0, 1, (size,), dtype=np.float64)
+        return getattr(gym_utils, helper)(space, np.full(size, 1 + 1j, dtype=np.complex64))
+
+    plain = assert_plain_equals_patched(case)
+    assert [name for *_, name in plain["warnings"]] == ["utils.py"]  # gymnasium/spaces/utils.py
