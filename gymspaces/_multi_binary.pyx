@@ -2,16 +2,24 @@
 
 Plain and masked samples are ``integers(0, 2, size=n, dtype=int8)``: numpy's
 8-bit bounded fill, which for a range of one takes bit 7 of successive bytes of
-``next_uint32`` words. Probability samples are ``random(n) <= p``.
+``next_uint32`` words. Probability samples are ``random(n) <= p``. Membership
+of an array of a numeric dtype is decided in one pass over its memory.
 """
 
 import sys
+from collections.abc import Sequence
 
 cimport numpy as cnp
-from libc.stdint cimport int8_t, uint8_t
+from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 from numpy cimport npy_intp
 
+from gymspaces._arrays cimport same_shape
 from gymspaces._attrs cimport attr, instance_dict
+from gymspaces._box cimport space_shape
+from gymspaces._dtypes cimport (
+    NOT_NUMERIC, EL_DOUBLE, EL_FLOAT, EL_HALF, EL_UINT8, EL_UINT16, EL_UINT32, EL_UINT64, Element, array_element, as_double,
+    half_t, unsigned_of,
+)
 from gymspaces._categorical cimport is_native_float64, require_typed_array
 from gymspaces._distributions cimport random_bounded_uint8_fill, random_standard_uniform
 from gymspaces._outputs cimport batch_array
@@ -230,3 +238,90 @@ def multi_binary_masked_batch(self, npy_intp n, mask, out=None):
             if row[i] != 2:
                 data[r * size + i] = row[i]
     return result
+
+
+# ----------------------------------------------------------------------------
+# Membership
+# ----------------------------------------------------------------------------
+
+# What a membership test reads: floats, and integers and bools as unsigned.
+ctypedef fused binary_t:
+    double
+    float
+    half_t
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+
+cdef bint all_binary(const binary_t *data, npy_intp size) noexcept nogil:
+    """Whether each of ``size`` values is 0 or 1 (``x == 0 or x == 1`` as numpy
+    compares them: -0.0 is 0, NaN is neither)."""
+    cdef npy_intp i
+    cdef double value
+    for i in range(size):
+        if binary_t is double or binary_t is float or binary_t is half_t:
+            value = as_double(data[i])
+            if value != 0 and value != 1:
+                return False
+        elif data[i] > 1:  # unsigned: 0 and 1 only
+            return False
+    return True
+
+
+cdef object binary_array_verdict(space, object x):
+    """``MultiBinary.contains(x)`` of a C-contiguous native ndarray of a real
+    numeric dtype; ``None`` for anything else (numpy's comparisons decide)."""
+    cdef cnp.ndarray arr
+    cdef Element element
+    cdef const void *data
+    cdef npy_intp size
+    cdef bint verdict
+    if (type(x) is not cnp.ndarray or not cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> x)
+            or not cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> x) or not cnp.PyArray_ISALIGNED(<cnp.ndarray> x)):
+        return None
+    arr = <cnp.ndarray> x
+    # Integers and bools are tested sign-blind: -1 is not 1 in any width.
+    element = unsigned_of(array_element(arr))
+    if element == NOT_NUMERIC:
+        return None
+    if not same_shape(arr, space_shape(space, instance_dict(space))):
+        return False
+    data = cnp.PyArray_DATA(arr)
+    size = cnp.PyArray_SIZE(arr)
+    with nogil:
+        if element == EL_DOUBLE: verdict = all_binary(<const double *> data, size)
+        elif element == EL_FLOAT: verdict = all_binary(<const float *> data, size)
+        elif element == EL_HALF: verdict = all_binary(<const half_t *> data, size)
+        elif element == EL_UINT8: verdict = all_binary(<const uint8_t *> data, size)
+        elif element == EL_UINT16: verdict = all_binary(<const uint16_t *> data, size)
+        elif element == EL_UINT32: verdict = all_binary(<const uint32_t *> data, size)
+        elif element == EL_UINT64: verdict = all_binary(<const uint64_t *> data, size)
+        else:
+            verdict = False
+    return verdict
+
+
+def multi_binary_contains(self, x):
+    """Whether ``x`` (an array, or a sequence converted to one) has the space's
+    shape and only 0s and 1s (bound as ``MultiBinary.contains``).
+
+    The dtype is not checked: any array of 0s and 1s of the right shape belongs.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gymspaces import MultiBinary
+    >>> space = MultiBinary(3)
+    >>> space.contains(np.array([1, 0, 1], dtype=np.int8)), space.contains([1.0, 0.0, 1.0])
+    (True, True)
+    >>> space.contains(np.array([1, 0, 2])), space.contains(np.array([1, 0]))  # a 2; wrong shape
+    (False, False)
+    """
+    verdict = binary_array_verdict(self, x)
+    if verdict is not None:
+        return verdict
+    if isinstance(x, Sequence):
+        x = np.array(x)
+    return bool(isinstance(x, np.ndarray) and self.shape == x.shape and np.all(np.logical_or(x == 0, x == 1)))

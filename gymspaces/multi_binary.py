@@ -157,28 +157,7 @@ class MultiBinary(Space[np.ndarray[Any, np.dtype[np.int8]]]):
         # concatenate stacks the samples themselves (np.stack) when out is None.
         return None
 
-    def contains(self, x: Any) -> bool:
-        """Whether ``x`` (an array, or a list/tuple converted to one) has the shape and only 0s and 1s.
-
-        The dtype is not checked: any array of 0s and 1s of the right shape belongs.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from gymspaces import MultiBinary
-        >>> space = MultiBinary(3)
-        >>> space.contains(np.array([1, 0, 1], dtype=np.int8)), space.contains([1.0, 0.0, 1.0])
-        (True, True)
-        >>> space.contains(np.array([1, 0, 2])), space.contains(np.array([1, 0]))  # a 2; wrong shape
-        (False, False)
-        """
-        if isinstance(x, Sequence):
-            x = np.array(x)
-        return bool(
-            isinstance(x, np.ndarray)
-            and self.shape == x.shape
-            and np.all(np.logical_or(x == 0, x == 1))
-        )
+    contains = _multi_binary.multi_binary_contains
 
     def to_jsonable(self, sample_n: Iterable[NDArray[np.int8]]) -> list[Any]:
         """Samples as nested lists of ints.
