@@ -102,10 +102,11 @@ ctypedef fused real_t:
 
 cdef bint real_flags(const real_t *low, const real_t *high, npy_bool *below,
                      npy_bool *above, npy_intp size) noexcept nogil:
-    """Boundedness flags of one row; False if any bound is NaN."""
+    """Boundedness flags of one row; False if any bound is NaN or above its
+    high (the constructor objects: its message, not a sampling error)."""
     cdef npy_intp i
     for i in range(size):
-        if low[i] != low[i] or high[i] != high[i]:
+        if low[i] != low[i] or high[i] != high[i] or low[i] > high[i]:
             return False
         below[i] = low[i] > -INFINITY
         above[i] = high[i] < INFINITY
@@ -138,8 +139,8 @@ def box_batch_bounds(low, high, npy_intp n):
     ``(n, *low.shape)``: the arrays the Box constructor would hold for bounds
     ``np.tile(low, (n, 1, ...))`` (boundedness derived from the values, so
     integer boxes are bounded everywhere). ``None`` -- the caller then takes
-    the general path -- for NaN bounds, float16, non-native byte order,
-    mismatched shapes or more than 31 dimensions.
+    the general path -- for NaN bounds, a low above its high, float16,
+    non-native byte order, mismatched shapes or more than 31 dimensions.
     """
     cdef cnp.ndarray lo, hi, lo_t, hi_t, below_t, above_t
     cdef npy_intp size, row_bytes
@@ -178,6 +179,7 @@ def box_batch_bounds(low, high, npy_intp n):
     else:
         memset(below_p, 1, size)
         memset(above_p, 1, size)
+        ok = not (lo > hi).any()
     if not ok:
         return None
     repeat_rows(lo_p, row_bytes, n)

@@ -503,10 +503,19 @@ def _sample_through_copy(space: Space[Any], n: Any, kwargs: dict[str, Any]) -> A
     kind: type | None = type(space)
     if kind not in _DIRECT_BATCHERS:
         kind = next((base for base in type(space).__mro__ if base in _DIRECT_BATCHERS), None)
+    rule = utils.batch_space.dispatch(type(space))
+    vouched = False
+    if kind is None and not kwargs:
+        # Another library's class whose batch_space rule vouches that it batches
+        # as one of these (Gymnasium's, under patch mode): sampled alike.
+        batches_as = getattr(rule, "batches_as", None)
+        kind = batches_as(type(space)) if batches_as is not None else None
+        vouched = kind in _DIRECT_BATCHERS
+        kind = kind if vouched else None
     if kind is not None and (type(n) is int or isinstance(n, np.integer)) and n >= 1:
         handler_name, build = _DIRECT_BATCHERS[kind]
         # Users may register their own batch_space for these types: respect it.
-        if utils.batch_space.dispatch(type(space)) is getattr(utils, handler_name):
+        if vouched or rule is getattr(utils, handler_name):
             detached = _DETACHED_SAMPLERS.get(kind) if not kwargs else None
             result = None if detached is None else detached(space, int(n))
             if result is not None:

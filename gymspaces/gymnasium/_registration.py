@@ -14,7 +14,7 @@ import numpy as np
 from gymnasium.error import CustomSpaceError as GymnasiumCustomSpaceError
 
 import gymspaces as _gs
-from gymspaces import _flatten, _kernel_wiring, _shared_memory
+from gymspaces import _dispatch, _flatten, _kernel_wiring, _shared_memory
 from gymspaces import utils as gs_utils
 from gymspaces import vector as gs_vector
 from gymspaces._registry import REGISTRY
@@ -176,4 +176,34 @@ def _defer_to_gymnasium(gymnasium_helper: Any, gymspaces_helper: Any, ours: Any)
         return previous(space, *args)
 
     default.__qualname__ = default.__name__ = f"{previous.__name__}_or_gymnasium"
+    default.batches_as = _batches_as(gymnasium_helper)  # type: ignore[attr-defined]
     return default
+
+
+def _batches_as(gymnasium_helper: Any) -> Any:
+    """``batches_as(cls)``: the gymspaces class whose built-in rule gives what
+    Gymnasium's ``gymnasium_helper`` gives for ``cls`` (Gymnasium's own rule,
+    on a class that takes a gymspaces class's rules while patched), or None.
+
+    Gymnasium's own rules are the ones its modules registered; a rule a user
+    registered for the class (or a nearer base) is not.
+    """
+    own_rules = {
+        cls: rule for cls, rule in gymnasium_helper.registry.items()
+        if (getattr(rule, "__module__", None) or "").startswith("gymnasium.")
+    }
+
+    registry = gymnasium_helper.registry
+
+    def batches_as(cls: type) -> type | None:
+        base = _dispatch.equivalent_of(cls)
+        if base is not None:  # Gymnasium's own class: its registered rule decides
+            rule = own_rules.get(cls)
+            return base if rule is not None and registry.get(cls) is rule else None
+        base = next((_dispatch.equivalent_of(klass) for klass in cls.__mro__ if _dispatch.equivalent_of(klass)), None)
+        theirs = getattr(_gym, base.__name__, None) if base is not None else None
+        if theirs is None or own_rules.get(theirs) is None:
+            return None
+        return base if gymnasium_helper.dispatch(cls) is own_rules[theirs] else None
+
+    return batches_as
