@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import atexit
 import json
+import math
 import os
 import pickle
 import shutil
@@ -539,8 +540,19 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.2f}"
 
 
-def _seconds(seconds: float) -> str:
-    return f"{seconds:.3f} s" if seconds < 100 else f"{seconds:.0f} s"
+def _durations(*seconds: float) -> list[str]:
+    """``seconds`` in one unit, the one that suits the largest (ms below a
+    second: a short program's figures do not round to zero), each with at
+    least three significant digits."""
+    scale, unit = (1.0, "s") if max(seconds) >= 1 else (1e3, "ms")
+    return [f"{_significant(value * scale)} {unit}" for value in seconds]
+
+
+def _significant(value: float) -> str:
+    if value >= 100 or value == 0:
+        return f"{value:.0f}"
+    decimals = 2 - math.floor(math.log10(value))
+    return f"{value:.{min(decimals, 6)}f}"
 
 
 def report(estimate: bool = True) -> str:
@@ -633,8 +645,9 @@ def _time_section(
         share = min(spent / run, 1.0) if run > 0 else 0.0
         ceiling = "unbounded" if share >= 1.0 else f"{1 / (1 - share):.2f}x"
         summed = " (summed over the processes)" if group is workers else ""
+        spent_text, run_text = _durations(spent, run)
         lines.append(
-            f"{name}: {_seconds(spent)} in space operations of {_seconds(run)} run time{summed}: "
+            f"{name}: {spent_text} in space operations of {run_text} run time{summed}: "
             f"{share:.1%}, ceiling {ceiling}"
         )
         if ratios is None:
@@ -650,7 +663,8 @@ def _time_section(
             continue
         plain_run = run + removed
         verb = "removed" if removed >= 0 else "added"
-        text = f"  patch mode {verb} ~{_seconds(abs(removed))}: plain, about {_seconds(plain_run)}"
+        removed_text, plain_text = _durations(abs(removed), plain_run)
+        text = f"  patch mode {verb} ~{removed_text}: plain, about {plain_text}"
         if run > 0:
             text += f", {(spent + removed) / plain_run:.1%} in space operations; gain ~{plain_run / run:.2f}x"
         lines.append(text)
