@@ -17,14 +17,15 @@ from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_INCREF, Py_XDECREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, INT32_MAX
-from libc.float cimport FLT_MIN
-from libc.math cimport fabs, isinf
+from libc.float cimport FLT_MAX, FLT_MIN
+from libc.math cimport fabs, isinf, ldexp
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 from numpy cimport npy_intp
 
 from gymspaces._arrays cimport as_c_array, same_dims
 from gymspaces._attrs cimport PyDict_GetItemWithError, attr, instance_dict
+from gymspaces._judge cimport class_passes, space_reason
 from gymspaces._dtypes cimport (
     EL_BOOL, EL_DOUBLE, EL_FLOAT, EL_HALF, EL_INT8, EL_INT16, EL_INT32, EL_INT64, EL_UINT8, EL_UINT16, EL_UINT32,
     EL_UINT64, NO_KERNEL, NOT_NUMERIC, Element, array_element, as_bits, as_double, bool_t, element_bits, element_of,
@@ -709,7 +710,7 @@ cdef object node_dtype(Gathered *parts, Py_ssize_t base):
     return dtype
 
 
-cdef object gather_dict(object children, object x, Gathered *parts, npy_intp *n, int depth):
+cdef object gather_dict(object children, object x, Gathered *parts, npy_intp *n, int depth, bint checked=False):
     """``gather`` (``n`` is ``NULL``: ``x`` is one sample) or ``gather_rows`` (``x`` is a
     batch, an exact dict) of a Dict node's children at ``depth``; the node's dtype or ``None``."""
     cdef Py_ssize_t pos = 0, base, count
@@ -726,7 +727,7 @@ cdef object gather_dict(object children, object x, Gathered *parts, npy_intp *n,
         key = <object> key_ptr
         child = <object> child_ptr
         if n == NULL:
-            dtype = gather(child, x[key], parts, depth + 1)
+            dtype = gather(child, x[key], parts, depth + 1, checked)
         else:
             found = PyDict_GetItemWithError(<dict> x, key)
             if found == NULL:
@@ -741,10 +742,14 @@ cdef object gather_dict(object children, object x, Gathered *parts, npy_intp *n,
     return node_dtype(parts, base)
 
 
-cdef object gather(space, object x, Gathered *parts, int depth):
+cdef object gather(space, object x, Gathered *parts, int depth, bint checked=False):
     """Record every leaf under ``space`` in ``parts``; return the node's flat dtype,
     or ``None`` if the tree holds anything this kernel leaves to numpy (nodes
-    deeper than ``MAX_KERNEL_DEPTH`` included; ``depth`` is 0 at the root)."""
+    deeper than ``MAX_KERNEL_DEPTH`` included; ``depth`` is 0 at the root).
+
+    ``checked``: a Gymnasium space under patch mode (see ``flatten_checked``):
+    each node must pass its judge, and a leaf value is taken only where no
+    cast can warn."""
     cdef type cls = space_class(registry, space)
     cdef dict namespace
     cdef npy_intp size = 0, index, count
@@ -755,15 +760,17 @@ cdef object gather(space, object x, Gathered *parts, int depth):
     cdef Part *part
     if depth > MAX_KERNEL_DEPTH:
         return None
+    if checked and space_reason(space) is not None:
+        return None
     if cls is registry.Dict:
-        return gather_dict(space.spaces, x, parts, NULL, depth)
+        return gather_dict(space.spaces, x, parts, NULL, depth, checked)
     if cls is registry.Tuple:
         children = space.spaces
         if type(children) is not tuple or type(x) not in (tuple, list) or len(x) != len(children):
             return None
         base = parts.dtype_count
         for child, part_value in zip(children, x):
-            dtype = gather(child, part_value, parts, depth + 1)
+            dtype = gather(child, part_value, parts, depth + 1, checked)
             if dtype is None:
                 return None
             push_dtype(parts, dtype)
@@ -773,6 +780,10 @@ cdef object gather(space, object x, Gathered *parts, int depth):
         descr = attr(namespace, space, "dtype")
         if not (cnp.PyArray_Check(x)
                 and cnp.PyArray_EquivTypes(<cnp.dtype> cnp.PyArray_DESCR(<cnp.ndarray> x), <cnp.dtype> descr)):
+            if checked and not (quiet_cast(x, <cnp.dtype> descr) or (
+                    cnp.PyArray_Check(x) and cnp.PyArray_NDIM(<cnp.ndarray> x) == 1
+                    and floats_fit(<cnp.ndarray> x, 0, cnp.PyArray_DIM(<cnp.ndarray> x, 0), <cnp.dtype> descr))):
+                return None
             x = np.asarray(x, dtype=descr)
         arr = <cnp.ndarray> x
         if not cnp.PyArray_ISNOTSWAPPED(arr) or not cnp.PyArray_IS_C_CONTIGUOUS(arr):
@@ -855,7 +866,7 @@ cpdef object flatten_tree(space, x, target=None):
     return gathered_write(False, space, x, target)
 
 
-cdef object gathered_write(bint rows, space, x, target):
+cdef object gathered_write(bint rows, space, x, target, bint checked=False):
     """``write_rows`` (``rows``) or ``write_parts`` with gathering storage on this frame."""
     if not registry.flatten_enabled:
         return None
@@ -865,14 +876,14 @@ cdef object gathered_write(bint rows, space, x, target):
     cdef Gathered parts
     start_gathering(&parts, inline_parts, inline_positions, inline_dtypes)
     try:
-        return write_rows(space, x, target, &parts) if rows else write_parts(space, x, target, &parts)
+        return write_rows(space, x, target, &parts) if rows else write_parts(space, x, target, &parts, checked)
     finally:
         release(&parts)
 
 
-cdef object write_parts(space, x, target, Gathered *parts):
+cdef object write_parts(space, x, target, Gathered *parts, bint checked):
     """``flatten_tree``'s work, with the gathering storage set up by it."""
-    out_dtype = gather(space, x, parts, 0)
+    out_dtype = gather(space, x, parts, 0, checked)
     if out_dtype is None or element_of(<cnp.dtype> out_dtype) == NOT_NUMERIC:
         return None
     cdef npy_intp total = 0, offset = 0, i, j
@@ -1175,11 +1186,14 @@ cdef const char *rows_data(Part *part, npy_intp n) except NULL:
 # unflatten of Tuple / Dict trees
 # ----------------------------------------------------------------------------
 
-cdef bint is_fast_node(object space, int depth) except -1:
+cdef bint is_fast_node(object space, int depth, bint checked=False) except -1:
     """A Tuple/Dict whose subtree holds only fundamental spaces (hence flattenable),
-    none deeper than ``MAX_KERNEL_DEPTH`` (``depth`` is 0 at the root)."""
+    none deeper than ``MAX_KERNEL_DEPTH`` (``depth`` is 0 at the root); ``checked``:
+    each node also passes its judge (see ``unflatten_checked``)."""
     cdef type cls = space_class(registry, space)
     if depth > MAX_KERNEL_DEPTH:
+        return False
+    if checked and space_reason(space) is not None:
         return False
     if cls is registry.Box or cls is registry.MultiBinary or cls is registry.Discrete:
         return True
@@ -1191,7 +1205,7 @@ cdef bint is_fast_node(object space, int depth) except -1:
         if type(children) is not dict or not children:
             return False
         for child in (<dict> children).values():
-            if not is_fast_node(child, depth + 1):
+            if not is_fast_node(child, depth + 1, checked):
                 return False
         return True
     if cls is registry.Tuple:
@@ -1199,7 +1213,7 @@ cdef bint is_fast_node(object space, int depth) except -1:
         if type(children) is not tuple or not children:
             return False
         for child in <tuple> children:
-            if not is_fast_node(child, depth + 1):
+            if not is_fast_node(child, depth + 1, checked):
                 return False
         return True
     return False
@@ -1325,7 +1339,10 @@ cdef object unflatten_leaf(object space, cnp.ndarray x, npy_intp begin, npy_intp
     if cls is registry.Discrete and is_plain_vector(x):
         namespace = instance_dict(space)
         position = first_nonzero(x, begin, end)
-        if position >= 0:
+        # Checked: a segment longer than ``n`` (the last child's, of a long x)
+        # could put ``start + position`` past the dtype, where numpy warns.
+        if position >= 0 and (fallback is not REFUSE
+                              or <uint64_t> (end - begin) == int_bits(attr(namespace, space, "n"))):
             return discrete_value(space, namespace, position)
     elif cls is registry.MultiDiscrete and is_plain_vector(x):
         found = multi_discrete_decode(space, instance_dict(space), x, begin, end)
@@ -1344,6 +1361,9 @@ cdef object unflatten_leaf(object space, cnp.ndarray x, npy_intp begin, npy_intp
                 return cast
         part = segment_view(x, begin, end)
         if not cnp.PyArray_EquivTypes(<cnp.dtype> cnp.PyArray_DESCR(x), <cnp.dtype> descr):
+            if (fallback is REFUSE and not quiet_cast(x, <cnp.dtype> descr)
+                    and not floats_fit(x, begin, end, <cnp.dtype> descr)):
+                raise Refused()
             if cnp.PyArray_ISNBO((<cnp.dtype> descr).byteorder) and element_of(<cnp.dtype> descr) != NOT_NUMERIC:
                 # np.asarray(part, dtype): a cast copy (unsafe casting allowed)
                 part = cnp.PyArray_FROMANY(part, (<cnp.dtype> descr).type_num, 0, 0,
@@ -1353,6 +1373,8 @@ cdef object unflatten_leaf(object space, cnp.ndarray x, npy_intp begin, npy_intp
         # ``shape`` of the exact built-in classes is their ``_shape``.
         return cnp.PyArray_Reshape(<cnp.ndarray> part, attr(namespace, space, "_shape"))
     # Errors and unusual inputs: Gymnasium's own rules on the same segment.
+    if fallback is REFUSE:
+        raise Refused()
     return fallback(space, segment_view(x, begin, end))
 
 
@@ -1377,6 +1399,8 @@ cdef object unflatten_children(object space, bint is_dict, cnp.ndarray x, npy_in
     cdef tuple values
     children = space.spaces
     if type(children) is not (dict if is_dict else tuple):  # changed since is_fast_node
+        if fallback is REFUSE:
+            raise Refused()
         return fallback(space, segment_view(x, begin, end))
     count = len(children)
     if count > INLINE_PARTS:
@@ -1466,3 +1490,179 @@ cpdef object unflatten_tree(space, x, fallback):
     if not is_fast_node(space, 0):
         return None
     return unflatten_node(space, <cnp.ndarray> x, 0, cnp.PyArray_DIM(<cnp.ndarray> x, 0), fallback)
+
+
+# ----------------------------------------------------------------------------
+# Checked entries: Gymnasium's spaces under patch mode
+# ----------------------------------------------------------------------------
+# Patch mode's rules for Gymnasium's ``flatten``, ``unflatten`` and ``flatdim``
+# call these first. Each decides while it walks: every node it visits must
+# pass its judge (``space_reason``: the class, the instance's attributes,
+# remembered by identity), and a value is read only where Gymnasium's own
+# code could not warn or take another path (no float cast that may overflow
+# or meet a NaN, no fallback to the Python rules). Anything else answers
+# ``None`` -- nothing has been drawn or written -- and the rule runs its
+# general path, which decides call by call.
+
+cdef object REFUSE = object()  # the ``fallback`` of a checked unflatten: refuse instead
+
+
+class Refused(Exception):
+    """A checked unflatten met what it leaves to the general path."""
+
+
+cdef bint quiet_cast(object x, cnp.dtype target):
+    """Whether ``np.asarray(x, dtype=target)`` of an array ``x`` cannot warn:
+    bool or integer values into an integer, bool, float32 or float64 dtype
+    (numpy checks no overflow in integer casts, and no integer overflows
+    float32). A float or complex source may meet a NaN, an infinity or a value
+    out of range, and float16 may overflow: those are left to the general path."""
+    if not cnp.PyArray_Check(x):
+        return False
+    cdef cnp.dtype descr = <cnp.dtype> cnp.PyArray_DESCR(<cnp.ndarray> x)
+    cdef char source = descr.kind
+    cdef char kind = target.kind
+    if source == b'f':  # widening is exact
+        return kind == b'f' and target.itemsize > descr.itemsize
+    if source != b'b' and source != b'i' and source != b'u':
+        return False
+    return kind == b'b' or kind == b'i' or kind == b'u' or (kind == b'f' and target.itemsize >= 4)
+
+
+cdef bint floats_fit(cnp.ndarray x, npy_intp begin, npy_intp end, cnp.dtype target):
+    """Whether casting ``x[begin:end]``, 1-D float32 or float64 values, into
+    ``target`` cannot warn: into an integer dtype, every value finite and
+    within its range (as ``int(value)`` would not overflow it); into float32,
+    every value finite and within float32's normal range or zero (no overflow,
+    no underflow). Other targets: False."""
+    cdef int source = cnp.PyArray_TYPE(x)
+    cdef char kind = target.kind
+    cdef npy_intp i, stride = cnp.PyArray_STRIDE(x, 0)
+    cdef const char *data
+    cdef double value, floor, ceiling
+    cdef int bits = 8 * <int> target.itemsize
+    if ((source != cnp.NPY_DOUBLE and source != cnp.NPY_FLOAT) or not cnp.PyArray_ISNOTSWAPPED(x)
+            or not cnp.PyArray_ISALIGNED(x) or cnp.PyArray_NDIM(x) != 1):
+        return False
+    if kind == b'i':
+        floor, ceiling = -ldexp(1.0, bits - 1), ldexp(1.0, bits - 1) - 1
+    elif kind == b'u':
+        floor, ceiling = 0.0, ldexp(1.0, bits) - 1
+    elif kind == b'f' and target.itemsize == 4:
+        floor, ceiling = -FLT_MAX, FLT_MAX
+    else:
+        return False
+    # For 64-bit integers the ceiling rounds up to 2**63 (2**64) as a double,
+    # past the dtype: only doubles strictly below it fit.
+    data = <const char *> cnp.PyArray_BYTES(x)
+    for i in range(begin, end):
+        if source == cnp.NPY_DOUBLE:
+            value = (<const double *> (data + i * stride))[0]
+        else:
+            value = (<const float *> (data + i * stride))[0]
+        if not (floor <= value <= ceiling) or (bits == 64 and kind != b'f' and value >= ceiling):
+            return False  # (a NaN fails every comparison)
+        if kind == b'f' and value != 0 and fabs(value) < FLT_MIN:
+            return False
+    return True
+
+
+cpdef object flatten_checked(space, x):
+    """Gymnasium's ``flatten(space, x)``, computed only where it provably is; else ``None``."""
+    cdef type cls = space_class(registry, space)
+    cdef object result
+    if not registry.flatten_enabled:
+        return None
+    if cls is registry.Dict or cls is registry.Tuple:
+        return gathered_write(False, space, x, None, True)
+    if cls is registry.Box or cls is registry.MultiBinary:
+        # np.asarray(x, dtype=space.dtype).flatten(): ``x`` itself when its dtype
+        # is the space's. It reads the dtype only: the class verdict and that
+        # attribute's own check decide.
+        if type(x) is cnp.ndarray and class_passes(space):
+            dtype = attr(instance_dict(space), space, "dtype")
+            if cnp.PyArray_DescrCheck(dtype) and cnp.PyArray_EquivTypes(
+                    <cnp.dtype> cnp.PyArray_DESCR(<cnp.ndarray> x), <cnp.dtype> dtype):
+                return cnp.PyArray_Flatten(<cnp.ndarray> x, cnp.NPY_CORDER)
+        return None
+    if space_reason(space) is not None:
+        return None
+    if cls is registry.Discrete:
+        result = int64_one_hot(space, x)
+        return result if result is not None else one_hot(space, x)
+    if cls is registry.MultiDiscrete:
+        return multi_discrete_one_hot(space, x)
+    return None
+
+
+cpdef object unflatten_checked(space, x):
+    """Gymnasium's ``unflatten(space, x)``, computed only where it provably is; else ``None``."""
+    cdef type cls = space_class(registry, space)
+    cdef dict namespace
+    cdef npy_intp position
+    if not registry.flatten_enabled or type(x) is not cnp.ndarray:
+        return None
+    if cls is registry.Dict or cls is registry.Tuple:
+        if cnp.PyArray_NDIM(<cnp.ndarray> x) != 1 or not is_fast_node(space, 0, True):
+            return None
+        try:
+            return unflatten_node(space, <cnp.ndarray> x, 0, cnp.PyArray_DIM(<cnp.ndarray> x, 0), REFUSE)
+        except Refused:
+            return None
+    namespace = instance_dict(space)
+    if cls is registry.Box or cls is registry.MultiBinary:
+        # np.asarray(x, dtype=space.dtype).reshape(space.shape): it reads the
+        # dtype and the shape only (the class verdict and their own checks decide).
+        if not class_passes(space):
+            return None
+        dtype = attr(namespace, space, "dtype")
+        if not cnp.PyArray_DescrCheck(dtype) or not cnp.PyArray_EquivTypes(
+                <cnp.dtype> cnp.PyArray_DESCR(<cnp.ndarray> x), <cnp.dtype> dtype):
+            return None
+        return cnp.PyArray_Reshape(<cnp.ndarray> x, attr(namespace, space, "_shape"))
+    if space_reason(space) is not None:
+        return None
+    if cls is registry.Discrete:
+        # start + np.nonzero(x)[0][0]; a vector of exactly ``n`` keeps the sum in the dtype.
+        if (not is_plain_vector(x)
+                or <uint64_t> cnp.PyArray_DIM(<cnp.ndarray> x, 0) != int_bits(attr(namespace, space, "n"))):
+            return None
+        position = first_nonzero(<cnp.ndarray> x, 0, cnp.PyArray_DIM(<cnp.ndarray> x, 0))
+        return discrete_value(space, namespace, position) if position >= 0 else None
+    if cls is registry.MultiDiscrete:
+        return multi_discrete_from_one_hot(space, x)
+    return None
+
+
+cpdef object flatdim_checked(space):
+    """Gymnasium's ``flatdim(space)``, computed only where it provably is; else ``None``."""
+    cdef type cls = space_class(registry, space)
+    cdef npy_intp total
+    if cls is registry.Dict or cls is registry.Tuple:
+        if not registry.flatten_enabled or not is_fast_node(space, 0, True):
+            return None
+        total = flat_size(space)
+        return total if total >= 0 else None
+    if cls is registry.Box or cls is registry.MultiBinary:
+        # functools.reduce(operator.mul, space.shape, 1): the shape only.
+        if not class_passes(space):
+            return None
+        shape = attr(instance_dict(space), space, "_shape")
+        if type(shape) is not tuple:
+            return None
+        product = 1
+        for dim in <tuple> shape:
+            if type(dim) is not int:
+                return None
+            product = product * dim
+        return product
+    if cls is registry.Discrete:
+        # int(space.n): the class verdict decides (int() of whatever ``n`` is).
+        return int(attr(instance_dict(space), space, "n")) if class_passes(space) else None
+    if cls is registry.MultiDiscrete:
+        # int(np.sum(space.nvec)): an integer array of the space's dtype (the judge), summed in C.
+        if space_reason(space) is not None or not is_fast_node(space, 0, False):
+            return None
+        total = flat_size(space)
+        return total if total >= 0 else None
+    return None

@@ -56,16 +56,7 @@ cdef class Judge:
         ``judge_generator(generator)``: why a generator that is not exactly a
         numpy ``Generator`` cannot be drawn from by the kernels (a reason).
     """
-    cdef readonly object base
-    cdef tuple watched
-    cdef object judge_class
-    cdef object validate
-    cdef object judge_generator
-    cdef dict class_verdicts
-    # Direct-mapped memo of sound combinations: slot -> tuple of the watched
-    # objects (strong references, so no other object can take their place).
-    cdef list memo
-    cdef dict sound  # ids of a sound combination's objects -> those objects (kept alive)
+    # (Its attributes are declared in _judge.pxd, for kernels that call ``reason`` in C.)
 
     def __cinit__(self, base, tuple watched, judge_class, validate, judge_generator):
         if len(watched) > MAX_WATCHED:
@@ -207,6 +198,17 @@ cpdef object space_reason(space):
     if judge is None:
         return f"{type(space).__qualname__} is not one of the classes patch mode compiles"
     return (<Judge> judge).reason(space)
+
+
+cpdef bint class_passes(space) except -1:
+    """Whether the class of ``space`` is one patch mode compiles, as far as the
+    class goes (the instance is not judged: a kernel that validates every
+    attribute it reads, and reads nothing else, needs no more)."""
+    cls = type(space)
+    judge = judge_of(cls)
+    if judge is None:
+        return False
+    return cls is (<Judge> judge).base or (<Judge> judge).class_reason(cls) is None
 
 
 cpdef object tree_reason(space):

@@ -89,15 +89,29 @@ cdef RNGHandle rng_handle_from(dict namespace, object space):
     any hook.
     """
     cdef PyObject *found
+    cdef Py_ssize_t slot = 0
+    cdef RNGHandle handle
     generator = attr(namespace, space, "_np_random")
     if generator is None:
         generator = space.np_random  # lazy seeding, as Gymnasium does
-    cache = cache_namespace(space, namespace)
-    found = PyDict_GetItemWithError(cache, HANDLE_ATTR)  # borrowed: returned (owned) before anything runs
+    cdef bint own = namespace is not None and is_own_space(space)
+    if not own:
+        # Another library's space keeps its handle beside it (below), found
+        # by its id; the handle of a generator met lately is found here first,
+        # by the generator's address (a handle depends on its generator only).
+        slot = (<Py_ssize_t> <void *> generator >> 4) & (RECENT_HANDLES - 1)
+        recent = RECENT[slot]
+        if recent is not None and (<RNGHandle> recent).generator is generator:
+            return <RNGHandle> recent
+    cache = namespace if own else cache_namespace(space, namespace)
+    found = PyDict_GetItemWithError(cache, HANDLE_ATTR)  # borrowed: owned (handle) before anything runs
     if found != NULL and type(<object> found) is RNGHandle and (<RNGHandle> found).generator is generator:
-        return <RNGHandle> found
-    handle = RNGHandle(generator)
-    cache[HANDLE_ATTR] = handle
+        handle = <RNGHandle> found
+    else:
+        handle = RNGHandle(generator)
+        cache[HANDLE_ATTR] = handle
+    if not own:
+        RECENT[slot] = handle
     return handle
 
 
@@ -114,6 +128,13 @@ cdef RNGHandle rng_handle_from(dict namespace, object space):
 # reused). gymspaces' ``Space`` is the registry's (see _registry.pxd).
 cdef Registry registry = _registry.REGISTRY
 cdef dict FOREIGN_CACHES = {}
+# The handles of the generators foreign spaces drew from lately, one a slot
+# by the generator's address: each keeps its generator alive, so a slot can
+# never match another generator at the same address. Bounded: at most this
+# many generators are kept.
+cdef enum:
+    RECENT_HANDLES = 64
+cdef list RECENT = [None] * RECENT_HANDLES
 
 
 cdef bint is_own_space(object space) noexcept:

@@ -35,6 +35,7 @@ from libc.string cimport memcpy, memmove
 from numpy cimport npy_intp
 
 from gymspaces._attrs cimport PyDict_GetItemWithError, attr, instance_dict
+from gymspaces._judge cimport tree_reason
 from gymspaces._nesting cimport MAX_KERNEL_DEPTH
 from gymspaces._registry cimport Registry, is_array_leaf, space_class
 from gymspaces._rng cimport cache_namespace
@@ -411,7 +412,7 @@ def has_plan(space, shared_memory):
 # write
 # ----------------------------------------------------------------------------
 
-cdef bint copy_value(Plan plan, char *destination, object value) except -1:
+cdef bint copy_value(Plan plan, char *destination, object value, bint dry=False) except -1:
     """Copy ``value`` into one row of the leaf when it needs no conversion; ``False``
     (nothing written) otherwise.
 
@@ -422,6 +423,7 @@ cdef bint copy_value(Plan plan, char *destination, object value) except -1:
     int it does not hold raises in numpy) and, for float64, a Python float.
     Anything else -- other dtypes, broadcasting, non-contiguous or byte-swapped
     arrays, lists -- goes through numpy's conversion in the Python implementation.
+    ``dry``: only whether it would copy (nothing written; ``destination`` unused).
     """
     cdef cnp.ndarray array
     cdef int overflow = 0
@@ -431,12 +433,14 @@ cdef bint copy_value(Plan plan, char *destination, object value) except -1:
         if (cnp.PyArray_TYPE(array) != plan.type_num or cnp.PyArray_SIZE(array) != plan.size
                 or not cnp.PyArray_IS_C_CONTIGUOUS(array) or not cnp.PyArray_ISNOTSWAPPED(array)):
             return False
-        memmove(destination, cnp.PyArray_DATA(array), plan.rowbytes)
+        if not dry:
+            memmove(destination, cnp.PyArray_DATA(array), plan.rowbytes)
         return True
     if plan.size != 1:
         return False
     if type(value) is plan.scalar_type:
-        cnp.PyArray_ScalarAsCtype(value, destination)
+        if not dry:
+            cnp.PyArray_ScalarAsCtype(value, destination)
         return True
     if not plan.aligned:
         return False  # the typed stores below need an aligned element
@@ -444,12 +448,39 @@ cdef bint copy_value(Plan plan, char *destination, object value) except -1:
         integer = PyLong_AsLongLongAndOverflow(value, &overflow)
         if overflow or integer < plan.lowest or integer > plan.highest:
             return False
-        store_bits(destination, <int> plan.itemsize, 0, <uint64_t> integer)
+        if not dry:
+            store_bits(destination, <int> plan.itemsize, 0, <uint64_t> integer)
         return True
     if type(value) is float and plan.type_num == cnp.NPY_DOUBLE:
-        (<double *> destination)[0] = <double> value
+        if not dry:
+            (<double *> destination)[0] = <double> value
         return True
     return False
+
+
+cdef bint copied_whole(Plan plan, Py_ssize_t index, object value) except -1:
+    """Whether ``write_node`` would write ``value`` at row ``index`` all by itself:
+    every leaf copied by ``copy_value``, through exact dicts and tuples only (no
+    Python implementation, no code of the caller's runs)."""
+    cdef Py_ssize_t i, count
+    cdef PyObject *found
+    if plan.kind == LEAF:
+        return 0 <= index < plan.rows and copy_value(plan, NULL, value, True)
+    if plan.kind == DICT:
+        if type(value) is not dict:
+            return False
+        for i in range(len(plan.keys)):
+            found = PyDict_GetItemWithError(value, plan.keys[i])
+            if found == NULL or not copied_whole(<Plan> plan.children[i], index, <object> found):
+                return False
+        return True
+    count = len(plan.children)
+    if type(value) is not tuple or len(<tuple> value) != count:
+        return False
+    for i in range(count):
+        if not copied_whole(<Plan> plan.children[i], index, (<tuple> value)[i]):
+            return False
+    return True
 
 
 cdef int write_node(Plan plan, object space, object index_object, Py_ssize_t index, object value) except -1:
@@ -498,6 +529,27 @@ def write_tree(space, index, value, shared_memory):
         return False
     write_node(<Plan> plan, space, index, c_count(index), value)
     return True
+
+
+def write_checked(space, index, value, shared_memory):
+    """Gymnasium's ``write_to_shared_memory`` of a Gymnasium space under patch mode:
+    written when every node of ``space`` passes its judge and the kernel copies
+    every leaf of ``value`` itself; ``False`` (nothing written) otherwise."""
+    if not registry.shared_memory_enabled or type(index) is not int or tree_reason(space) is not None:
+        return False
+    plan = plan_for(space, shared_memory)
+    if plan is None or not copied_whole(<Plan> plan, c_count(index), value):
+        return False
+    write_node(<Plan> plan, space, index, c_count(index), value)
+    return True
+
+
+def read_checked(space, shared_memory, n):
+    """Gymnasium's ``read_from_shared_memory`` of a Gymnasium space under patch mode,
+    when every node of ``space`` passes its judge (``read_tree``); ``None`` otherwise."""
+    if tree_reason(space) is not None:
+        return None
+    return read_tree(space, shared_memory, n)
 
 
 # ----------------------------------------------------------------------------

@@ -184,6 +184,11 @@ def _text(d: Mapping[str, Any]) -> str | None:
 
 
 def _children_of(name: str, d: Mapping[str, Any]) -> str | None:
+    if name == "Tuple" and type(d.get("spaces")) is tuple and not d["spaces"]:
+        # concatenate of an empty Tuple returns a fresh empty tuple on CPython
+        # 3.10 (``out`` itself, the interpreter's empty-tuple singleton,
+        # elsewhere): whether a result ``is out`` is left to Gymnasium's code.
+        return "an empty Tuple (some results are the interpreter's empty-tuple singleton)"
     if name in ("Tuple", "OneOf"):
         return None if type(d.get("spaces")) is tuple else "spaces is not a tuple"
     if name == "Dict":

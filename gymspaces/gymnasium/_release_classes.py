@@ -167,7 +167,7 @@ def _take_release_methods(name: str, ours: type, theirs: type) -> None:
 def _register_helpers(classes: Mapping[str, type]) -> None:
     """Gymnasium's helpers on the compatible classes, on the release's terms."""
     gymnasium_classes = {ours: getattr(_gym, name) for name, ours in classes.items()}
-    always: Callable[[], bool] = lambda: True  # noqa: E731
+    always = _entries.Live()  # never turned off: the classes follow the release for good
     for name, lookup, library in _GUARDED_HELPERS:
         helper = lookup(name)
         if helper is None:
@@ -209,7 +209,7 @@ def follow_release() -> None:
     for name, ours in classes.items():
         theirs = getattr(_gym, name)
         _take_release_methods(name, ours, theirs)
-        for attribute, entry in _entries.make_entries(name, live, judges[name].reason).items():
+        for attribute, entry in _entries.make_entries(name, live, judges[name]).items():
             entry.__qualname__ = f"{name}.{attribute}"
             setattr(ours, attribute, entry)
     _register_helpers(classes)

@@ -229,18 +229,9 @@ def _equal_batches(space: Any, items: Any, *rest: Any, **keywords: Any) -> bool:
     return _batch_length(space, items) is not None
 
 
-def _not_empty_tuple(space: Any, *rest: Any, **keywords: Any) -> bool:
-    # concatenate of an empty Tuple returns a fresh empty tuple on CPython 3.10
-    # (``out`` itself, the interpreter's empty-tuple singleton, elsewhere):
-    # whether the result ``is out`` is left to Gymnasium's code.
-    return not (isinstance(space, _gym.Tuple) and not space.spaces)
-
-
-def _concatenate(space: Any, *args: Any, **keywords: Any) -> bool:
-    return _not_empty_tuple(space) and (not _BEFORE_1_4 or _sequence_items(space, *args, **keywords))
-
-
-_HELPERS: dict[str, Callable[..., bool]] = {"concatenate": _concatenate}
+_HELPERS: dict[str, Callable[..., bool]] = {}
+if _BEFORE_1_4:
+    _HELPERS["concatenate"] = _sequence_items
 if _BEFORE_1_3:
     _HELPERS["iterate"] = _equal_batches
 

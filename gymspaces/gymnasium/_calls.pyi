@@ -1,0 +1,73 @@
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from typing import Any
+
+from gymspaces._judge import Judge
+
+FUNDAMENTAL: int
+COMPOSITE: int
+BOX: int
+CHECKED: frozenset[str]
+
+class Live:
+    on: bool
+    recording: bool
+    note: Callable[[str, type, str], None] | None
+    def __init__(self) -> None: ...
+
+class Failures:
+    errors: tuple[type[BaseException], ...]
+    translate: Callable[[BaseException], BaseException]
+    note_plain: Callable[[Live, str, Any], None]
+    def __init__(
+        self,
+        errors: tuple[type[BaseException], ...],
+        translate: Callable[[BaseException], BaseException],
+        note_plain: Callable[[Live, str, Any], None],
+    ) -> None: ...
+
+class Helper:
+    originals: dict[type, Callable[..., Any]]
+    def __init__(
+        self,
+        originals: dict[type, Callable[..., Any]],
+        may_warn: Callable[[Any, Any], bool] | None,
+        release_proven: Callable[..., bool] | None,
+        rerun: bool,
+        deferrable: ContextVar[bool] | None,
+        unproven: type[BaseException],
+        convert: Callable[[Any], Any] | None,
+        wrap_generator: Callable[[Iterator[Any]], Iterator[Any]],
+    ) -> None: ...
+
+class GraphInstances:
+    def __init__(self, ours: type, theirs: Callable[..., Any]) -> None: ...
+    def __call__(self, value: Any) -> Any: ...
+
+def sample_entry(
+    name: str,
+    kind: int,
+    compiled: Callable[..., Any],
+    original: Callable[..., Any],
+    live: Live,
+    judge: Judge,
+    failures: Failures,
+    *,
+    masked_in_floats: Callable[[Any], bool] | None = None,
+    release_proven: Callable[[Any, Any], bool] | None = None,
+    rerun: bool = False,
+    whole_tree: Callable[[Any], str | None] | None = None,
+) -> Callable[..., Any]: ...
+def contains_entry(
+    name: str,
+    compiled: Callable[..., Any],
+    original: Callable[..., Any],
+    live: Live,
+    judge: Judge,
+    failures: Failures,
+    *,
+    arrays_only: bool = False,
+    release_proven: Callable[[Any, Any], bool] | None = None,
+) -> Callable[..., Any]: ...
+def helper_rule(helper: Callable[..., Any], live: Live, how: Helper, failures: Failures) -> Callable[..., Any]: ...
+def checked_rule(name: str, general: Callable[..., Any], live: Live) -> Callable[..., Any]: ...

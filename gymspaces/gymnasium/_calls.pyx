@@ -1,0 +1,375 @@
+"""The per-call code of patch mode, compiled.
+
+What runs on every patched call -- the ``sample`` and ``contains`` installed
+on Gymnasium's classes, the rules registered with Gymnasium's helpers -- is
+built here, with what it decides from handed in by :mod:`._entries` (the
+judges, the release's rules, Gymnasium's own code). Each decides as the
+rules of :mod:`._guard` say and then runs gymspaces' compiled method or
+Gymnasium's own; written in C, the decision costs tens of nanoseconds
+rather than a Python frame or two.
+
+The flatten family goes first through its checked kernels (``*_checked`` in
+``gymspaces/_flatten.pyx``), which decide while they walk: each node passes
+its judge, and each value is read only where Gymnasium's own code could not
+warn. They answer ``None`` for anything else, and the general rule then
+decides the call as every other helper's does.
+"""
+
+import sys
+import types
+
+import numpy as np
+
+from gymspaces._shared_memory import read_checked, write_checked
+
+from gymspaces._flatten cimport flatdim_checked, flatten_checked, unflatten_checked
+from gymspaces._judge cimport Judge, tree_reason
+
+cdef type NDARRAY = np.ndarray
+cdef type GENERATOR_TYPE = types.GeneratorType
+# Under ``python -O`` Gymnasium skips its asserts: masks and probabilities go plain.
+cdef bint OPTIMIZED = bool(sys.flags.optimize)
+cdef object MISSING = object()
+
+
+cdef class Live:
+    """Whether the patch that made an entry is still in effect (entries handed
+    out earlier -- a bound method kept by user code -- run Gymnasium's code after
+    ``unpatch()``), and where calls that run plain are noted."""
+
+    cdef public bint on
+    # patch(report=True): calls that run plain are noted with their reason.
+    cdef public bint recording
+    # note(label, cls, reason): the report's, set by patch(report=True).
+    cdef public object note
+
+    def __init__(self):
+        self.on = True
+        self.recording = False
+        self.note = None
+
+
+cdef class Failures:
+    """How a compiled call's failure reaches the caller: gymspaces' ``errors``
+    leave as ``translate(error)`` (Gymnasium's namesake), and ``note_plain(live,
+    label, space)`` records a call that ran Gymnasium's code (the report)."""
+
+    cdef readonly tuple errors
+    cdef readonly object translate
+    cdef readonly object note_plain
+
+    def __init__(self, tuple errors, translate, note_plain):
+        self.errors = errors
+        self.translate = translate
+        self.note_plain = note_plain
+
+
+cdef inline bint plain_arguments(mask, probability):
+    """Arguments a fundamental space leaves to Gymnasium: an ndarray subclass (plain
+    code may return it), anything under ``python -O`` (plain skips its asserts)."""
+    if mask is None and probability is None:
+        return False
+    if OPTIMIZED:
+        return True
+    return (mask is not None and type(mask) is not NDARRAY and type(mask) is not tuple) or (
+        probability is not None and type(probability) is not NDARRAY and type(probability) is not tuple
+    )
+
+
+FUNDAMENTAL, COMPOSITE, BOX = 0, 1, 2
+"""What arguments a class's ``sample`` may run compiled with (``sample_entry``'s ``kind``)."""
+
+
+def sample_entry(str name, int kind, compiled, original, Live live, Judge judge, Failures failures, *,
+                 masked_in_floats=None, release_proven=None, bint rerun=False, whole_tree=None):
+    """``sample(self, mask=None, probability=None)`` for Gymnasium's class ``name``.
+
+    Parameters
+    ----------
+    kind : int
+        ``FUNDAMENTAL``: masks and probabilities run compiled unless
+        :func:`plain_arguments` says otherwise; ``COMPOSITE``: they run compiled
+        except under ``python -O``; ``BOX``: any mask or probability runs plain
+        (Gymnasium raises, in its words).
+    compiled, original : callable
+        gymspaces' method and Gymnasium's, called as ``(self, mask, probability)``.
+    judge : gymspaces._judge.Judge
+        Its ``reason(space)``: why the space cannot run compiled, or None.
+    masked_in_floats : callable, optional
+        ``masked_in_floats(space)``: masked draws of ``space`` are computed in
+        floats that numpy may warn about casting back (then plain).
+    release_proven : callable, optional
+        ``release_proven(mask, probability)``: the installed release gives
+        1.4.0's outcome for these arguments.
+    rerun : bool
+        A failure runs again as Gymnasium's (releases that word errors otherwise).
+    whole_tree : callable, optional
+        ``whole_tree(space)``: why some node of the space's tree runs plain
+        (Sequence, whose stacked sample reads its feature space directly).
+    """
+    label = f"{name}.sample"
+
+    def sample(self, mask=None, probability=None):
+        cdef bint plain
+        cdef bint given
+        if live.on and judge.reason(self) is None:
+            given = mask is not None or probability is not None
+            if kind == FUNDAMENTAL:
+                plain = plain_arguments(mask, probability) or (
+                    given and masked_in_floats is not None and masked_in_floats(self))
+            elif kind == COMPOSITE:
+                plain = OPTIMIZED and given
+            else:
+                plain = given
+            if not plain and given and release_proven is not None:
+                plain = not release_proven(mask, probability)
+            if not plain and whole_tree is not None:
+                plain = whole_tree(self) is not None
+            if not plain:
+                try:
+                    return compiled(self, mask, probability)
+                except Exception as error:
+                    if rerun:
+                        return original(self, mask, probability)
+                    if not isinstance(error, failures.errors):
+                        raise
+                    failure = error
+                raise failures.translate(failure)
+        if live.recording:
+            failures.note_plain(live, label, self)
+        return original(self, mask, probability)
+
+    return sample
+
+
+def contains_entry(str name, compiled, original, Live live, Judge judge, Failures failures, *,
+                   bint arrays_only=False, release_proven=None):
+    """``contains(self, x)`` for Gymnasium's class ``name``: compiled when the
+    space passes ``judge.reason`` (and, with ``arrays_only``, ``x`` is an exact ndarray:
+    Gymnasium casts anything else with numpy, and may warn)."""
+    label = f"{name}.contains"
+
+    def contains(self, x):
+        if (live.on and (not arrays_only or type(x) is NDARRAY) and judge.reason(self) is None
+                and (release_proven is None or release_proven(self, x))):
+            try:
+                return compiled(self, x)
+            except failures.errors as error:
+                failure = error
+            raise failures.translate(failure)
+        if live.recording:
+            failures.note_plain(live, label, self)
+        return original(self, x)
+
+    return contains
+
+
+cdef class Helper:
+    """What a rule of Gymnasium's helper needs besides gymspaces' ``helper``.
+
+    Attributes
+    ----------
+    originals : dict
+        Gymnasium's own rule by class (the rule of the nearest class in a
+        space's MRO runs when the call is not proven).
+    may_warn : callable or None
+        ``may_warn(space, x)``: Gymnasium's helper may warn in a cast (then plain).
+    release_proven : callable or None
+        ``release_proven(space, *args, **kwargs)``: the installed release gives
+        1.4.0's outcome for these arguments.
+    rerun : bool
+        A failure of gymspaces' helper runs again as Gymnasium's.
+    deferrable : contextvars.ContextVar or None
+        Set while gymspaces' helper runs: it may hand the call back by raising
+        ``unproven`` (gymspaces.error.defer).
+    convert : callable or None
+        Applied to a result (Gymnasium's ``GraphInstance`` for gymspaces').
+    wrap_generator : callable
+        Wraps a generator result so that its lazy errors are translated too.
+    """
+
+    cdef readonly dict originals
+    cdef object may_warn, release_proven, deferrable, unproven, convert, wrap_generator
+    cdef bint rerun
+
+    def __init__(self, dict originals, may_warn, release_proven, bint rerun, deferrable, unproven,
+                 convert, wrap_generator):
+        self.originals = originals
+        self.may_warn = may_warn
+        self.release_proven = release_proven
+        self.rerun = rerun
+        self.deferrable = deferrable
+        self.unproven = unproven
+        self.convert = convert
+        self.wrap_generator = wrap_generator
+
+    cdef object gymnasiums(self, space):
+        for klass in type(space).__mro__:
+            rule = self.originals.get(klass)
+            if rule is not None:
+                return rule
+        raise StopIteration  # (as the generator expression it stands for)
+
+
+def helper_rule(helper, Live live, Helper how, Failures failures):
+    """gymspaces' ``helper`` as a rule of Gymnasium's dispatcher.
+
+    It runs for a space only when every node of the space's tree is provably
+    compiled, and Gymnasium's own rule (``how.originals``) otherwise. It raises
+    Gymnasium's exceptions where gymspaces raises its own. When ``live`` is off
+    (the patch that registered it was undone: singledispatch's cache may hand
+    it out after ``unpatch`` when a lookup in another thread raced the
+    registration), it runs Gymnasium's rule too.
+    """
+
+    def rule(space, *args, **kwargs):
+        # (The tree's verdict: ``tree_reason`` of gymspaces._judge, whose judges
+        # remember each node's verdict by the identity of its attributes.)
+        if not live.on or tree_reason(space) is not None:
+            return how.gymnasiums(space)(space, *args, **kwargs)
+        if how.may_warn is not None and args and how.may_warn(space, args[0]):
+            return how.gymnasiums(space)(space, *args, **kwargs)
+        if how.release_proven is not None and not how.release_proven(space, *args, **kwargs):
+            return how.gymnasiums(space)(space, *args, **kwargs)
+        token = how.deferrable.set(True) if how.deferrable is not None else None
+        try:
+            result = helper(space, *args, **kwargs) if kwargs else helper(space, *args)
+        except Exception as error:
+            if how.rerun or isinstance(error, how.unproven):
+                return how.gymnasiums(space)(space, *args, **kwargs)
+            if not isinstance(error, failures.errors):
+                raise
+            failure = error
+        else:
+            if type(result) is NDARRAY:  # (no graph in it)
+                return result
+            if type(result) is GENERATOR_TYPE:
+                return how.wrap_generator(result)
+            return result if how.convert is None else how.convert(result)
+        finally:
+            if token is not None:
+                how.deferrable.reset(token)
+        raise failures.translate(failure)
+
+    return rule
+
+
+CHECKED = frozenset({"flatten", "unflatten", "flatdim", "write_to_shared_memory", "read_from_shared_memory"})
+"""The helpers that have a checked kernel."""
+
+
+def checked_rule(str name, general, Live live):
+    """Gymnasium's helper ``name`` as a rule: its checked kernel when that
+    answers, else ``general(space, *args, **kwargs)``.
+
+    Any other call shape goes to ``general``, and so does a call the kernel
+    fails on (it has no side effect): ``general``'s errors are Gymnasium's.
+    """
+    if name == "flatdim":
+        def flatdim(space, *args, **kwargs):
+            cdef object result
+            if live.on and not args and not kwargs:
+                try:
+                    result = flatdim_checked(space)
+                except Exception:
+                    result = None
+                if result is not None:
+                    return result
+            return general(space, *args, **kwargs)
+        return flatdim
+    if name == "flatten":
+        def flatten(space, x=MISSING, *args, **kwargs):
+            cdef object result
+            if live.on and x is not MISSING and not args and not kwargs:
+                try:
+                    result = flatten_checked(space, x)
+                except Exception:
+                    result = None
+                if result is not None:
+                    return result
+            if x is MISSING:
+                return general(space, *args, **kwargs)
+            return general(space, x, *args, **kwargs)
+        return flatten
+    if name == "unflatten":
+        def unflatten(space, x=MISSING, *args, **kwargs):
+            cdef object result
+            if live.on and x is not MISSING and not args and not kwargs:
+                try:
+                    result = unflatten_checked(space, x)
+                except Exception:
+                    result = None
+                if result is not None:
+                    return result
+            if x is MISSING:
+                return general(space, *args, **kwargs)
+            return general(space, x, *args, **kwargs)
+        return unflatten
+    if name == "write_to_shared_memory":
+        def write_to_shared_memory(space, *args, **kwargs):
+            # (A write the kernel takes is whole: it checks every leaf before it
+            # writes, so nothing is written when it answers False.)
+            cdef bint written = False
+            if live.on and len(args) == 3 and not kwargs:
+                try:
+                    written = write_checked(space, *args)
+                except Exception:
+                    written = False
+                if written:
+                    return None
+            return general(space, *args, **kwargs)
+        return write_to_shared_memory
+    if name == "read_from_shared_memory":
+        def read_from_shared_memory(space, *args, **kwargs):
+            cdef object result = None
+            if live.on and not kwargs and 1 <= len(args) <= 2:
+                try:
+                    result = read_checked(space, *args) if len(args) == 2 else read_checked(space, args[0], 1)
+                except Exception:
+                    result = None
+                if result is not None:
+                    return result
+            return general(space, *args, **kwargs)
+        return read_from_shared_memory
+    raise ValueError(f"no checked kernel for {name!r}")
+
+
+cdef class GraphInstances:
+    """``converter(value)``: ``value`` with every ``ours`` graph in it made a
+    ``theirs`` (``theirs(*graph)``), through tuples and dicts; the value itself
+    when it holds none."""
+
+    cdef type ours
+    cdef object theirs
+
+    def __init__(self, type ours, theirs):
+        self.ours = ours
+        self.theirs = theirs
+
+    def __call__(self, value):
+        return self.converted(value)
+
+    cdef object converted(self, value):
+        cdef type kind = type(value)
+        cdef list items
+        cdef dict entries
+        cdef bint changed = False
+        if kind is NDARRAY:
+            return value
+        if kind is self.ours:
+            return self.theirs(*value)
+        if kind is tuple:
+            items = []
+            for item in <tuple> value:
+                new = self.converted(item)
+                changed = changed or new is not item
+                items.append(new)
+            return tuple(items) if changed else value
+        if kind is dict:
+            entries = {}
+            for key, item in (<dict> value).items():
+                new = self.converted(item)
+                changed = changed or new is not item
+                entries[key] = new
+            return entries if changed else value
+        return value
