@@ -14,12 +14,12 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import numpy as np
 
-from gymspaces.bench import e2e, realloop
+from gymspaces.bench import e2e, patched, realloop
+from gymspaces.bench.libraries import library
 
 SEED = 42
 
@@ -49,35 +49,13 @@ class Case:
     context: Callable[[Any], Any] | None = None
     """Context manager factory (given the library) around setup and timing:
     the end-to-end cases run gymspaces' side with Gymnasium patched."""
+    kernels: Callable[[Any], Callable[[], Any]] | None = None
+    """A third column (:mod:`gymspaces.bench.patched`): the same operation on
+    gymspaces' own classes, what the kernels give without patch mode."""
 
     def entered(self, lib: Any) -> contextlib.AbstractContextManager[Any]:
         """The case's context for ``lib``, or one that does nothing."""
         return self.context(lib) if self.context is not None else contextlib.nullcontext()
-
-
-def library(name: str) -> SimpleNamespace:
-    """The spaces, flatten helpers and vector helpers of ``"gymspaces"`` or ``"gymnasium"``."""
-    spaces: ModuleType
-    utils: ModuleType
-    vector: ModuleType
-    if name == "gymspaces":
-        import gymspaces
-        import gymspaces.utils as utils
-        import gymspaces.vector as vector
-
-        spaces = gymspaces
-    elif name == "gymnasium":
-        import gymnasium.spaces as spaces
-        import gymnasium.spaces.utils as utils
-        import gymnasium.vector.utils as vector
-    else:
-        raise ValueError(f"unknown library {name!r}")
-    namespace = SimpleNamespace(name=name)
-    for module in (spaces, utils, vector):
-        for attribute in dir(module):
-            if not attribute.startswith("_"):
-                setattr(namespace, attribute, getattr(module, attribute))
-    return namespace
 
 
 def _dict4(lib: Any) -> Any:
@@ -469,6 +447,12 @@ CASES: list[Case] = [
             ("e2e_flatten_observation", "FlattenObservation(Dict env) step"),
             ("e2e_epsilon_greedy", "CartPole epsilon-greedy step"),
         )
+    ],
+    # Patch mode, operation by operation: Gymnasium's own objects plain and
+    # patched, and gymspaces' own classes as the third column.
+    *[
+        Case(key, label, patched.setup(operation), beyond=True, context=e2e.context, kernels=patched.kernels(operation))
+        for key, (label, operation) in patched.OPERATIONS.items()
     ],
     # Real loops: whole programs, one run per round, patched vs plain (slow:
     # a few explicit rounds). The PettingZoo and MiniGrid ones are skipped

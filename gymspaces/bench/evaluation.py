@@ -13,13 +13,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gymspaces.bench.cases import CASES, CASES_BY_KEY
+from gymspaces.bench.patched import KERNELS
 from gymspaces.bench.results import BASELINE, FLOOR, IMPORT_KEY, Run
 from gymspaces.bench.table import duration
-from gymspaces.bench.targets import Targets
+from gymspaces.bench.targets import PATCHED_PREFIX, Targets
 
 # The geometric mean compares like with like: Gymnasium's own operations,
 # neither the import nor the batched APIs Gymnasium lacks.
 GEOMETRIC_KEYS = frozenset(case.key for case in CASES if not case.slow and not case.beyond)
+# The patch-mode group: Gymnasium's objects plain ("gymnasium") and patched
+# ("gymspaces"), and gymspaces' own classes ("kernels").
+PATCHED_KEYS = frozenset(case.key for case in CASES if case.key.startswith(PATCHED_PREFIX))
 NEAR_FLOOR = 2.0  # a case within this factor of its floor has little left to gain
 
 
@@ -45,13 +49,32 @@ class Row:
     baseline: float | None = None
     bound: float | None = None
     """The median of the case's floor (its least work), in seconds."""
+    kernels: float | None = None
+    """A patch-mode case's third column: gymspaces' own classes, in seconds."""
 
     @classmethod
     def measured(cls, key: str, medians: dict[str, float]) -> Row:
         """The row of case ``key`` from its medians by implementation (no target, no baseline)."""
         # The import case's floor is ``import numpy``, timed beside it.
         bound = medians.get(BASELINE if key == IMPORT_KEY else FLOOR)
-        return cls(key, CASES_BY_KEY[key].label, medians.get("gymspaces"), medians.get("gymnasium"), bound=bound)
+        return cls(
+            key, CASES_BY_KEY[key].label, medians.get("gymspaces"), medians.get("gymnasium"), bound=bound,
+            kernels=medians.get(KERNELS),
+        )
+
+    @property
+    def kernels_gain(self) -> float | None:
+        """A patch-mode case's Gymnasium median / kernels median: what the kernels give."""
+        if self.kernels is None or self.theirs is None or self.kernels <= 0:
+            return None
+        return self.theirs / self.kernels
+
+    @property
+    def kept(self) -> float | None:
+        """The patched gain over the kernels' gain: the share that reaches patched users."""
+        if self.ratio is None or self.kernels_gain is None:
+            return None
+        return self.ratio / self.kernels_gain
 
     @property
     def ratio(self) -> float | None:
@@ -85,11 +108,30 @@ class Report:
     misses: list[str]
     notes: list[str]
     has_reference: bool
+    patched_mean: float | None = None
+    """Geometric mean of the patched gains over the patch-mode group."""
+    kernels_mean: float | None = None
+    """Geometric mean of the kernels' gains over the same cases."""
+    kept_floor: float | None = None
+    patched_complete: bool = False
+    """Whether every patch-mode case was measured (``kept`` is judged only then)."""
 
     @property
     def geometric_status(self) -> str:
         """``"pass"``, ``"MISS"``, ``"n/a"`` (not every case measured) or ``""`` (no floor)."""
         return _judge(self.geometric_mean, self.geometric_floor, "n/a")
+
+    @property
+    def kept(self) -> float | None:
+        """``patched_mean / kernels_mean``: the share of the kernels' gain patch mode keeps."""
+        if self.patched_mean is None or self.kernels_mean is None:
+            return None
+        return self.patched_mean / self.kernels_mean
+
+    @property
+    def kept_status(self) -> str:
+        """``"pass"``, ``"MISS"``, ``"n/a"`` (not every patch-mode case measured) or ``""`` (no floor)."""
+        return _judge(self.kept if self.patched_complete else None, self.kept_floor, "n/a")
 
 
 def _shortfall(ratio: float, floor: float) -> str:
@@ -134,7 +176,7 @@ def evaluate(
     for key in selected:
         row = Row.measured(key, run.medians.get(key, {}))
         if targets is not None:
-            row.target = targets.ratio.get(key)
+            row.target = targets.floor_of(key)
         if baseline is not None:
             row.baseline = baseline.median(key, "gymspaces")
         rows.append(row)
@@ -157,6 +199,7 @@ def evaluate(
             misses.append(f"geometric mean: {_shortfall(geometric, geometric_floor)}")  # type: ignore[arg-type]
         elif report.geometric_status == "n/a":
             notes.append("geometric mean floor not judged: it needs every case, with Gymnasium")
+    _judge_patched(report, targets)
     if targets is not None:
         notes.extend(_absolute_notes(run, targets, set(selected)))
     distances = [row.distance for row in rows if row.distance is not None and row.key != IMPORT_KEY]
@@ -167,6 +210,30 @@ def evaluate(
             f"(median distance {sorted(distances)[len(distances) // 2]:.1f}x); see README, 'How the floors are built'"
         )
     return report
+
+
+def _geometric(values: list[float]) -> float:
+    return math.exp(sum(math.log(value) for value in values) / len(values))
+
+
+def _judge_patched(report: Report, targets: Targets | None) -> None:
+    """The patch-mode group's geometric means and the verdict on *kept* (every case needed)."""
+    rows = [row for row in report.rows if row.key in PATCHED_KEYS]
+    measured = [row for row in rows if row.ratio is not None and row.kernels_gain is not None]
+    report.kept_floor = targets.patched_kept if targets is not None else None
+    if not rows:
+        return
+    if measured:
+        report.patched_mean = _geometric([row.ratio for row in measured])  # type: ignore[misc]
+        report.kernels_mean = _geometric([row.kernels_gain for row in measured])  # type: ignore[misc]
+    report.patched_complete = len(measured) == len(PATCHED_KEYS)
+    if report.kept_status == "MISS":
+        report.misses.append(
+            f"patch mode kept {report.kept:.0%} of the kernels' gain < {report.kept_floor:.0%} "
+            f"(geometric means {report.patched_mean:.2f}x patched, {report.kernels_mean:.2f}x kernels)"
+        )
+    elif report.kept_status == "n/a":
+        report.notes.append("patch mode's kept share not judged: it needs every patched_* case, with Gymnasium")
 
 
 def _absolute_notes(run: Run, targets: Targets, selected: set[str]) -> list[str]:
@@ -196,4 +263,4 @@ def _absolute_notes(run: Run, targets: Targets, selected: set[str]) -> list[str]
     return notes
 
 
-__all__ = ["GEOMETRIC_KEYS", "NEAR_FLOOR", "Report", "Row", "evaluate"]
+__all__ = ["GEOMETRIC_KEYS", "NEAR_FLOOR", "PATCHED_KEYS", "Report", "Row", "evaluate"]

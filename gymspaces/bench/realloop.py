@@ -2,7 +2,9 @@
 
 Each loop is a small program as users write them -- Taxi rollouts with action
 masks, tabular Q-learning, a ``make_vec`` CartPole, a CleanRL-style
-``SyncVectorEnv`` with ``RecordEpisodeStatistics`` and a numpy policy, and
+``SyncVectorEnv`` with ``RecordEpisodeStatistics`` and a numpy policy, a
+``FlattenObservation`` CartPole driven by a fixed policy (flattening, no
+sampling), and
 (when installed) PettingZoo board games and MiniGrid -- run whole, from
 ``make`` to ``close``, once per round: patched (gymspaces' side) and plain
 (Gymnasium's side) in the same run. Every round returns a fingerprint of what
@@ -131,6 +133,26 @@ def _cartpole_cleanrl(steps: int = 5000) -> Any:
     return returns, observations
 
 
+def _cartpole_flatten_observation(steps: int = 10000) -> Any:
+    """CartPole under ``FlattenObservation``, driven by a fixed policy (push the way the
+    pole leans): every step flattens the Box observation, and nothing is sampled."""
+    import gymnasium
+
+    env = gymnasium.wrappers.FlattenObservation(gymnasium.make("CartPole-v1"))
+    observation, _ = env.reset(seed=0)
+    episode_return, returns = 0.0, []
+    for _ in range(steps):
+        action = int(observation[2] + 0.5 * observation[3] > 0)
+        observation, reward, terminated, truncated, _ = env.step(action)
+        episode_return += float(reward)
+        if terminated or truncated:
+            returns.append(episode_return)
+            episode_return = 0.0
+            observation, _ = env.reset()
+    env.close()
+    return returns, observation
+
+
 def _pettingzoo_game(name: str, games: int) -> Callable[[], Any]:
     """Random legal moves (``action_space(agent).sample(observation["action_mask"])``) in a PettingZoo classic game."""
 
@@ -184,6 +206,11 @@ LOOPS: dict[str, Loop] = {
             "real_cartpole_cleanrl",
             "SyncVectorEnv CartPole x4 + RecordEpisodeStatistics, numpy policy, 5000 steps",
             _cartpole_cleanrl,
+        ),
+        Loop(
+            "real_cartpole_flatten",
+            "FlattenObservation(CartPole-v1), fixed pole-angle policy, 10000 steps",
+            _cartpole_flatten_observation,
         ),
         Loop(
             "real_pettingzoo_connect_four",

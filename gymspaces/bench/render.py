@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gymspaces.bench import realloop
 from gymspaces.bench.errors import BENCH_EXTRA
-from gymspaces.bench.evaluation import Report, Row
+from gymspaces.bench.evaluation import PATCHED_KEYS, Report, Row
 from gymspaces.bench.results import BASELINE, IMPORT_KEY, Run
 from gymspaces.bench.table import aligned, duration
 
@@ -59,6 +59,8 @@ def render(report: Report, run: Run, *, mode: str = "", baseline_name: str | Non
         header += ["baseline", "change"]
     table = [header]
     for row in report.rows:
+        if row.key in PATCHED_KEYS:
+            continue  # their own table, below
         cells = [
             row.key,
             duration(row.ours),
@@ -94,6 +96,10 @@ def render(report: Report, run: Run, *, mode: str = "", baseline_name: str | Non
     lines.extend(aligned(table, {0, len(table) - 2} if report.has_reference else {0}))
     if baseline_name is not None:
         lines.append(f"baseline: gymspaces medians of {baseline_name}; change = time now vs then")
+    patched = _patched_table(report)
+    if patched:
+        lines.append("")
+        lines.extend(patched)
     real = realloop.render(run)
     if real:
         lines.append("")
@@ -102,6 +108,51 @@ def render(report: Report, run: Run, *, mode: str = "", baseline_name: str | Non
         lines.append("")
         lines.extend(f"note: {note}" for note in report.notes)
     return "\n".join(lines)
+
+
+def _gain(value: float | None) -> str:
+    return f"{value:.2f}x" if value is not None else "-"
+
+
+def _patched_table(report: Report) -> list[str]:
+    """The patch-mode group: Gymnasium's objects plain and patched, and gymspaces' own classes."""
+    rows = [row for row in report.rows if row.key in PATCHED_KEYS]
+    if not rows:
+        return []
+    lines = [
+        "patch mode: Gymnasium's own space objects, plain and patched (python -m gymspaces.gymnasium), "
+        "and gymspaces' own classes;",
+        "patched gain = plain / patched, kernels' gain = plain / gymspaces, kept = patched gain / kernels' gain",
+    ]
+    table = [["case", "plain", "patched", "gymspaces", "patched gain", "kernels' gain", "kept", "target", "status"]]
+    for row in rows:
+        table.append(
+            [
+                row.key,
+                duration(row.theirs),
+                duration(row.ours),
+                duration(row.kernels),
+                _gain(row.ratio),
+                _gain(row.kernels_gain),
+                f"{row.kept:.0%}" if row.kept is not None else "-",
+                f"{row.target:g}x" if row.target is not None else "",
+                row.status,
+            ]
+        )
+    table.append(
+        [
+            f"geometric mean ({len(rows)})",
+            "",
+            "",
+            "",
+            _gain(report.patched_mean),
+            _gain(report.kernels_mean),
+            f"{report.kept:.0%}" if report.kept is not None else "-",
+            f"{report.kept_floor:.0%}" if report.kept_floor is not None else "",
+            report.kept_status,
+        ]
+    )
+    return lines + aligned(table, {0, len(table) - 2})
 
 
 __all__ = ["render"]

@@ -3,9 +3,11 @@
 Each case is parametrised by implementation (``"gymspaces"``, ``"gymnasium"``)
 and put in the pytest-benchmark group named after its key, so the two sit side
 by side in one table and the ratio of their medians is read within one run.
-The ``import`` case also times ``import numpy`` as a baseline, and every micro
+The ``import`` case also times ``import numpy`` as a baseline, every micro
 case has a third parametrisation, ``floor``: the least work the case must do
-(:mod:`gymspaces.bench.floors`), timed in the same run.
+(:mod:`gymspaces.bench.floors`), timed in the same run, and every patch-mode
+case one named ``kernels``: gymspaces' own classes on the same operation
+(:mod:`gymspaces.bench.patched`).
 
 The module ships inside the package so that ``python -m gymspaces bench`` can
 run it from any install; ``benchmarks/test_suite.py`` re-exports it for
@@ -26,13 +28,16 @@ import pytest
 
 from gymspaces.bench.cases import CASES, CASES_BY_KEY, Case, import_command, library
 from gymspaces.bench.floors import FLOORS
+from gymspaces.bench.patched import KERNELS
 
 IMPLEMENTATIONS = ("gymspaces", "gymnasium")
 FLOOR = "floor"  # the implementation name of a case's lower bound
 PARAMETERS = [
     pytest.param(case, implementation, id=f"{case.key}-{implementation}")
     for case in CASES
-    for implementation in IMPLEMENTATIONS + ((FLOOR,) if case.key in FLOORS else ())
+    for implementation in IMPLEMENTATIONS
+    + ((FLOOR,) if case.key in FLOORS else ())
+    + ((KERNELS,) if case.kernels is not None else ())
 ]
 IMPORT_ROUNDS_FLOOR = 5  # each round starts an interpreter: a few are enough
 
@@ -54,7 +59,7 @@ def _library(name: str) -> Any:
 
 
 def _version(implementation: str) -> str:
-    if implementation == FLOOR:
+    if implementation in (FLOOR, KERNELS):
         implementation = "gymspaces"
     module = sys.modules.get(implementation)
     return str(getattr(module, "__version__", "unknown"))
@@ -116,6 +121,13 @@ def test_case(benchmark: Any, request: Any, case: Case, implementation: str) -> 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             func = FLOORS[case.key](_library("gymspaces"))
+        benchmark(func)
+        return
+    if implementation == KERNELS:  # gymspaces' own classes, outside patch mode
+        _label(benchmark, case, implementation)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            func = case.kernels(_library("gymspaces"))  # type: ignore[misc]
         benchmark(func)
         return
     lib = _library(implementation)

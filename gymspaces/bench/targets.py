@@ -1,8 +1,10 @@
 """The speed targets of ``python -m gymspaces bench``: reading and checking a targets file (TOML).
 
 A targets file has a ``[ratio]`` table, the gated floors of Gymnasium median /
-gymspaces median per case key (and ``geometric_mean``), and an optional
-``[absolute]`` table of reported, never gated, bounds.
+gymspaces median per case key (and ``geometric_mean``), an optional
+``[patched]`` table of the patch-mode group's floors (``each`` case, and the
+share of the kernels' gain ``kept``), and an optional ``[absolute]`` table of
+reported, never gated, bounds.
 """
 
 from __future__ import annotations
@@ -34,15 +36,32 @@ class Targets:
         import case is than ``import numpy``.
     path : str
         Where the targets were read from.
+    patched_each : float or None
+        Gated floor of the ratio of every ``patched_*`` case without a floor
+        of its own in ``ratio`` (plain / patched).
+    patched_kept : float or None
+        Gated floor of *kept*: the geometric mean of the patched gains over
+        the geometric mean of the kernels' gains, on the same cases.
     """
 
     ratio: dict[str, float]
     geometric_mean: float | None
     absolute: dict[str, dict[str, float]]
     path: str
+    patched_each: float | None = None
+    patched_kept: float | None = None
+
+    def floor_of(self, key: str) -> float | None:
+        """The gated floor of case ``key``'s ratio, if any."""
+        floor = self.ratio.get(key)
+        if floor is None and key.startswith(PATCHED_PREFIX):
+            return self.patched_each
+        return floor
 
 
 ABSOLUTE_FIELDS = {"max_us", "max_ms_over_numpy"}
+PATCHED_FIELDS = {"each", "kept"}
+PATCHED_PREFIX = "patched_"
 
 
 def default_targets_path() -> Path | None:
@@ -96,7 +115,7 @@ def load_targets(path: str | os.PathLike[str]) -> Targets:
         raise UsageError(f"cannot read targets file {path}: {error.strerror}") from None
     except ValueError as error:  # tomllib.TOMLDecodeError
         raise UsageError(f"{path}: {error}") from None
-    unknown_tables = set(data) - {"ratio", "absolute"}
+    unknown_tables = set(data) - {"ratio", "absolute", "patched"}
     if unknown_tables:
         raise UsageError(f"{path}: unknown tables {sorted(unknown_tables)}")
     ratio = dict(data.get("ratio", {}))
@@ -114,7 +133,13 @@ def load_targets(path: str | os.PathLike[str]) -> Targets:
         if not isinstance(limits, dict) or not limits or set(limits) - ABSOLUTE_FIELDS:
             raise UsageError(f"{path}: absolute.{key} must be a table of {sorted(ABSOLUTE_FIELDS)}")
         absolute[key] = {name: _positive(f"{path}: absolute.{key}.{name}", value) for name, value in limits.items()}
-    return Targets(ratio, geometric_mean, absolute, str(path))
+    patched = data.get("patched", {})
+    if not isinstance(patched, dict) or set(patched) - PATCHED_FIELDS:
+        raise UsageError(f"{path}: [patched] takes only {sorted(PATCHED_FIELDS)}")
+    each, kept = (
+        _positive(f"{path}: patched.{name}", patched[name]) if name in patched else None for name in ("each", "kept")
+    )
+    return Targets(ratio, geometric_mean, absolute, str(path), each, kept)
 
 
-__all__ = ["ABSOLUTE_FIELDS", "Targets", "default_targets_path", "load_targets"]
+__all__ = ["ABSOLUTE_FIELDS", "PATCHED_FIELDS", "PATCHED_PREFIX", "Targets", "default_targets_path", "load_targets"]

@@ -37,6 +37,7 @@ def test_the_gymnasium_only_loops_are_gated_and_the_others_are_not():
         "real_taxi_q_learning",
         "real_cartpole_make_vec",
         "real_cartpole_cleanrl",
+        "real_cartpole_flatten",
     }
     for key, loop in realloop.LOOPS.items():
         assert (key in targets.ratio) == (not loop.requires), key

@@ -1,0 +1,73 @@
+"""The patch-mode group of the bench (``patched_*``): what each case times, and
+that it covers every operation patch mode takes over.
+
+Each case runs the same operation three ways: Gymnasium's objects plain,
+the same objects patched, and gymspaces' own classes. Seeded alike, the
+three first calls give the same result (shared memory compared by layout).
+"""
+
+from __future__ import annotations
+
+import multiprocessing.sharedctypes
+import warnings
+from typing import Any
+
+import pytest
+from support.differential import assert_same_value
+
+import gymspaces.gymnasium
+from gymspaces.bench import patched
+from gymspaces.bench.cases import CASES, library
+from gymspaces.gymnasium import _patch
+from gymspaces.gymnasium._release import SPACE_NAMES
+
+PATCHED_CASES = [case for case in CASES if case.kernels is not None]
+
+
+def _layout(value: Any) -> Any:
+    """Shared memory as (type code, length) per leaf, through tuples and dicts."""
+    if isinstance(value, multiprocessing.sharedctypes.SynchronizedArray):
+        return ("shared", value.get_obj()._type_, len(value))  # type: ignore[attr-defined]
+    if isinstance(value, tuple):
+        return tuple(_layout(item) for item in value)
+    if isinstance(value, dict):
+        return {key: _layout(item) for key, item in value.items()}
+    return value
+
+
+def _first_call(build: Any, lib: Any, patch: bool) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if not patch:
+            return _layout(build(lib)())
+        with gymspaces.gymnasium.patched():
+            return _layout(build(lib)())
+
+
+@pytest.mark.parametrize("case", PATCHED_CASES, ids=lambda case: case.key)
+def test_patched_case_times_the_same_result_three_ways(case):
+    gymnasium_lib, gymspaces_lib = library("gymnasium"), library("gymspaces")
+    plain = _first_call(case.setup, gymnasium_lib, patch=False)
+    assert_same_value(_first_call(case.setup, gymspaces_lib, patch=True), plain, f"{case.key}: patched")
+    assert_same_value(_first_call(case.kernels, gymspaces_lib, patch=False), plain, f"{case.key}: kernels")
+
+
+def test_patched_cases_cover_every_operation_patch_mode_takes_over():
+    """Every (operation, class) pair patch mode intercepts has a case; none it leaves to Gymnasium does."""
+    timed = {patched._operation_of(case.key) for case in PATCHED_CASES}
+    operations = {"sample", "contains", *_patch._UTILS_HELPERS, *_patch._VECTOR_HELPERS}
+    # Gymnasium has no flatdim of a Graph or Sequence, and no shared memory for them;
+    # the reading half of shared memory is timed with the writing half.
+    impossible = {("flatdim", "Graph"), ("flatdim", "Sequence")} | {
+        (helper, name)
+        for helper in ("write_to_shared_memory", "read_from_shared_memory")
+        for name in ("Graph", "Sequence")
+    }
+    expected = {
+        (operation, name)
+        for operation in operations - {"read_from_shared_memory"}
+        for name in SPACE_NAMES
+        if _patch.intercepted(operation, name) and (operation, name) not in impossible
+    }
+    assert sorted(expected - timed) == []
+    assert sorted(pair for pair in timed if not _patch.intercepted(*pair)) == []
