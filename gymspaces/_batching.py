@@ -464,13 +464,14 @@ def concatenate(space: Space[Any], items: Iterable[Any], out: Any) -> Any:
 @concatenate.register(MultiDiscrete)
 @concatenate.register(MultiBinary)
 def _concatenate_arrays(space: Space[Any], items: Iterable[Any], out: np.ndarray) -> np.ndarray:
-    copied = _batch.concatenate_tree(space, items, out, _stack)
+    copied = _batch.concatenate_tree(space, items, out, stack_items)
     if copied is not None:
         return copied
-    return _stack(space, items, out)
+    return stack_items(space, items, out)
 
 
-def _stack(space: Space[Any], items: Iterable[Any], out: np.ndarray) -> np.ndarray:
+def stack_items(space: Space[Any], items: Iterable[Any], out: np.ndarray) -> np.ndarray:
+    """The general ``concatenate`` of an array leaf's samples (what the compiled copy leaves over)."""
     # np.stack raises ValueError on an empty batch (quirk Q20, docs/quirks.md, relies on it).
     return np.stack([*items], axis=0, out=out)
 

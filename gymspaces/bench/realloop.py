@@ -258,8 +258,8 @@ class Probe:
 
 @contextlib.contextmanager
 def _timing_plain_operations() -> Iterator[Any]:
-    """Gymnasium's own space operations -- the ones patching replaces -- timed
-    into a scratch record of :mod:`gymspaces.gymnasium._report` (yielded)."""
+    """Gymnasium's own space operations -- the ones patching takes over
+    (``_patch.intercepted``) -- timed into a scratch record of :mod:`gymspaces.gymnasium._report` (yielded)."""
     import gymnasium.spaces as spaces
 
     from gymspaces.gymnasium import _patch, _report
@@ -272,6 +272,8 @@ def _timing_plain_operations() -> Iterator[Any]:
         for name in SPACE_NAMES:
             cls = getattr(spaces, name)
             for attribute in ("sample", "contains"):
+                if not _patch.intercepted(attribute, name):
+                    continue
                 original = cls.__dict__[attribute]
                 setattr(cls, attribute, _report.timed(f"{name}.{attribute}", original))
                 undo.append(functools.partial(setattr, cls, attribute, original))
@@ -282,7 +284,7 @@ def _timing_plain_operations() -> Iterator[Any]:
                 continue
             for name_of_space in SPACE_NAMES:
                 cls = getattr(spaces, name_of_space)
-                if cls not in helper.registry:
+                if cls not in helper.registry or not _patch.intercepted(name, name_of_space):
                     continue
                 original = helper.registry[cls]
                 helper.register(cls, _report.timed(name, original))

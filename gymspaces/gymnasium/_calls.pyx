@@ -20,16 +20,21 @@ import types
 
 import numpy as np
 
+from gymspaces._batch import concatenate_tree
 from gymspaces._shared_memory import read_checked, write_checked
 
 from gymspaces._flatten cimport flatdim_checked, flatten_checked, unflatten_checked
 from gymspaces._judge cimport Judge, tree_reason
+from gymspaces._registry cimport Registry, is_array_leaf, space_class
+
+from gymspaces import _registry
 
 cdef type NDARRAY = np.ndarray
 cdef type GENERATOR_TYPE = types.GeneratorType
 # Under ``python -O`` Gymnasium skips its asserts: masks and probabilities go plain.
 cdef bint OPTIMIZED = bool(sys.flags.optimize)
 cdef object MISSING = object()
+cdef Registry registry = _registry.REGISTRY
 
 
 cdef class Live:
@@ -254,16 +259,21 @@ def helper_rule(helper, Live live, Helper how, Failures failures):
     return rule
 
 
-CHECKED = frozenset({"flatten", "unflatten", "flatdim", "write_to_shared_memory", "read_from_shared_memory"})
+CHECKED = frozenset(
+    {"flatten", "unflatten", "flatdim", "concatenate", "write_to_shared_memory", "read_from_shared_memory"}
+)
 """The helpers that have a checked kernel."""
 
 
-def checked_rule(str name, general, Live live):
+def checked_rule(str name, general, Live live, Failures failures=None, release_proven=None, fallbacks=None):
     """Gymnasium's helper ``name`` as a rule: its checked kernel when that
     answers, else ``general(space, *args, **kwargs)``.
 
     Any other call shape goes to ``general``, and so does a call the kernel
     fails on (it has no side effect): ``general``'s errors are Gymnasium's.
+    ``concatenate`` takes the fallbacks of gymspaces' own rules, ``(leaf, tree)``,
+    and translates its ``failures``; on releases whose ``release_proven`` is
+    not None its calls are left to ``general``.
     """
     if name == "flatdim":
         def flatdim(space, *args, **kwargs):
@@ -305,6 +315,27 @@ def checked_rule(str name, general, Live live):
                 return general(space, *args, **kwargs)
             return general(space, x, *args, **kwargs)
         return unflatten
+    if name == "concatenate":
+        def concatenate(space, *args, **kwargs):
+            # gymspaces' own concatenate of the tree, kernel first, without its
+            # dispatcher: the compiled copy with the very fallbacks its rules
+            # pass (``stack_items`` for an array leaf, the general rule for a
+            # Tuple or Dict). A result of None leaves the call, whole, to ``general``.
+            cdef object result
+            if (live.on and len(args) == 2 and not kwargs and release_proven is None
+                    and tree_reason(space) is None):
+                fallback = fallbacks[0] if is_array_leaf(registry, space_class(registry, space)) else fallbacks[1]
+                try:
+                    result = concatenate_tree(space, args[0], args[1], fallback)
+                except failures.errors as error:
+                    failure = error
+                else:
+                    if result is not None:
+                        return result
+                    return general(space, *args, **kwargs)
+                raise failures.translate(failure)
+            return general(space, *args, **kwargs)
+        return concatenate
     if name == "write_to_shared_memory":
         def write_to_shared_memory(space, *args, **kwargs):
             # (A write the kernel takes is whole: it checks every leaf before it

@@ -431,7 +431,10 @@ def is_compiled(space: Any) -> bool:
     True for gymspaces spaces and compatible spaces whose classes (and
     sub-spaces' classes) keep gymspaces' ``sample`` and ``contains``, and,
     while patched, for Gymnasium spaces whose outcome is provably
-    Gymnasium's (see :func:`plain_reason`, which says why not).
+    Gymnasium's (see :func:`plain_reason`, which says why not). The
+    operations patch mode leaves to Gymnasium's own code, as fast there
+    (:func:`intercepted`; a Text's ``contains``, say), run that code for
+    every space.
 
     Examples
     --------
