@@ -13,30 +13,30 @@ import types
 from typing import NoReturn
 
 # Plain text (not the docstring: ``python -OO`` drops docstrings).
-HELP = """usage: python -m gymspaces.gymnasium [--report] (script.py | -m module) [args ...]
+HELP = """Run a Python program with Gymnasium's spaces on gymspaces' compiled kernels.
 
-Run a Python program with Gymnasium's spaces patched to run on gymspaces'
-compiled kernels. The program runs as "python script.py" or "python -m module"
-would run it: same sys.argv, sys.path[0], __main__ module (__file__,
-__loader__, __spec__, ...), tracebacks, error messages and exit status.
+example:  python -m gymspaces.gymnasium --report train.py --its --own --options
 
-options:
-  --report      at exit, print to stderr which space operations ran (in
-                this process and in the processes it started), the share
-                of the run they took, the ceiling 1 / (1 - share) on what
-                any spaces library could still gain, an estimate of the
-                time patch mode removed, and which spaces did not run
-                compiled and why
-  --version     print the versions of gymspaces and Gymnasium and exit
-  -h, --help    print this help and exit
+usage: python -m gymspaces.gymnasium [--report | --report-details] (script.py | -m module) [args ...]
 
-The processes the program starts are patched too: the command sets
-GYMSPACES_PATCH=1, and an interpreter started with it patches itself at
-start-up (AsyncVectorEnv workers under spawn or forkserver, Ray workers;
-fork children inherit the patched interpreter). With --report they record
-too, and send their counts to the report when they exit.
+The program runs as "python script.py" or "python -m module" would run it
+(same sys.argv, __main__ module, tracebacks, exit status), with the same
+results: only what provably gives Gymnasium's own result runs compiled.
+
+options (before the program: what follows it is the program's):
+  --report          at exit, print to stderr what patch mode gained the
+                    program (this process and the processes it started),
+                    what is left in space operations, and what ran compiled
+  --report-details  the same with every operation, every figure and how
+                    each is made
+  --version         print the versions of gymspaces and Gymnasium and exit
+  -h, --help        print this help and exit
+
+The processes the program starts are patched too (GYMSPACES_PATCH=1 is set
+for them: AsyncVectorEnv workers, Ray workers); with --report they record
+too. docs/patching.md says what patch mode guarantees.
 """
-USAGE = HELP.splitlines()[0]
+USAGE = next(line for line in HELP.splitlines() if line.startswith("usage:"))
 # python -P (3.11+): the interpreter puts no folder of the program on sys.path.
 _SAFE_PATH = getattr(sys.flags, "safe_path", False)
 
@@ -50,10 +50,19 @@ def main(argv: list[str] | None = None) -> None:
         The command's arguments; ``sys.argv[1:]`` by default.
     """
     report, program, as_module, arguments = _parse(list(sys.argv[1:] if argv is None else argv))
+    if not report and any(argument in ("--report", "--report-details") for argument in arguments):
+        # As with python -m cProfile, what follows the program is the program's:
+        # it gets the flag; say where the command's own goes.
+        flag = next(argument for argument in arguments if argument in ("--report", "--report-details"))
+        print(
+            f"gymspaces: {flag} after the program goes to the program; for patch mode's, put it first: "
+            f"python -m gymspaces.gymnasium {flag} {'-m ' if as_module else ''}{program}",
+            file=sys.stderr,
+        )
     os.environ["GYMSPACES_PATCH"] = "1"  # for the processes the program starts
     from gymspaces.gymnasium import _patch
 
-    _patch.patch(report=report)
+    _patch.patch(report=bool(report))
     if report:
         import atexit
 
@@ -65,17 +74,23 @@ def main(argv: list[str] | None = None) -> None:
 
         # Registered after patching, so it runs before the report's own exit
         # handlers (which remove the directory the child processes wrote to).
-        atexit.register(lambda: print(report_table(), file=sys.stderr))
+        details = report == "details"
+        atexit.register(lambda: print(report_table(details=details), file=sys.stderr))
     _run(program, as_module, arguments)
 
 
-def _parse(arguments: list[str]) -> tuple[bool, str, bool, list[str]]:
-    """``(report, script or module, whether a module, program arguments)``; answers --help and --version and exits."""
-    report = False
+def _parse(arguments: list[str]) -> tuple[str, str, bool, list[str]]:
+    """``(report, script or module, whether a module, program arguments)``; answers --help and --version and exits.
+
+    ``report`` is ``""`` (none), ``"short"`` or ``"details"``.
+    """
+    report = ""
     while arguments and arguments[0].startswith("-") and arguments[0] != "-m":
         option = arguments.pop(0)
         if option == "--report":
-            report = True
+            report = report or "short"
+        elif option == "--report-details":
+            report = "details"
         elif option in ("-h", "--help"):
             print(HELP.strip())
             raise SystemExit(0)

@@ -40,6 +40,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
@@ -555,19 +556,60 @@ def _significant(value: float) -> str:
     return f"{value:.{min(decimals, 6)}f}"
 
 
-def report(estimate: bool = True) -> str:
-    """The recorded operations, the share of the run they took, and the spaces that ran plain, as text.
+@dataclass
+class _Figures:
+    """What the space operations cost one group of processes (this one, or its children summed)."""
+
+    name: str
+    spent: float
+    """Seconds in space operations (outermost calls), the timer's cost taken out."""
+    run: float
+    removed: float | None = None
+    """Estimated seconds patch mode removed (negative: added); None when not estimated."""
+    unknown: tuple[str, ...] = ()
+    """Operations the estimate could not price (no replayable call kept)."""
+    summed: bool = False
+
+    @property
+    def share(self) -> float:
+        return min(self.spent / self.run, 1.0) if self.run > 0 else 0.0
+
+    @property
+    def ceiling(self) -> str:
+        return "unbounded" if self.share >= 1.0 else f"{1 / (1 - self.share):.2f}x"
+
+    @property
+    def plain_run(self) -> float | None:
+        return None if self.removed is None else self.run + self.removed
+
+    @property
+    def gain(self) -> float | None:
+        plain = self.plain_run
+        return None if plain is None or self.run <= 0 else plain / self.run
+
+
+def report(estimate: bool = True, details: bool = False) -> str:
+    """What patch mode gained this program and what is left, as text.
 
     Operations are recorded while Gymnasium is patched with
     ``patch(report=True)`` or run through ``python -m gymspaces.gymnasium
     --report`` (which prints this report at exit). Counts of the processes
     the program started that have exited are included (see the module).
 
+    The default text reads in ten seconds: the gain first (run time now and
+    the estimated plain run time), then what is left (the share of the run
+    still in space operations and its ceiling 1 / (1 - share)), then which
+    operations ran compiled and which did not, at most 12 lines of at most
+    100 columns. ``details`` gives the whole table and the method.
+
     Parameters
     ----------
     estimate : bool
         Estimate the time patch mode removed by replaying sampled calls in a
         separate interpreter (about a second); ``False`` leaves it out.
+    details : bool
+        Every operation, per process group, and how each figure is made
+        (``python -m gymspaces.gymnasium --report-details``).
 
     Examples
     --------
@@ -576,7 +618,7 @@ def report(estimate: bool = True) -> str:
     >>> patch(report=True)
     >>> space = gymnasium.spaces.Discrete(3, seed=0)
     >>> _ = [space.sample() for _ in range(5)]
-    >>> print(report(estimate=False).splitlines()[2].split()[:2])
+    >>> print(report(estimate=False, details=True).splitlines()[2].split()[:2])
     ['Discrete.sample', '5']
     >>> unpatch()
     """
@@ -591,6 +633,18 @@ def report(estimate: bool = True) -> str:
     for counts in children:
         slow.update(counts["slow_spaces"])
         plain.update(counts["plain_calls"])
+    ratios: dict[str, float] | None = None
+    note = ""
+    if estimate:
+        samples = [sample for counts in [own, *children] for items in counts["samples"].values() for sample in items]
+        ratios, note = _replay_ratios(samples)
+    cost = timer_cost()
+    figures = [_figures("this process", main, cost, ratios)]
+    if workers.processes:
+        name = f"{workers.processes} child process{'es' if workers.processes != 1 else ''}"
+        figures.append(_figures(name, workers, cost, ratios, summed=True))
+    if not details:
+        return "\n".join(_summary(figures, main, workers, missing, plain, slow))
 
     lines = ["gymspaces: patched space operations"]
     with_workers = bool(workers.calls)
@@ -607,7 +661,7 @@ def report(estimate: bool = True) -> str:
     if not labels:
         lines.append("(none)")
     lines.append("")
-    lines.extend(_time_section(main, workers, missing, own, children, estimate))
+    lines.extend(_time_section(figures, missing, cost, note if estimate else None))
     lines.append("")
     lines.append("gymspaces: patched calls that ran Gymnasium's own code (the outcome is not provably the same)")
     if plain:
@@ -625,51 +679,102 @@ def report(estimate: bool = True) -> str:
     return "\n".join(lines)
 
 
-def _time_section(
-    main: _Group, workers: _Group, missing: int, own: dict[str, Any], children: list[dict[str, Any]], estimate: bool
+def _figures(
+    name: str, group: _Group, cost: tuple[float, float], ratios: dict[str, float] | None, summed: bool = False
+) -> _Figures:
+    operations = group.in_operations(cost)
+    figures = _Figures(name, sum(operations.values()), group.run_seconds, summed=summed)
+    if ratios is None or figures.spent <= 0:
+        return figures
+    removed = 0.0
+    unknown = []
+    for label, seconds in operations.items():
+        if label in ratios:
+            removed += seconds * (ratios[label] - 1.0)  # negative where compiled is slower
+        elif seconds > 0:
+            unknown.append(label)
+    figures.removed = removed
+    figures.unknown = tuple(sorted(unknown))
+    return figures
+
+
+WIDTH = 100
+"""The widest line of the short report."""
+
+
+def _fit(text: str) -> str:
+    return text if len(text) <= WIDTH else text[: WIDTH - 3] + "..."
+
+
+def _summary(
+    figures: list[_Figures],
+    main: _Group,
+    workers: _Group,
+    missing: int,
+    plain: Counter[tuple[str, str, str]],
+    slow: Counter[tuple[str, str]],
 ) -> list[str]:
-    cost = timer_cost()
-    lines = ["gymspaces: what space operations cost this program"]
-    ratios: dict[str, float] | None = None
-    note = ""
-    if estimate:
-        samples = [sample for counts in [own, *children] for items in counts["samples"].values() for sample in items]
-        ratios, note = _replay_ratios(samples)
-    groups = [("this process", main)]
-    if workers.processes:
-        groups.append((f"{workers.processes} child process{'es' if workers.processes != 1 else ''}", workers))
-    for name, group in groups:
-        operations = group.in_operations(cost)
-        spent = sum(operations.values())
-        run = group.run_seconds
-        share = min(spent / run, 1.0) if run > 0 else 0.0
-        ceiling = "unbounded" if share >= 1.0 else f"{1 / (1 - share):.2f}x"
-        summed = " (summed over the processes)" if group is workers else ""
-        spent_text, run_text = _durations(spent, run)
+    """The short report: the gain, what is left, what ran how (at most 12 lines)."""
+    lines = ["gymspaces patch mode (python -m gymspaces.gymnasium --report-details: every figure and how)"]
+    for group in figures:
+        run_text = _durations(group.run)[0] + (" summed" if group.summed else "")
+        if group.gain is None:
+            lines.append(f"  {group.name}: {run_text} run; the gain was not estimated")
+        else:
+            now, before = _durations(group.run, group.plain_run)  # type: ignore[arg-type]
+            faster = "faster" if group.gain >= 1 else "slower"
+            lines.append(f"  {group.name}: ~{group.gain:.2f}x {faster} than plain ({now} run, plain about {before})")
+        spent_text = _durations(group.spent)[0]
         lines.append(
-            f"{name}: {spent_text} in space operations of {run_text} run time{summed}: "
-            f"{share:.1%}, ceiling {ceiling}"
+            _fit(
+                f"    left: {spent_text} ({group.share:.1%} of the run) in space operations; "
+                f"most any spaces library could add: {group.ceiling}"
+            )
         )
-        if ratios is None:
+    calls = main.calls + workers.calls
+    seconds = main.seconds + workers.seconds
+    labels = sorted(calls, key=lambda label: -seconds[label])
+    if labels:
+        shown = ", ".join(f"{label} x{calls[label]}" for label in labels[:3])
+        more = f", {len(labels) - 3} more" if len(labels) > 3 else ""
+        lines.append(_fit(f"  compiled: {shown}{more}"))
+    else:
+        lines.append("  compiled: nothing (no patched space operation ran)")
+    if plain:
+        (label, name, reason), count = plain.most_common(1)[0]
+        total = sum(plain.values())
+        lines.append(_fit(f"  ran Gymnasium's own code: {total} call{'s' if total != 1 else ''}, e.g. {label} on {name}: {reason}"))
+    if slow:
+        (name, site), count = slow.most_common(1)[0]
+        total = sum(slow.values())
+        lines.append(_fit(f"  not compiled: {total} space{'s' if total != 1 else ''}, e.g. {name} created at {site}"))
+    if missing:
+        lines.append(_fit(f"  {missing} child process{'es' if missing != 1 else ''} did not report (still running, or killed)"))
+    return lines
+
+
+def _time_section(figures: list[_Figures], missing: int, cost: tuple[float, float], note: str | None) -> list[str]:
+    lines = ["gymspaces: what space operations cost this program"]
+    for group in figures:
+        summed = " (summed over the processes)" if group.summed else ""
+        spent_text, run_text = _durations(group.spent, group.run)
+        lines.append(
+            f"{group.name}: {spent_text} in space operations of {run_text} run time{summed}: "
+            f"{group.share:.1%}, ceiling {group.ceiling}"
+        )
+        if group.removed is None:
             continue
-        removed = 0.0
-        unknown = []
-        for label, seconds in operations.items():
-            if label in ratios:
-                removed += seconds * (ratios[label] - 1.0)  # negative where compiled is slower
-            elif seconds > 0:
-                unknown.append(label)
-        if spent <= 0:
-            continue
-        plain_run = run + removed
-        verb = "removed" if removed >= 0 else "added"
-        removed_text, plain_text = _durations(abs(removed), plain_run)
+        plain_run = group.run + group.removed
+        verb = "removed" if group.removed >= 0 else "added"
+        removed_text, plain_text = _durations(abs(group.removed), plain_run)
         text = f"  patch mode {verb} ~{removed_text}: plain, about {plain_text}"
-        if run > 0:
-            text += f", {(spent + removed) / plain_run:.1%} in space operations; gain ~{plain_run / run:.2f}x"
+        if group.run > 0:
+            text += (
+                f", {(group.spent + group.removed) / plain_run:.1%} in space operations; gain ~{plain_run / group.run:.2f}x"
+            )
         lines.append(text)
-        if unknown:
-            lines.append(f"  not estimated (no replayable call kept): {', '.join(sorted(unknown))}")
+        if group.unknown:
+            lines.append(f"  not estimated (no replayable call kept): {', '.join(group.unknown)}")
     if missing:
         lines.append(
             f"{missing} child process{'es' if missing != 1 else ''} started recording but did not report "
@@ -684,6 +789,6 @@ def _time_section(
         "in processes running side by side, time saved in children shortens the run only where the "
         "main process waits for them"
     )
-    if estimate:
+    if note is not None:
         lines.append(f"estimate: {note}")
     return lines

@@ -144,7 +144,7 @@ def test_cli_report_lists_operations_and_slow_spaces(tmp_path: Path) -> None:
         "for _ in range(4):\n"
         "    space.sample()\n"
     )
-    result = run(["-m", "gymspaces.gymnasium", "--report", str(script)], tmp_path)
+    result = run(["-m", "gymspaces.gymnasium", "--report-details", str(script)], tmp_path)
     assert result.returncode == 0, result.stderr
     lines = result.stderr.splitlines()
     assert any(line.split()[:2] == ["Discrete.sample", "4"] for line in lines), result.stderr
@@ -157,7 +157,7 @@ def test_cli_report_when_the_environment_already_patches(tmp_path: Path) -> None
     asks for a report: the report still counts what ran."""
     script = tmp_path / "plain.py"
     script.write_text("import gymnasium\nspace = gymnasium.spaces.Discrete(3)\nfor _ in range(4):\n    space.sample()")
-    result = run(["-m", "gymspaces.gymnasium", "--report", str(script)], tmp_path, GYMSPACES_PATCH="1")
+    result = run(["-m", "gymspaces.gymnasium", "--report-details", str(script)], tmp_path, GYMSPACES_PATCH="1")
     assert result.returncode == 0, result.stderr
     assert any(line.split()[:2] == ["Discrete.sample", "4"] for line in result.stderr.splitlines()), result.stderr
 
@@ -171,7 +171,7 @@ def test_report_true_starts_recording_when_already_patched() -> None:
             space.sample()
         patch()  # does not stop recording
         space.sample()
-        table = report()
+        table = report(details=True)
     finally:
         unpatch()
     assert any(line.split()[:2] == ["Discrete.sample", "3"] for line in table.splitlines()), table
@@ -186,7 +186,7 @@ def test_report_in_code_counts_while_patched() -> None:
         for _ in range(3):
             space.contains(space.sample())
         gymnasium.spaces.utils.flatten(space, space.sample())
-        table = report()
+        table = report(details=True)
     finally:
         unpatch()
     counts = {line.split()[0]: int(line.split()[1]) for line in table.splitlines()[2:] if line[:1].isalpha() and len(line.split()) == 3}

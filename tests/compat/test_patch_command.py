@@ -323,8 +323,13 @@ def test_installed_start_up_hook_is_this_checkout() -> None:
 
 def test_help_is_plain_text(tmp_path: Path) -> None:
     result = run([*COMMAND, "--help"], tmp_path)
-    assert result.returncode == 0 and result.stdout.startswith("usage: python -m gymspaces.gymnasium")
-    assert "--report" in result.stdout and "GYMSPACES_PATCH=1" in result.stdout
+    assert result.returncode == 0, result.stderr
+    # One line of what it does, then one example, then the usage.
+    what, _, example, _, usage = result.stdout.splitlines()[:5]
+    assert what == "Run a Python program with Gymnasium's spaces on gymspaces' compiled kernels."
+    assert example.startswith("example:  python -m gymspaces.gymnasium --report train.py")
+    assert usage.startswith("usage: python -m gymspaces.gymnasium")
+    assert "--report-details" in result.stdout and "GYMSPACES_PATCH=1" in result.stdout
     assert "``" not in result.stdout and not re.search(r":\w+:`", result.stdout)  # no reST markup
 
 
@@ -346,7 +351,7 @@ def test_without_gymnasium(tmp_path: Path) -> None:
     write(tmp_path / "trainer.py", "import gymspaces.gymnasium\n")
     shadow = str(tmp_path / "shadow")
     result = run([*COMMAND, "--help"], tmp_path, PYTHONPATH=shadow)
-    assert result.returncode == 0 and result.stdout.startswith("usage: python -m gymspaces.gymnasium"), result.stderr
+    assert result.returncode == 0 and result.stdout.startswith("Run a Python program"), result.stderr
     result = run([*COMMAND, "--version"], tmp_path, PYTHONPATH=shadow)
     assert result.stdout == f"gymspaces {gymspaces.__version__} (Gymnasium not installed)\n"
     result = run([*COMMAND, "train.py"], tmp_path, PYTHONPATH=shadow)

@@ -82,7 +82,7 @@ def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_report_counts_what_the_workers_ran(program: Path, context: str) -> None:
     """Each worker writes its observation into shared memory at reset and at
     every step: the parent's report shows exactly those calls, from the workers."""
-    result = run(["-m", "gymspaces.gymnasium", "--report", str(program), context], program.parent)
+    result = run(["-m", "gymspaces.gymnasium", "--report-details", str(program), context], program.parent)
     assert result.returncode == 0, result.stderr
     rows = operations(result.stderr)
     assert "in children" in result.stderr.splitlines()[1]
@@ -101,7 +101,7 @@ def test_report_counts_what_the_workers_ran(program: Path, context: str) -> None
 def test_reporting_changes_no_result(program: Path, context: str) -> None:
     plain = run([str(program), context], program.parent)
     patched = run(["-m", "gymspaces.gymnasium", str(program), context], program.parent)
-    reported = run(["-m", "gymspaces.gymnasium", "--report", str(program), context], program.parent)
+    reported = run(["-m", "gymspaces.gymnasium", "--report-details", str(program), context], program.parent)
     for result in (plain, patched, reported):
         assert result.returncode == 0, result.stderr
     assert plain.stdout == patched.stdout == reported.stdout
@@ -129,7 +129,7 @@ def test_report_gives_share_ceiling_and_estimate_without_touching_the_program() 
     try:
         env, rewards = _taxi(400)
         state = env.action_space.np_random.bit_generator.state
-        text = report()
+        text = report(details=True)
         assert env.action_space.np_random.bit_generator.state == state  # the estimate drew nothing here
         more = [env.step(env.action_space.sample())[1] for _ in range(5)]
     finally:
@@ -175,8 +175,45 @@ def test_in_program_report_collects_forked_workers() -> None:
         for _ in range(10):
             envs.step(envs.action_space.sample())
         envs.close()
-        text = report(estimate=False)
+        text = report(estimate=False, details=True)
     finally:
         unpatch()
     assert int(operations(text)["write_to_shared_memory"][2]) == 2 * 11, text
     assert "estimate:" not in text
+
+
+def test_short_report_reads_gain_first_in_twelve_lines_of_at_most_100_columns(tmp_path: Path) -> None:
+    """The default report: the gain first, then what is left, then what ran how."""
+    script = tmp_path / "taxi.py"
+    script.write_text(
+        "import gymnasium\n"
+        "env = gymnasium.make('Taxi-v4')\n"
+        "_, info = env.reset(seed=0)\n"
+        "env.action_space.seed(0)\n"
+        "for _ in range(400):\n"
+        "    _, _, terminated, truncated, info = env.step(env.action_space.sample(info['action_mask']))\n"
+        "    if terminated or truncated:\n"
+        "        _, info = env.reset()\n"
+        "print('done')\n"
+    )
+    result = run(["-m", "gymspaces.gymnasium", "--report", str(script)], tmp_path)
+    assert result.returncode == 0 and result.stdout == "done\n", result.stderr
+    lines = result.stderr.splitlines()
+    assert 3 <= len(lines) <= 12 and max(map(len, lines)) <= 100, result.stderr
+    assert "--report-details" in lines[0]
+    gain = re.fullmatch(r"  this process: ~([\d.]+)x (faster|slower) than plain \(([\d.]+) (m?s) run, plain about ([\d.]+) (m?s)\)", lines[1])
+    assert gain, lines[1]
+    left = re.fullmatch(r"    left: ([\d.]+) (m?s) \(([\d.]+)% of the run\) in space operations; most any spaces library could add: ([\d.]+)x", lines[2])
+    assert left and float(left[1]) > 0, lines[2]  # a short run's time in space operations does not round to zero
+    assert lines[3].startswith("  compiled: Discrete.sample x400"), lines[3]
+
+
+def test_report_flag_after_the_program_goes_to_the_program_with_a_hint(tmp_path: Path) -> None:
+    script = tmp_path / "echo.py"
+    script.write_text("import sys\nprint(sys.argv[1:])\n")
+    result = run(["-m", "gymspaces.gymnasium", str(script), "--report"], tmp_path)
+    assert result.returncode == 0 and result.stdout == "['--report']\n", result.stderr
+    assert result.stderr.splitlines() == [
+        "gymspaces: --report after the program goes to the program; for patch mode's, put it first: "
+        f"python -m gymspaces.gymnasium --report {script}"
+    ]
