@@ -7,9 +7,16 @@ Without arguments it prints the demo table of :mod:`gymspaces.bench.demo`;
 
 import sys
 
-USAGE = """usage: python -m gymspaces            sample every space (and compare with Gymnasium)
-       python -m gymspaces bench      benchmark against Gymnasium; see bench --help
-       python -m gymspaces --version  print the version of gymspaces"""
+USAGE = """Sample every space of gymspaces (Gymnasium's spaces, compiled) and time it against Gymnasium.
+
+example:  python -m gymspaces
+
+usage: python -m gymspaces            every space sampled and timed against Gymnasium, one program patched
+       python -m gymspaces bench      the benchmark suite and speed gate; see bench --help
+       python -m gymspaces --version  print the version of gymspaces
+
+An unmodified Gymnasium program on gymspaces' kernels (patch mode):
+       python -m gymspaces.gymnasium --report train.py"""
 
 
 def main(argv: list[str]) -> int:

@@ -1,4 +1,9 @@
-"""``python -m gymspaces``: sample every space and, with Gymnasium, compare speed."""
+"""``python -m gymspaces``: sample every space and, with Gymnasium, compare speed.
+
+With Gymnasium installed it also runs one unmodified Gymnasium program
+(Taxi with masked random actions) plain and under patch mode, and says how
+long each took and whether their results are identical.
+"""
 
 from __future__ import annotations
 
@@ -161,7 +166,39 @@ def main(argv: list[str] | None = None) -> int:
                 f"{'yes' if same else 'NO':>5}"
             )
         print(line)
+    if reference is not None:
+        print()
+        print("An unmodified Gymnasium program, plain and patched (python -m gymspaces.gymnasium train.py):")
+        print(loop_line())
     return 0
+
+
+LOOP = "real_taxi_random"
+"""The real loop the demo runs plain and patched (:mod:`gymspaces.bench.realloop`)."""
+
+
+def loop_line(rounds: int = 3) -> str:
+    """One line: the demo's real loop run plain and patched (the best of ``rounds``
+    alternating runs each), both times, the gain and whether the results are identical."""
+    import time
+
+    from gymspaces.bench.e2e import plain_gymnasium
+    from gymspaces.bench.realloop import LOOPS, _same
+    from gymspaces.gymnasium import patched
+
+    loop = LOOPS[LOOP]
+    times: dict[str, list[float]] = {"plain": [], "patched": []}
+    results: dict[str, Any] = {}
+    for _ in range(rounds):
+        for side in times:
+            with warnings.catch_warnings(), (patched() if side == "patched" else plain_gymnasium()):
+                warnings.simplefilter("ignore")
+                start = time.perf_counter()
+                results[side] = loop.run()
+                times[side].append(time.perf_counter() - start)
+    plain, fast = min(times["plain"]), min(times["patched"])
+    same = "results identical" if _same(results["plain"], results["patched"]) else "RESULTS DIFFER"
+    return f"  {loop.label}: plain {plain:.3f} s, patched {fast:.3f} s ({plain / fast:.1f}x), {same}"
 
 
 def _same(a: Any, b: Any) -> bool:

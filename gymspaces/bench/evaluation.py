@@ -1,8 +1,8 @@
-"""The verdict on a bench run: per case, the ratio to Gymnasium and the distance to the floor, judged against targets.
+"""The verdict on a bench run: per case, the ratio to Gymnasium and the distance to the floor, judged against speed targets.
 
 The ratio is Gymnasium median / gymspaces median (higher is better); the
 distance is gymspaces median / floor median (1.0 is as fast as the work
-allows). A case below its gated floor, or a geometric mean below its own, is
+allows). A case below its gated target, or a geometric mean below its own, is
 a miss; the ``[absolute]`` targets and the distances become notes.
 """
 
@@ -27,13 +27,13 @@ PATCHED_KEYS = frozenset(case.key for case in CASES if case.key.startswith(PATCH
 NEAR_FLOOR = 2.0  # a case within this factor of its floor has little left to gain
 
 
-def _judge(ratio: float | None, floor: float | None, unmeasured: str) -> str:
-    """``"pass"`` or ``"MISS"`` of ``ratio`` against ``floor``; ``unmeasured`` without a ratio, ``""`` without a floor."""
-    if floor is None:
+def _judge(ratio: float | None, target: float | None, unmeasured: str) -> str:
+    """``"pass"`` or ``"MISS"`` of ``ratio`` against ``target``; ``unmeasured`` without a ratio, ``""`` without a target."""
+    if target is None:
         return ""
     if ratio is None:
         return unmeasured
-    return "pass" if ratio >= floor else "MISS"
+    return "pass" if ratio >= target else "MISS"
 
 
 @dataclass
@@ -45,7 +45,7 @@ class Row:
     ours: float | None
     theirs: float | None
     target: float | None = None
-    """The gated floor of ``ratio`` from the targets file."""
+    """The gated speed target of ``ratio`` from the targets file."""
     baseline: float | None = None
     bound: float | None = None
     """The median of the case's floor (its least work), in seconds."""
@@ -92,7 +92,7 @@ class Row:
 
     @property
     def status(self) -> str:
-        """``"pass"``, ``"MISS"``, ``"n/a"`` (no Gymnasium figure) or ``""`` (no floor)."""
+        """``"pass"``, ``"MISS"``, ``"n/a"`` (no Gymnasium figure) or ``""`` (no target)."""
         # No gymspaces figure is a miss: the case was selected and did not run.
         return _judge(self.ratio, self.target, "MISS" if self.ours is None else "n/a")
 
@@ -118,7 +118,7 @@ class Report:
 
     @property
     def geometric_status(self) -> str:
-        """``"pass"``, ``"MISS"``, ``"n/a"`` (not every case measured) or ``""`` (no floor)."""
+        """``"pass"``, ``"MISS"``, ``"n/a"`` (not every case measured) or ``""`` (no target)."""
         return _judge(self.geometric_mean, self.geometric_floor, "n/a")
 
     @property
@@ -130,12 +130,12 @@ class Report:
 
     @property
     def kept_status(self) -> str:
-        """``"pass"``, ``"MISS"``, ``"n/a"`` (not every patch-mode case measured) or ``""`` (no floor)."""
+        """``"pass"``, ``"MISS"``, ``"n/a"`` (not every patch-mode case measured) or ``""`` (no target)."""
         return _judge(self.kept if self.patched_complete else None, self.kept_floor, "n/a")
 
 
-def _shortfall(ratio: float, floor: float) -> str:
-    return f"{ratio:.1f}x < {floor:g}x: {ratio / floor:.0%} of the floor, needs {floor / ratio:.2f}x more"
+def _shortfall(ratio: float, target: float) -> str:
+    return f"{ratio:.1f}x < {target:g}x: {ratio / target:.0%} of the target, needs {target / ratio:.2f}x more"
 
 
 def evaluate(
@@ -154,8 +154,8 @@ def evaluate(
     targets : Targets or None
         Floors to check; ``None`` reports ratios only.
     cases : iterable of str, optional
-        The case keys that were meant to run (default: every case). A floor
-        of a case outside them is not checked; a floor of a selected case
+        The case keys that were meant to run (default: every case). A target
+        of a case outside them is not checked; a target of a selected case
         without a gymspaces result counts as missed. The geometric mean is
         only judged over the full set of cases.
     baseline : Run, optional
@@ -176,7 +176,7 @@ def evaluate(
     for key in selected:
         row = Row.measured(key, run.medians.get(key, {}))
         if targets is not None:
-            row.target = targets.floor_of(key)
+            row.target = targets.target_of(key)
         if baseline is not None:
             row.baseline = baseline.median(key, "gymspaces")
         rows.append(row)
@@ -185,7 +185,7 @@ def evaluate(
     for row in rows:
         if row.status == "MISS":
             if row.ours is None:
-                misses.append(f"{row.key}: no gymspaces result (floor {row.target:g}x)")
+                misses.append(f"{row.key}: no gymspaces result (target {row.target:g}x)")
             else:
                 misses.append(f"{row.key}: {_shortfall(row.ratio, row.target)}")  # type: ignore[arg-type]
 
@@ -198,7 +198,7 @@ def evaluate(
         if report.geometric_status == "MISS":
             misses.append(f"geometric mean: {_shortfall(geometric, geometric_floor)}")  # type: ignore[arg-type]
         elif report.geometric_status == "n/a":
-            notes.append("geometric mean floor not judged: it needs every case, with Gymnasium")
+            notes.append("geometric mean target not judged: it needs every case, with Gymnasium")
     _judge_patched(report, targets)
     if targets is not None:
         notes.extend(_absolute_notes(run, targets, set(selected)))
@@ -207,7 +207,7 @@ def evaluate(
         near = sum(distance <= NEAR_FLOOR for distance in distances)
         notes.append(
             f"floor: {near} of {len(distances)} cases within {NEAR_FLOOR:g}x of their floor "
-            f"(median distance {sorted(distances)[len(distances) // 2]:.1f}x); see README, 'How the floors are built'"
+            f"(median distance {sorted(distances)[len(distances) // 2]:.1f}x); see docs/performance.md, 'How the floors are built'"
         )
     return report
 

@@ -1,6 +1,6 @@
 """The speed gate of ``python -m gymspaces bench --check``: confirm the misses, then give the verdict.
 
-A case below its floor is measured again, both sides interleaved, before it
+A case below its speed target is measured again, both sides interleaved, before it
 counts as a miss (:func:`confirm_misses`); :func:`verdict` prints the gate's lines and returns
 the exit status, which ``GYMSPACES_GATE=warn`` keeps at 0 for misses.
 """
@@ -21,7 +21,7 @@ from gymspaces.bench.targets import Targets
 GATE_ENV = "GYMSPACES_GATE"
 GATE_MODES = ("fail", "warn")
 
-# A case below its floor is measured again before the gate calls it a miss.
+# A case below its target is measured again before the gate calls it a miss.
 # This machine class slows down now and then for one to several seconds
 # (another tenant; every process, pure Python too, runs ~1.8x slower), and
 # one such spell over one side of a case moves its ratio by half. So a miss
@@ -41,24 +41,24 @@ def gate_mode() -> str:
 def confirm_misses(
     run: Run, report: Report, targets: Targets | None, cases: Sequence[str] | None, baseline: Run | None
 ) -> Report:
-    """Time every case below its floor again, both sides interleaved, and judge it on its median pair.
+    """Time every case below its target again, both sides interleaved, and judge it on its median pair.
 
     A case's gymspaces and Gymnasium medians in ``run`` are replaced by the
-    two blocks of its pair with the median ratio (its floor is kept), and the
+    two blocks of its pair with the median ratio (its floor, the least-work bound, is kept), and the
     report is evaluated anew: a slow spell over one side cannot fail the gate, and
-    nothing passes a case that is really below its floor.
+    nothing passes a case that is really below its target.
     """
     missed = [row.key for row in report.rows if row.status == "MISS" and row.ours is not None]
     if not missed:
         return report
-    print(f"re-measuring {', '.join(missed)} (below the floor): both sides interleaved", file=sys.stderr)
+    print(f"re-measuring {', '.join(missed)} (below the target): both sides interleaved", file=sys.stderr)
     for key in missed:
         timing = time_interleaved(CASES_BY_KEY[key])
         run.medians[key].update(timing.median_pair)
         ratios = timing.pair_ratios
         quartiles = ratios[len(ratios) // 4], ratios[(3 * len(ratios)) // 4]
         run.confirmed.append(
-            f"{key}: below the floor at first; re-measured in {len(ratios)} interleaved pairs of blocks "
+            f"{key}: below the target at first; re-measured in {len(ratios)} interleaved pairs of blocks "
             f"(ratio of neighbouring blocks {quartiles[0]:.2f}x to {quartiles[1]:.2f}x, middle half), "
             "the median pair shown"
         )
@@ -72,14 +72,14 @@ def verdict(report: Report, targets: Targets | None, gate: str) -> int:
     assert targets is not None
     print()
     if not report.has_reference:
-        print(f"gate: cannot judge ratio floors without Gymnasium ({BENCH_EXTRA})")
+        print(f"gate: cannot judge speed targets without Gymnasium ({BENCH_EXTRA})")
         return EXIT_USAGE
     judged = sum(1 for row in report.rows if row.status in ("pass", "MISS"))
     judged += report.geometric_status in ("pass", "MISS")
     if not report.misses:
-        print(f"gate: PASS, {judged} floors of {targets.path} met")
+        print(f"gate: PASS, {judged} targets of {targets.path} met")
         return EXIT_OK
-    print(f"gate: FAIL, {len(report.misses)} of {judged} floors of {targets.path} missed:")
+    print(f"gate: FAIL, {len(report.misses)} of {judged} targets of {targets.path} missed:")
     for miss in report.misses:
         print(f"  {miss}")
     if gate == "warn":

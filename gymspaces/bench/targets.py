@@ -1,8 +1,8 @@
 """The speed targets of ``python -m gymspaces bench``: reading and checking a targets file (TOML).
 
-A targets file has a ``[ratio]`` table, the gated floors of Gymnasium median /
+A targets file has a ``[ratio]`` table, the gated speed targets of Gymnasium median /
 gymspaces median per case key (and ``geometric_mean``), an optional
-``[patched]`` table of the patch-mode group's floors (``each`` case, and the
+``[patched]`` table of the patch-mode group's targets (``each`` case, and the
 share of the kernels' gain ``kept``), and an optional ``[absolute]`` table of
 reported, never gated, bounds.
 """
@@ -26,9 +26,9 @@ class Targets:
     Attributes
     ----------
     ratio : dict of str to float
-        Gated floors of Gymnasium median / gymspaces median, per case key.
+        Gated targets of Gymnasium median / gymspaces median, per case key.
     geometric_mean : float or None
-        Gated floor of the geometric mean of the ratios of every case of a
+        Gated target of the geometric mean of the ratios of every case of a
         Gymnasium operation (not ``import``, not the batched APIs).
     absolute : dict of str to dict
         Reported, never gated: ``{"max_us": x}`` bounds the gymspaces median
@@ -37,10 +37,10 @@ class Targets:
     path : str
         Where the targets were read from.
     patched_each : float or None
-        Gated floor of the ratio of every ``patched_*`` case without a floor
+        Gated target of the ratio of every ``patched_*`` case without a target
         of its own in ``ratio`` (plain / patched).
     patched_kept : float or None
-        Gated floor of *kept*: the geometric mean of the patched gains over
+        Gated target of *kept*: the geometric mean of the patched gains over
         the geometric mean of the kernels' gains, on the same cases.
     """
 
@@ -51,12 +51,12 @@ class Targets:
     patched_each: float | None = None
     patched_kept: float | None = None
 
-    def floor_of(self, key: str) -> float | None:
-        """The gated floor of case ``key``'s ratio, if any."""
-        floor = self.ratio.get(key)
-        if floor is None and key.startswith(PATCHED_PREFIX):
+    def target_of(self, key: str) -> float | None:
+        """The gated speed target of case ``key``'s ratio, if any."""
+        target = self.ratio.get(key)
+        if target is None and key.startswith(PATCHED_PREFIX):
             return self.patched_each
-        return floor
+        return target
 
 
 ABSOLUTE_FIELDS = {"max_us", "max_ms_over_numpy"}
@@ -97,7 +97,7 @@ def load_targets(path: str | os.PathLike[str]) -> Targets:
     ----------
     path : str or path-like
         A TOML file with a ``[ratio]`` table (case key or ``geometric_mean``
-        to floor) and an optional ``[absolute]`` table.
+        to target) and an optional ``[absolute]`` table.
 
     Returns
     -------

@@ -209,13 +209,13 @@ def test_every_missed_floor_is_listed_with_its_shortfall():
     expected = {key for key, floor in targets.ratio.items() if floor > 9} | {"geometric mean"}
     assert missed == expected
     text = next(miss for miss in report.misses if miss.startswith("box_sample:"))
-    assert "9.0x < 40x" in text and "22% of the floor" in text and "needs 4.44x more" in text
+    assert "9.0x < 40x" in text and "22% of the target" in text and "needs 4.44x more" in text
 
 
 def test_selected_case_without_result_counts_as_missed():
     targets = load_targets(TARGETS)
     report = evaluate(_synthetic(100.0, skip="graph_sample"), targets, cases=["graph_sample", "box_sample"])
-    assert report.misses == ["graph_sample: no gymspaces result (floor 20x)"]
+    assert report.misses == ["graph_sample: no gymspaces result (target 20x)"]
 
 
 class _Terminal(io.StringIO):
@@ -343,7 +343,7 @@ def test_gate_passes_floors_every_run_meets(real_run, tmp_path, monkeypatch, cap
     targets = _write_targets(tmp_path / "low.toml", 0.001)
     args = ["--from-json", str(out / "run.json"), "--cases", ",".join(RUN_CASES), "--check", str(targets)]
     assert _benchcli.main(args) == 0
-    assert "gate: PASS, 2 floors" in capsys.readouterr().out
+    assert "gate: PASS, 2 targets" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(("gate", "code"), [(None, 1), ("fail", 1), ("warn", 0)])
@@ -356,7 +356,7 @@ def test_gate_reports_every_miss(real_run, tmp_path, monkeypatch, capsys, gate, 
     targets = _write_targets(tmp_path / "high.toml", 1e9)
     assert _benchcli.main(["--from-json", str(out / "run.json"), "--check", str(targets)]) == code
     text = capsys.readouterr().out
-    assert "gate: FAIL, 2 of 2 floors" in text
+    assert "gate: FAIL, 2 of 2 targets" in text
     for key in RUN_CASES:
         assert f"  {key}: " in text and "< 1e+09x" in text
     assert ("GYMSPACES_GATE=warn" in text) == (gate == "warn")
@@ -505,7 +505,7 @@ def test_a_miss_is_timed_again_interleaved_and_judged_on_the_median_pair(monkeyp
     run.medians["graph_sample"]["gymnasium"] = run.medians["graph_sample"]["gymspaces"] * 5  # 5x < 20x
     run.medians["graph_sample"]["floor"] = 0.5e-6
     report = evaluate(run, targets)
-    assert report.misses == ["graph_sample: 5.0x < 20x: 25% of the floor, needs 4.00x more"]
+    assert report.misses == ["graph_sample: 5.0x < 20x: 25% of the target, needs 4.00x more"]
     # Two pairs spoilt by a slow spell, three clean ones: the median pair is clean.
     timed = _fake_interleaved(monkeypatch, {"graph_sample": [25.0, 4.0, 26.0, 3.0, 24.0]})
     confirmed = _gate.confirm_misses(run, report, targets, None, None)
@@ -516,7 +516,7 @@ def test_a_miss_is_timed_again_interleaved_and_judged_on_the_median_pair(monkeyp
     assert run.medians["graph_sample"]["gymnasium"] == pytest.approx(120e-6)
     assert run.medians["graph_sample"]["floor"] == 0.5e-6
     assert any(
-        "graph_sample: below the floor at first" in note and "5 interleaved pairs" in note
+        "graph_sample: below the target at first" in note and "5 interleaved pairs" in note
         and "4.00x to 25.00x, middle half" in note
         for note in confirmed.notes
     )
@@ -529,7 +529,7 @@ def test_a_case_below_its_floor_in_most_pairs_still_fails(monkeypatch):
     report = evaluate(run, targets)
     _fake_interleaved(monkeypatch, {"box_sample": [3.0, 39.0, 50.0, 2.0, 39.0]})
     confirmed = _gate.confirm_misses(run, report, targets, None, None)
-    assert confirmed.misses == ["box_sample: 39.0x < 40x: 98% of the floor, needs 1.03x more"]
+    assert confirmed.misses == ["box_sample: 39.0x < 40x: 98% of the target, needs 1.03x more"]
 
 
 def test_interleaved_blocks_alternate_and_keep_each_side_in_its_context():

@@ -5,6 +5,7 @@ Gymnasium's."""
 from __future__ import annotations
 
 import inspect
+import re
 
 import numpy as np
 import pytest
@@ -41,9 +42,13 @@ def test_every_space_kind_is_sampled() -> None:
 def test_the_table_shows_every_kind_identical_to_gymnasium(untimed: None, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("gymnasium")  # the test extra installs it
     assert demo.main([]) == 0
-    header, rows = table(capsys.readouterr().out)
+    text = capsys.readouterr().out
+    header, rows = table(text)
     assert header.split() == ["operation", "sample", "gymspaces", "us", "gymnasium", "us", "speedup", "same"]
-    assert len(rows) == len(demo.CASES)
+    # Then one unmodified Gymnasium program, plain and patched, results checked identical.
+    assert rows[-2] == "An unmodified Gymnasium program, plain and patched (python -m gymspaces.gymnasium train.py):"
+    assert re.fullmatch(r"  .+: plain [\d.]+ s, patched [\d.]+ s \([\d.]+x\), results identical", rows[-1]), rows[-1]
+    rows = rows[: len(demo.CASES)]
     for case, row in zip(demo.CASES, rows):
         assert row.startswith(case.label + " ") and row.endswith(" yes"), row
         assert len(row) == len(header), "columns are aligned"
