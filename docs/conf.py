@@ -32,6 +32,16 @@ suppress_warnings = ["ref.python"]
 
 html_theme = "furo"                 # maintained, as Gymnasium's own docs (the `docs` extra)
 html_title = f"gymspaces {release}"
+# The repository and the package index, in the theme's footer and beside each page's title.
+html_theme_options = {
+    "source_repository": "https://github.com/gymspaces/gymspaces/",
+    "source_branch": "main",
+    "source_directory": "docs/",
+    "footer_icons": [
+        {"name": "GitHub", "url": "https://github.com/gymspaces/gymspaces", "html": "GitHub", "class": ""},
+        {"name": "PyPI", "url": "https://pypi.org/project/gymspaces/", "html": "PyPI", "class": ""},
+    ],
+}
 html_static_path = ["_static"]
 html_css_files = ["gymspaces.css"]
 

@@ -10,7 +10,8 @@ loads each documentation page in a same-origin frame of that width and
 records, after the page's own scripts ran:
 
 * that the page loaded and has its main content;
-* that the page does not scroll sideways;
+* that the page does not scroll sideways, nor its main column overflow;
+* that the landing page (``index.html``) holds a code block;
 * that no code example scrolls sideways (benchmark output, ``text`` blocks,
   may: a table is not an example);
 * that the footer's copyright line names its holder (not an empty ``©.``);
@@ -58,6 +59,34 @@ function check(page) {
         const root = doc.scrollingElement || doc.documentElement;
         if (root.scrollWidth > root.clientWidth + 1) {
           problems.push("the page scrolls sideways: " + root.scrollWidth + " > " + root.clientWidth);
+        }
+        // The main column holds its content: a wide block scrolls inside itself
+        // (a table's own wrapper, a code block) and never widens the column.
+        const main = doc.querySelector("article, [role=main], div.body");
+        if (main) {
+          const edge = main.getBoundingClientRect().right + 1;
+          const view = frame.contentWindow;
+          const scrolls = (el) => ["auto", "scroll"].includes(view.getComputedStyle(el).overflowX);
+          for (const el of main.querySelectorAll("*")) {
+            // Heading anchors sit in the margin by design; what scrolls inside
+            // its own box (a code block, a table's wrapper) hides nothing.
+            if (el.closest("a.headerlink") || el.querySelector(":scope > a.headerlink")) continue;
+            let inside = false;
+            for (let up = el.parentElement; up && up !== main; up = up.parentElement) {
+              if (scrolls(up)) { inside = true; break; }
+            }
+            // A scroll container itself may reach into the theme's margin a little.
+            const allowance = scrolls(el) ? 16 : 0;
+            if (!inside && el.getBoundingClientRect().right > edge + allowance) {
+              problems.push("the main column overflows by " + Math.round(el.getBoundingClientRect().right - edge + 1) +
+                            " px: <" + el.tagName.toLowerCase() + "> " +
+                            el.textContent.trim().slice(0, 50));
+              break;
+            }
+          }
+        }
+        if (page.endsWith("index.html") && !doc.querySelector("div.highlight pre")) {
+          problems.push("the landing page holds no code block");
         }
         doc.querySelectorAll("div.highlight pre").forEach((pre) => {
           const block = pre.closest("div[class*='highlight-']");
