@@ -143,7 +143,7 @@ def check_python_module(module: str, arguments: list[str], reader: Reader) -> li
         sources = [word for word in arguments if not word.startswith("-") and word != "html"]
         if not sources or not (ROOT / sources[0] / "conf.py").is_file():
             problems.append(f"python -m sphinx {' '.join(arguments)}: the source folder has no conf.py")
-        api = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+        api = "\n".join(path.read_text(encoding="utf-8") for path in (ROOT / "docs").glob("api/*.md"))
         if reader.known and "gymspaces.gymnasium" in api and "gymnasium" not in reader.installed:
             problems.append("the docs build autodocs gymspaces.gymnasium but does not install Gymnasium")
     elif module == "build":

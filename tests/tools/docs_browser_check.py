@@ -148,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     options = parser.parse_args(argv)
     build = options.build.resolve()
     pages = sorted(
-        str(path.relative_to(build)) for path in build.glob("*.html") if path.name not in ("genindex.html", "search.html")
+        str(path.relative_to(build)) for path in sorted(build.glob("**/*.html"))
+        if path.name not in ("genindex.html", "search.html") and "_static" not in path.parts and "_sources" not in path.parts
     )
     if not pages:
         raise SystemExit(f"no HTML pages in {build}")
