@@ -42,15 +42,6 @@ cdef inline object attr(dict namespace, object obj, str name):
     return getattr(obj, name)
 
 
-cdef inline object attr_or_none(dict namespace, object obj, str name):
-    cdef PyObject *found
-    if namespace is not None:
-        found = PyDict_GetItemWithError(namespace, name)
-        if found != NULL:
-            return <object> found
-    return getattr(obj, name, None)
-
-
 # Entries of samples, for kernels that read one column of a batch of samples
 # (a Dict's key, a Tuple's position) without building it as a list first.
 cdef inline PyObject *sample_entry(object sample, object key, Py_ssize_t index, bint by_key) except? NULL:

@@ -221,7 +221,7 @@ cdef class RNGHandle:
         keeps the GIL, and taking it is skipped (a free-threaded build always
         takes it).
 
-        The shortcut stays because it is measured (issue #27): numpy's lock
+        The shortcut stays because it is measured: numpy's lock
         is an RLock whose ``acquire`` parses its arguments, and a pair of
         calls costs about 0.13 us on CPython 3.11 -- as much as a whole
         ``Discrete.sample``. Taking it on every draw, pytest-benchmark
