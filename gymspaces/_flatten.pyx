@@ -748,8 +748,8 @@ cdef object gather(space, object x, Gathered *parts, int depth, bint checked=Fal
     deeper than ``MAX_KERNEL_DEPTH`` included; ``depth`` is 0 at the root).
 
     ``checked``: a Gymnasium space under patch mode (see ``flatten_checked``):
-    each node must pass its judge, and a leaf value is taken only where no
-    cast can warn."""
+    each node must pass its judge, a Dict's value must be an exact dict, and
+    a leaf value is taken only where no cast can warn."""
     cdef type cls = space_class(registry, space)
     cdef dict namespace
     cdef npy_intp size = 0, index, count
@@ -763,6 +763,11 @@ cdef object gather(space, object x, Gathered *parts, int depth, bint checked=Fal
     if checked and space_reason(space) is not None:
         return None
     if cls is registry.Dict:
+        if checked and type(x) is not dict:
+            # Checked, the value is read without running the caller's code
+            # (another mapping's lookup might edit anything): an answer of None
+            # then leaves no trace for the general rule to see.
+            return None
         return gather_dict(space.spaces, x, parts, NULL, depth, checked)
     if cls is registry.Tuple:
         children = space.spaces

@@ -28,6 +28,10 @@ class Failures:
 
 class Helper:
     originals: dict[type, Callable[..., Any]]
+    release_proven: Callable[..., bool] | None
+    def failed(
+        self, space: Any, args: tuple[Any, ...], kwargs: dict[str, Any], error: BaseException, failures: Failures
+    ) -> Any: ...
     def __init__(
         self,
         originals: dict[type, Callable[..., Any]],
@@ -74,7 +78,7 @@ def checked_rule(
     name: str,
     general: Callable[..., Any],
     live: Live,
-    failures: Failures | None = None,
-    release_proven: Callable[..., bool] | None = None,
+    how: Helper,
+    failures: Failures,
     fallbacks: tuple[Callable[..., Any], Callable[..., Any]] | None = None,
 ) -> Callable[..., Any]: ...

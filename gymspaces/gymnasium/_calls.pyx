@@ -194,7 +194,8 @@ cdef class Helper:
     """
 
     cdef readonly dict originals
-    cdef object may_warn, release_proven, deferrable, unproven, convert, wrap_generator
+    cdef readonly object release_proven
+    cdef object may_warn, deferrable, unproven, convert, wrap_generator
     cdef bint rerun
 
     def __init__(self, dict originals, may_warn, release_proven, bint rerun, deferrable, unproven,
@@ -207,6 +208,16 @@ cdef class Helper:
         self.unproven = unproven
         self.convert = convert
         self.wrap_generator = wrap_generator
+
+    def failed(self, space, tuple args, dict kwargs, error, Failures failures):
+        """What a call whose gymspaces code raised ``error`` does instead: Gymnasium's
+        own rule (on releases that word such errors otherwise, or for a call
+        gymspaces handed back), else ``error`` as Gymnasium's exception."""
+        if self.rerun or isinstance(error, self.unproven):
+            return self.gymnasiums(space)(space, *args, **kwargs)
+        if not isinstance(error, failures.errors):
+            raise error
+        raise failures.translate(error)
 
     cdef object gymnasiums(self, space):
         for klass in type(space).__mro__:
@@ -265,24 +276,31 @@ CHECKED = frozenset(
 """The helpers that have a checked kernel."""
 
 
-def checked_rule(str name, general, Live live, Failures failures=None, release_proven=None, fallbacks=None):
+def checked_rule(str name, general, Live live, Helper how, Failures failures, fallbacks=None):
     """Gymnasium's helper ``name`` as a rule: its checked kernel when that
     answers, else ``general(space, *args, **kwargs)``.
 
-    Any other call shape goes to ``general``, and so does a call the kernel
-    fails on (it has no side effect): ``general``'s errors are Gymnasium's.
-    ``concatenate`` takes the fallbacks of gymspaces' own rules, ``(leaf, tree)``,
-    and translates its ``failures``; on releases whose ``release_proven`` is
-    not None its calls are left to ``general``.
+    Any other call shape goes to ``general``. The checked kernels read only
+    exact dicts, tuples, lists and ndarrays of the value (no code of the
+    caller's runs in them), so a kernel that answers None has had no effect
+    and ``general`` decides afresh; one that raises fails as ``general``
+    would have (``how.failed``: Gymnasium's exception, or Gymnasium's own
+    code where the release says so), without running a second time.
+    ``concatenate`` takes the fallbacks of gymspaces' own rules, ``(leaf,
+    tree)``; on releases where ``how`` has argument rules, it is left to
+    ``general``.
     """
     if name == "flatdim":
         def flatdim(space, *args, **kwargs):
             cdef object result
             if live.on and not args and not kwargs:
+                failure = None
                 try:
                     result = flatdim_checked(space)
-                except Exception:
-                    result = None
+                except Exception as error:
+                    failure = error
+                if failure is not None:  # (outside the except clause: nothing is being handled, as in the general rule)
+                    return how.failed(space, args, kwargs, failure, failures)
                 if result is not None:
                     return result
             return general(space, *args, **kwargs)
@@ -291,10 +309,13 @@ def checked_rule(str name, general, Live live, Failures failures=None, release_p
         def flatten(space, x=MISSING, *args, **kwargs):
             cdef object result
             if live.on and x is not MISSING and not args and not kwargs:
+                failure = None
                 try:
                     result = flatten_checked(space, x)
-                except Exception:
-                    result = None
+                except Exception as error:
+                    failure = error
+                if failure is not None:  # (outside the except clause: nothing is being handled, as in the general rule)
+                    return how.failed(space, (x,), kwargs, failure, failures)
                 if result is not None:
                     return result
             if x is MISSING:
@@ -305,10 +326,13 @@ def checked_rule(str name, general, Live live, Failures failures=None, release_p
         def unflatten(space, x=MISSING, *args, **kwargs):
             cdef object result
             if live.on and x is not MISSING and not args and not kwargs:
+                failure = None
                 try:
                     result = unflatten_checked(space, x)
-                except Exception:
-                    result = None
+                except Exception as error:
+                    failure = error
+                if failure is not None:  # (outside the except clause: nothing is being handled, as in the general rule)
+                    return how.failed(space, (x,), kwargs, failure, failures)
                 if result is not None:
                     return result
             if x is MISSING:
@@ -322,18 +346,18 @@ def checked_rule(str name, general, Live live, Failures failures=None, release_p
             # pass (``stack_items`` for an array leaf, the general rule for a
             # Tuple or Dict). A result of None leaves the call, whole, to ``general``.
             cdef object result
-            if (live.on and len(args) == 2 and not kwargs and release_proven is None
+            if (live.on and len(args) == 2 and not kwargs and how.release_proven is None
                     and tree_reason(space) is None):
                 fallback = fallbacks[0] if is_array_leaf(registry, space_class(registry, space)) else fallbacks[1]
+                failure = None
                 try:
                     result = concatenate_tree(space, args[0], args[1], fallback)
-                except failures.errors as error:
+                except Exception as error:
                     failure = error
-                else:
-                    if result is not None:
-                        return result
-                    return general(space, *args, **kwargs)
-                raise failures.translate(failure)
+                if failure is not None:  # (outside the except clause: nothing is being handled, as in the general rule)
+                    return how.failed(space, args, kwargs, failure, failures)
+                if result is not None:
+                    return result
             return general(space, *args, **kwargs)
         return concatenate
     if name == "write_to_shared_memory":
@@ -342,10 +366,13 @@ def checked_rule(str name, general, Live live, Failures failures=None, release_p
             # writes, so nothing is written when it answers False.)
             cdef bint written = False
             if live.on and len(args) == 3 and not kwargs:
+                failure = None
                 try:
                     written = write_checked(space, *args)
-                except Exception:
-                    written = False
+                except Exception as error:
+                    failure = error
+                if failure is not None:  # (outside the except clause: nothing is being handled, as in the general rule)
+                    return how.failed(space, args, kwargs, failure, failures)
                 if written:
                     return None
             return general(space, *args, **kwargs)
@@ -354,10 +381,13 @@ def checked_rule(str name, general, Live live, Failures failures=None, release_p
         def read_from_shared_memory(space, *args, **kwargs):
             cdef object result = None
             if live.on and not kwargs and 1 <= len(args) <= 2:
+                failure = None
                 try:
                     result = read_checked(space, *args) if len(args) == 2 else read_checked(space, args[0], 1)
-                except Exception:
-                    result = None
+                except Exception as error:
+                    failure = error
+                if failure is not None:  # (outside the except clause: nothing is being handled, as in the general rule)
+                    return how.failed(space, args, kwargs, failure, failures)
                 if result is not None:
                     return result
             return general(space, *args, **kwargs)

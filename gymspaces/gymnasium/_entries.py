@@ -242,7 +242,7 @@ def helper_rule(
     rule = _calls.helper_rule(helper, live, how, FAILURES)
     if name in _calls.CHECKED:  # its checked kernel first (see gymspaces.gymnasium._calls)
         rule = _calls.checked_rule(
-            name, rule, live, FAILURES, _release_rules.helper_arguments(name),
+            name, rule, live, how, FAILURES,
             (_batching.stack_items, _batching.concatenate),  # gymspaces' own concatenate rules' fallbacks
         )
     rule.__name__ = rule.__qualname__ = f"{name}_compiled"
