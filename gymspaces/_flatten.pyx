@@ -255,6 +255,13 @@ cdef object int64_one_hot(space, x):
     return out
 
 
+cdef inline object discrete_flat(space, x):
+    """``flatten(Discrete, x)`` in C: the default int64 Discrete first, then any
+    integer dtype; ``None`` for an input left to numpy."""
+    result = int64_one_hot(space, x)
+    return result if result is not None else one_hot(space, x)
+
+
 # ``gymspaces.utils.flatten`` is this function: an exact Discrete (the most
 # frequent flatten of a single value, e.g. a discrete action) is one-hot encoded
 # here without going through the generic dispatcher (``registry.flatten``);
@@ -271,10 +278,7 @@ cdef object flatten_value(space, x):
     cdef type cls = space_class(registry, space)
     if registry.flatten_enabled:
         if cls is registry.Discrete:
-            result = int64_one_hot(space, x)
-            if result is not None:
-                return result
-            result = one_hot(space, x)
+            result = discrete_flat(space, x)
             if result is not None:
                 return result
         elif cls is registry.Dict or cls is registry.Tuple:
@@ -1593,8 +1597,7 @@ cpdef object flatten_checked(space, x):
     if space_reason(space) is not None:
         return None
     if cls is registry.Discrete:
-        result = int64_one_hot(space, x)
-        return result if result is not None else one_hot(space, x)
+        return discrete_flat(space, x)
     if cls is registry.MultiDiscrete:
         return multi_discrete_one_hot(space, x)
     return None
@@ -1604,39 +1607,28 @@ cpdef object unflatten_checked(space, x):
     """Gymnasium's ``unflatten(space, x)``, computed only where it provably is; else ``None``."""
     cdef type cls = space_class(registry, space)
     cdef dict namespace
-    cdef npy_intp position
     if not registry.flatten_enabled or type(x) is not cnp.ndarray:
         return None
-    if cls is registry.Dict or cls is registry.Tuple:
-        if cnp.PyArray_NDIM(<cnp.ndarray> x) != 1 or not is_fast_node(space, 0, True):
-            return None
-        try:
-            return unflatten_node(space, <cnp.ndarray> x, 0, cnp.PyArray_DIM(<cnp.ndarray> x, 0), REFUSE)
-        except Refused:
-            return None
-    namespace = instance_dict(space)
     if cls is registry.Box or cls is registry.MultiBinary:
-        # np.asarray(x, dtype=space.dtype).reshape(space.shape): it reads the
-        # dtype and the shape only (the class verdict and their own checks decide).
+        # np.asarray(x, dtype=space.dtype).reshape(space.shape), of an x of any
+        # shape: it reads the dtype and the shape only (the class verdict and
+        # their own checks decide).
         if not class_passes(space):
             return None
+        namespace = instance_dict(space)
         dtype = attr(namespace, space, "dtype")
         if not cnp.PyArray_DescrCheck(dtype) or not cnp.PyArray_EquivTypes(
                 <cnp.dtype> cnp.PyArray_DESCR(<cnp.ndarray> x), <cnp.dtype> dtype):
             return None
         return cnp.PyArray_Reshape(<cnp.ndarray> x, attr(namespace, space, "_shape"))
-    if space_reason(space) is not None:
+    # Any other root, leaf or tree, as a node of a tree: the same walk, refusing
+    # whatever it would leave to the Python rules.
+    if cnp.PyArray_NDIM(<cnp.ndarray> x) != 1 or not is_fast_node(space, 0, True):
         return None
-    if cls is registry.Discrete:
-        # start + np.nonzero(x)[0][0]; a vector of exactly ``n`` keeps the sum in the dtype.
-        if (not is_plain_vector(x)
-                or <uint64_t> cnp.PyArray_DIM(<cnp.ndarray> x, 0) != int_bits(attr(namespace, space, "n"))):
-            return None
-        position = first_nonzero(<cnp.ndarray> x, 0, cnp.PyArray_DIM(<cnp.ndarray> x, 0))
-        return discrete_value(space, namespace, position) if position >= 0 else None
-    if cls is registry.MultiDiscrete:
-        return multi_discrete_from_one_hot(space, x)
-    return None
+    try:
+        return unflatten_node(space, <cnp.ndarray> x, 0, cnp.PyArray_DIM(<cnp.ndarray> x, 0), REFUSE)
+    except Refused:
+        return None
 
 
 cpdef object flatdim_checked(space):
@@ -1661,9 +1653,6 @@ cpdef object flatdim_checked(space):
                 return None
             product = product * dim
         return product
-    if cls is registry.Discrete:
-        # int(space.n): the class verdict decides (int() of whatever ``n`` is).
-        return int(attr(instance_dict(space), space, "n")) if class_passes(space) else None
     if cls is registry.MultiDiscrete:
         # int(np.sum(space.nvec)): an integer array of the space's dtype (the judge), summed in C.
         if space_reason(space) is not None or not is_fast_node(space, 0, False):

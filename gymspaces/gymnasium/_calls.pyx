@@ -306,39 +306,9 @@ def checked_rule(str name, general, Live live, Helper how, Failures failures, fa
             return general(space, *args, **kwargs)
         return flatdim
     if name == "flatten":
-        def flatten(space, x=MISSING, *args, **kwargs):
-            cdef object result
-            if live.on and x is not MISSING and not args and not kwargs:
-                failure = None
-                try:
-                    result = flatten_checked(space, x)
-                except Exception as error:
-                    failure = error
-                if failure is not None:  # (outside the except clause: nothing is being handled, as in the general rule)
-                    return how.failed(space, (x,), kwargs, failure, failures)
-                if result is not None:
-                    return result
-            if x is MISSING:
-                return general(space, *args, **kwargs)
-            return general(space, x, *args, **kwargs)
-        return flatten
+        return one_value_rule(flatten_value, general, live, how, failures)
     if name == "unflatten":
-        def unflatten(space, x=MISSING, *args, **kwargs):
-            cdef object result
-            if live.on and x is not MISSING and not args and not kwargs:
-                failure = None
-                try:
-                    result = unflatten_checked(space, x)
-                except Exception as error:
-                    failure = error
-                if failure is not None:  # (outside the except clause: nothing is being handled, as in the general rule)
-                    return how.failed(space, (x,), kwargs, failure, failures)
-                if result is not None:
-                    return result
-            if x is MISSING:
-                return general(space, *args, **kwargs)
-            return general(space, x, *args, **kwargs)
-        return unflatten
+        return one_value_rule(unflatten_value, general, live, how, failures)
     if name == "concatenate":
         def concatenate(space, *args, **kwargs):
             # gymspaces' own concatenate of the tree, kernel first, without its
@@ -393,6 +363,40 @@ def checked_rule(str name, general, Live live, Helper how, Failures failures, fa
             return general(space, *args, **kwargs)
         return read_from_shared_memory
     raise ValueError(f"no checked kernel for {name!r}")
+
+
+ctypedef object (*ValueKernel)(object, object)
+
+
+cdef object flatten_value(object space, object x):
+    return flatten_checked(space, x)
+
+
+cdef object unflatten_value(object space, object x):
+    return unflatten_checked(space, x)
+
+
+cdef object one_value_rule(ValueKernel checked, general, Live live, Helper how, Failures failures):
+    """The rule of a helper of a space and one value (``flatten``, ``unflatten``):
+    ``checked(space, x)``, a C call, when it answers; else ``general``."""
+
+    def rule(space, x=MISSING, *args, **kwargs):
+        cdef object result
+        if live.on and x is not MISSING and not args and not kwargs:
+            failure = None
+            try:
+                result = checked(space, x)
+            except Exception as error:
+                failure = error
+            if failure is not None:  # (outside the except clause: nothing is being handled, as in the general rule)
+                return how.failed(space, (x,), kwargs, failure, failures)
+            if result is not None:
+                return result
+        if x is MISSING:
+            return general(space, *args, **kwargs)
+        return general(space, x, *args, **kwargs)
+
+    return rule
 
 
 cdef class GraphInstances:

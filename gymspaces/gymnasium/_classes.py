@@ -11,11 +11,10 @@ from collections.abc import Iterable
 from typing import Any
 
 import gymnasium.spaces as _gym
-import numpy as np
 
 import gymspaces as _gs
 from gymspaces.dict import _ordered_spaces
-from gymspaces.gymnasium import _convert
+from gymspaces.gymnasium import _calls, _convert
 from gymspaces.gymnasium._release import SPACE_NAMES
 
 __all__ = [
@@ -557,24 +556,8 @@ class Graph(_gs.Graph, Space, _gym.Graph):  # type: ignore[misc]  # see above: b
     __hash__ = None  # type: ignore[assignment]
 
 
-def compatible_graphs(value: Any) -> Any:
-    """``value`` with every gymspaces ``GraphInstance`` in it made compatible."""
-    kind = type(value)
-    if kind is np.ndarray:
-        return value
-    if kind is _gs.GraphInstance:
-        return GraphInstance(*value)
-    if kind is tuple:
-        items = [compatible_graphs(item) for item in value]
-        if any(new is not old for new, old in zip(items, value)):
-            return tuple(items)
-        return value
-    if kind is dict:
-        entries = {key: compatible_graphs(item) for key, item in value.items()}
-        if any(entries[key] is not item for key, item in value.items()):
-            return entries
-        return value
-    return value
+compatible_graphs = _calls.GraphInstances(_gs.GraphInstance, GraphInstance)
+"""``compatible_graphs(value)``: ``value`` with every gymspaces ``GraphInstance`` in it made compatible."""
 
 
 for _name in SPACE_NAMES:
