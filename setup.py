@@ -16,12 +16,13 @@ and 1.4 MB.
 backend and ``python setup.py`` do), so ``tests/project/test_wheel.py`` can
 read the flags below without building anything.
 
-The speed targets in ``benchmarks/targets.toml`` are copied into the package
-as ``gymspaces/bench/targets.toml`` so that ``python -m gymspaces bench --check``
-works from a regular install.
+The benchmarks' floors kernel (``benchmarks/_floor.pyx``) is compiled only by
+builds into the checkout (``pip install -e .``, ``build_ext --inplace``): the
+benchmarks run from a checkout, and a wheel ships nothing of them.
 """
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -89,15 +90,15 @@ if DEBUG:
 RANDOM_KERNELS = ["_rng", "_categorical", "_discrete", "_multi_discrete", "_box", "_multi_binary", "_text", "_graph"]
 # Kernels that draw nothing link only npymath (float16 conversions).
 PLAIN_KERNELS = [
-    "_registry", "_contains", "_flatten", "_jsonable", "_batch", "_shared_memory", "_children", "_judge", "bench._floor",
+    "_registry", "_contains", "_flatten", "_jsonable", "_batch", "_shared_memory", "_children", "_judge",
     "gymnasium._calls",
 ]
 
 
-def kernel(name: str, random: bool = True) -> Extension:
+def kernel(name: str, random: bool = True, package: str = "gymspaces") -> Extension:
     return Extension(
-        f"gymspaces.{name}",
-        [f"gymspaces/{name.replace('.', '/')}.pyx"],
+        f"{package}.{name}",
+        [f"{package}/{name.replace('.', '/')}.pyx"],
         include_dirs=[NUMPY_INCLUDE],
         library_dirs=[str(NPYRANDOM_DIR), str(NPYMATH_DIR)] if random else [str(NPYMATH_DIR)],
         libraries=(["npyrandom", "npymath"] if random else ["npymath"]) + MATH_LIBRARIES,
@@ -107,28 +108,20 @@ def kernel(name: str, random: bool = True) -> Extension:
     )
 
 
-TARGETS = Path("benchmarks") / "targets.toml"
 # ``GYMSPACES_PATCH=1`` patches Gymnasium at interpreter start-up: a one-line
 # .pth file installed at the top of site-packages imports gymspaces._autopatch
 # only when the variable is set.
 PATCH_HOOK = Path("gymspaces-patch.pth")
+BENCH_FLOOR = Path("benchmarks") / "_floor.pyx"
 
 
-class build_py_with_targets(build_py):
-    """``build_py`` that also ships the benchmark targets as ``gymspaces/bench/targets.toml``
-    and the patch-mode start-up hook ``gymspaces-patch.pth``."""
+class build_py_with_hook(build_py):
+    """``build_py`` that also installs the patch-mode start-up hook ``gymspaces-patch.pth``
+    at the top of site-packages (in editable installs too, see gymspaces/_autopatch.py)."""
 
     def run(self):
         super().run()
-        # The start-up hook goes to the top of site-packages, in editable
-        # installs too (see gymspaces/_autopatch.py).
         self.copy_file(str(PATCH_HOOK), str(Path(self.build_lib) / PATCH_HOOK.name), preserve_mode=False)
-        # An editable install reads benchmarks/targets.toml from the checkout.
-        if getattr(self, "editable_mode", False) or not TARGETS.exists():
-            return
-        destination = Path(self.build_lib) / "gymspaces" / "bench"
-        self.mkpath(str(destination))
-        self.copy_file(str(TARGETS), str(destination / "targets.toml"))
 
 
 class _StrategyWithHook:
@@ -150,7 +143,8 @@ class _StrategyWithHook:
 
 
 class build_ext_on_every_core(build_ext):
-    """``build_ext`` that compiles the kernels side by side, one a core, unless ``-j`` says otherwise.
+    """``build_ext`` that compiles the kernels side by side, one a core, unless ``-j`` says otherwise,
+    and the benchmarks' kernel only into a checkout.
 
     The generated C of a kernel takes gcc -O3 seconds to a minute; one after
     the other they made every install take about two minutes.
@@ -160,9 +154,21 @@ class build_ext_on_every_core(build_ext):
         if self.parallel is None:
             self.parallel = os.cpu_count() or 1
         super().finalize_options()
+        if not self.into_checkout():
+            self.extensions = [ext for ext in self.extensions if not ext.name.startswith("benchmarks.")]
+
+    def into_checkout(self):
+        return bool(self.inplace or getattr(self, "editable_mode", False))
+
+    def run(self):
+        # An in-place build compiles into build/ first: what it left there of
+        # the benchmarks must not reach a wheel built from the same checkout.
+        if not self.into_checkout():
+            shutil.rmtree(Path(self.build_lib) / "benchmarks", ignore_errors=True)
+        super().run()
 
 
-COMMANDS = {"build_py": build_py_with_targets, "build_ext": build_ext_on_every_core}
+COMMANDS = {"build_py": build_py_with_hook, "build_ext": build_ext_on_every_core}
 # An editable wheel is assembled from a strategy (a .pth or an import finder),
 # not from build_py's output: wrap the strategy so that the hook is installed too.
 if editable_wheel is not None and hasattr(editable_wheel, "_select_strategy"):
@@ -181,7 +187,8 @@ if __name__ == "__main__":
         cmdclass=COMMANDS,
         ext_modules=cythonize(
             [kernel(name) for name in RANDOM_KERNELS]
-            + [kernel(name, random=False) for name in PLAIN_KERNELS],
+            + [kernel(name, random=False) for name in PLAIN_KERNELS]
+            + ([kernel("_floor", random=False, package="benchmarks")] if BENCH_FLOOR.exists() else []),
             compiler_directives=DIRECTIVES,
             include_path=["."],
             # Directives are baked into the generated C: a debug build regenerates it.

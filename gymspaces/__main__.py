@@ -1,8 +1,7 @@
-"""Entry point of ``python -m gymspaces``.
+"""Entry point of ``python -m gymspaces``: the demo table of :mod:`gymspaces._demo`.
 
-Without arguments it prints the demo table of :mod:`gymspaces.bench.demo`;
-``python -m gymspaces bench ...`` runs the benchmark suite and speed gate of
-:mod:`gymspaces.bench.cli`.
+The benchmark suite and speed gate are not shipped: from a checkout, run
+``python -m benchmarks`` (``benchmarks/``).
 """
 
 import sys
@@ -12,19 +11,16 @@ USAGE = """Sample every space of gymspaces (Gymnasium's spaces, compiled) and ti
 example:  python -m gymspaces
 
 usage: python -m gymspaces            every space sampled and timed against Gymnasium, one program patched
-       python -m gymspaces bench      the benchmark suite and speed gate; see bench --help
        python -m gymspaces --version  print the version of gymspaces
 
 An unmodified Gymnasium program on gymspaces' kernels (patch mode):
-       python -m gymspaces.gymnasium --report train.py"""
+       python -m gymspaces.gymnasium --report train.py
+The benchmark suite and speed gate, from a checkout:
+       python -m benchmarks --quick --check"""
 
 
 def main(argv: list[str]) -> int:
-    """Dispatch to the demo or to the ``bench`` command; returns the exit status."""
-    if argv and argv[0] == "bench":
-        from gymspaces.bench.cli import main as bench
-
-        return bench(argv[1:])
+    """Run the demo, or print the usage or the version; returns the exit status."""
     if argv and argv[0] in ("-h", "--help"):
         print(USAGE)
         return 0
@@ -34,9 +30,10 @@ def main(argv: list[str]) -> int:
         print(f"gymspaces {__version__}")
         return 0
     if argv:
-        print(f"{USAGE}\npython -m gymspaces: error: unknown command {argv[0]!r}", file=sys.stderr)
+        hint = " (the benchmarks run from a checkout: python -m benchmarks)" if argv[0] == "bench" else ""
+        print(f"{USAGE}\npython -m gymspaces: error: unknown command {argv[0]!r}{hint}", file=sys.stderr)
         return 2
-    from gymspaces.bench.demo import main as demo
+    from gymspaces._demo import main as demo
 
     return demo([])
 

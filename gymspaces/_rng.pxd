@@ -225,7 +225,7 @@ cdef class RNGHandle:
         is an RLock whose ``acquire`` parses its arguments, and a pair of
         calls costs about 0.13 us on CPython 3.11 -- as much as a whole
         ``Discrete.sample``. Taking it on every draw, pytest-benchmark
-        medians (``python -m gymspaces bench --quick``, best of 7 interleaved
+        medians (``python -m benchmarks --quick``, best of 7 interleaved
         runs): Discrete(10).sample 0.15 -> 0.28 us, Box(3).sample 0.40 ->
         0.55 us, MultiBinary(10) 0.30 -> 0.49 us, Dict(4 keys) 2.07 -> 2.75
         us; a bulk fill, which always takes it, 36.9 -> 37.3 us.

@@ -21,7 +21,7 @@ def missing_kernels() -> list[str]:
     """The package's kernels (``gymspaces._box``, ...) with no extension module for this Python.
 
     Every kernel ships a ``.pyi`` stub beside its compiled module and has a
-    ``.pyx`` source in a checkout. (``gymspaces.bench``'s kernel is imported by
+    ``.pyx`` source in a checkout. (``benchmarks``'s kernel is imported by
     the benchmark CLI only, not by ``import gymspaces``.)
     """
     names = {path.stem for pattern in ("_*.pyi", "_*.pyx") for path in PACKAGE.glob(pattern)}

@@ -17,6 +17,7 @@ then ``...MODE=compare`` patched (:mod:`support.capture_plugin`; tests/README.md
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -27,6 +28,13 @@ from hypothesis.configuration import set_hypothesis_home_dir
 
 import gymspaces
 from support import capture_plugin
+
+# The benchmarks (``benchmarks/`` at the checkout's top) are not installed: tests
+# import them from the checkout. Appended, not put first, so that ``gymspaces``
+# stays the package under test (a wheel's, when one is installed).
+CHECKOUT = str(Path(__file__).resolve().parents[1])
+if CHECKOUT not in sys.path:
+    sys.path.append(CHECKOUT)
 
 set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "gymspaces-tests-hypothesis")
 settings.register_profile(

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import gymspaces
-from gymspaces.bench import demo
+from gymspaces import _demo as demo
 
 SPACE_KINDS = sorted(
     name

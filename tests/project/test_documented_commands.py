@@ -137,6 +137,8 @@ def check_python_module(module: str, arguments: list[str], reader: Reader) -> li
         elif module == "gymspaces.gymnasium":
             problems += _check_patch_command(arguments)
         return problems
+    if module == "benchmarks":
+        return problems + _check_bench_command(arguments, reader)
     if reader.known and module not in reader.installed:
         problems.append(f"python -m {module}: no earlier command of the recipe installs it")
     if module == "sphinx":
@@ -157,15 +159,24 @@ def check_python_module(module: str, arguments: list[str], reader: Reader) -> li
 def _check_gymspaces_command(arguments: list[str]) -> list[str]:
     if not arguments or arguments[0] in ("--version", "-h", "--help"):
         return []
-    if arguments[0] != "bench":
-        return [f"python -m gymspaces {arguments[0]}: unknown command"]
-    from gymspaces.bench.cli import _parser
+    return [f"python -m gymspaces {arguments[0]}: unknown command"]
+
+
+def _check_bench_command(arguments: list[str], reader: Reader) -> list[str]:
+    """``python -m benchmarks`` runs from the checkout's top folder, on an editable
+    install (which alone compiles the benchmarks' floors kernel into the checkout)."""
+    problems = []
+    if reader.left_tree:
+        problems.append("python -m benchmarks runs from the checkout's top folder, not after a cd elsewhere")
+    if reader.known and reader.local != "editable":
+        problems.append("python -m benchmarks: no earlier command of the recipe installs this checkout editable")
+    from benchmarks.cli import _parser
 
     try:
-        _parser().parse_args(arguments[1:])
+        _parser().parse_args(arguments)
     except SystemExit:
-        return [f"python -m gymspaces {' '.join(arguments)}: bench rejects these arguments"]
-    return []
+        problems.append(f"python -m benchmarks {' '.join(arguments)}: the command rejects these arguments")
+    return problems
 
 
 def _check_patch_command(arguments: list[str]) -> list[str]:
@@ -263,7 +274,9 @@ def test_inline_command_is_runnable(mention: tuple[str, str, str]) -> None:
         ('pip install ".[nope]"', "no extra nope"),
         ("pip install . && python -m gymspaces", "shadows the installed package"),
         ('pip install ".[test]" && python -m sphinx -b html docs out', "no earlier command of the recipe installs it"),
-        ('pip install -e ".[bench]" && python -m gymspaces bench --fast', "bench rejects"),
+        ('pip install -e ".[bench]" && python -m benchmarks --fast', "the command rejects"),
+        ('pip install ".[bench]" && cd ~ && python -m benchmarks --quick', "not after a cd elsewhere"),
+        ("python -m gymspaces bench --quick", "unknown command"),
         ('pip install -e ".[test]" && pytest tests/nowhere', "no such path"),
         ("python -m gymspaces.nowhere", "no such module"),
         ("pip install dist/gymspaces-*.whl", "builds the wheel"),

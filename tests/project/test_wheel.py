@@ -52,6 +52,9 @@ def check_wheel(path: Path) -> None:
     size = path.stat().st_size
     assert size <= MAX_WHEEL_BYTES, f"{path.name}: {size / 1e6:.2f} MB > {MAX_WHEEL_BYTES / 1e6:.2f} MB"
     with zipfile.ZipFile(path) as wheel:
+        # The package, its metadata, auditwheel's libraries and the start-up hook; no benchmarks.
+        foreign = [name for name in wheel.namelist() if not name.startswith("gymspaces") or "bench" in name]
+        assert not foreign, f"{path.name} ships more than the package: {foreign}"
         extensions = [name for name in wheel.namelist() if name.endswith(".so")]
         assert extensions, f"{path.name} holds no extension module"
         for name in extensions:
@@ -100,6 +103,19 @@ def test_debug_build_keeps_its_checks_and_symbols(monkeypatch: pytest.MonkeyPatc
     assert (("GYMSPACES_DEBUG_BUILD", "1") in namespace["MACROS"]) == (debug == "1")
     flags = (namespace["COMPILE_ARGS"], namespace["LINK_ARGS"])
     assert flags == namespace["build_flags"](sys.platform, debug == "1")
+
+
+@pytest.mark.parametrize(("inplace", "built"), [(False, ["gymspaces._rng"]), (True, ["gymspaces._rng", "benchmarks._floor"])])
+def test_the_benchmarks_kernel_is_built_only_into_a_checkout(inplace: bool, built: list[str]) -> None:
+    from setuptools import Distribution
+
+    namespace = runpy.run_path(str(ROOT / "setup.py"), run_name="gymspaces_setup")
+    kernel = namespace["kernel"]
+    extensions = [kernel("_rng"), kernel("_floor", random=False, package="benchmarks")]
+    command = namespace["build_ext_on_every_core"](Distribution({"ext_modules": extensions}))
+    command.inplace = inplace
+    command.finalize_options()
+    assert [extension.name for extension in command.extensions] == built
 
 
 def test_elf_section_names_reads_a_kernel() -> None:

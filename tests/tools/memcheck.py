@@ -56,7 +56,7 @@ DEFAULT_TESTS = [
     # The compiled shared-memory pass: plans, raw copies, views of shared buffers.
     "tests/batch/test_shared_memory_compiled.py",
     # The benchmark floors' kernel (raw writes into arrays and strings): ~35 s.
-    "tests/project/test_bench_floors.py",
+    "tests/bench/test_floors.py",
     # The compiled membership walk and the one-pass flatten_batch.
     "tests/spaces/test_contains_walk.py",
     "tests/batch/test_flatten_rows.py",

@@ -1,4 +1,4 @@
-"""Benchmark cases shared by ``benchmarks/`` and ``python -m gymspaces bench``.
+"""Benchmark cases shared by ``benchmarks/`` and ``python -m benchmarks``.
 
 A case builds, for one library, the zero-argument callable to time. The same
 case runs against gymspaces and against Gymnasium 1.4.0 in one process, so the
@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from gymspaces.bench import e2e, patched, realloop
-from gymspaces.bench.libraries import library
+from benchmarks import e2e, patched, realloop
+from benchmarks.libraries import library
 
 SEED = 42
 
@@ -50,7 +50,7 @@ class Case:
     """Context manager factory (given the library) around setup and timing:
     the end-to-end cases run gymspaces' side with Gymnasium patched."""
     kernels: Callable[[Any], Callable[[], Any]] | None = None
-    """A third column (:mod:`gymspaces.bench.patched`): the same operation on
+    """A third column (:mod:`benchmarks.patched`): the same operation on
     gymspaces' own classes, what the kernels give without patch mode."""
 
     def entered(self, lib: Any) -> contextlib.AbstractContextManager[Any]:

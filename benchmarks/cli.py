@@ -1,20 +1,20 @@
-"""``python -m gymspaces bench``: benchmark gymspaces against Gymnasium and gate on targets.
+"""``python -m benchmarks``: benchmark gymspaces against Gymnasium and gate on targets.
 
-The command runs the pytest-benchmark suite shipped in
-:mod:`gymspaces.bench.suite` in this process (:mod:`~gymspaces.bench.runner`),
-then reads pytest-benchmark's JSON (:mod:`~gymspaces.bench.results`) to print,
+The command runs the pytest-benchmark suite of
+:mod:`benchmarks.suite` in this process (:mod:`~benchmarks.runner`),
+then reads pytest-benchmark's JSON (:mod:`~benchmarks.results`) to print,
 per case, the gymspaces and Gymnasium medians and their ratio (Gymnasium /
 gymspaces, so higher is better) against the speed targets of a targets file
-(:mod:`~gymspaces.bench.targets`, :mod:`~gymspaces.bench.evaluation`,
-:mod:`~gymspaces.bench.render`), and the distance of gymspaces to the case's
+(:mod:`~benchmarks.targets`, :mod:`~benchmarks.evaluation`,
+:mod:`~benchmarks.render`), and the distance of gymspaces to the case's
 floor: the least work the case must do, timed in the same run
-(:mod:`gymspaces.bench.floors`). ``--check`` turns missed targets into a
-non-zero exit status (:mod:`~gymspaces.bench.gate`). This module holds the
+(:mod:`benchmarks.floors`). ``--check`` turns missed targets into a
+non-zero exit status (:mod:`~benchmarks.gate`). This module holds the
 command line and the order of the steps.
 
 Examples
 --------
->>> from gymspaces.bench.cli import main
+>>> from benchmarks.cli import main
 >>> main(["--quick", "--cases", "discrete_sample"])  # doctest: +SKIP
 """
 
@@ -28,15 +28,15 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from gymspaces.bench.cases import CASES, CASES_BY_KEY
-from gymspaces.bench.chart import plot
-from gymspaces.bench.errors import BENCH_EXTRA, EXIT_ERROR, EXIT_MISSED, EXIT_OK, EXIT_USAGE, PLOT_EXTRA, UsageError
-from gymspaces.bench.evaluation import evaluate
-from gymspaces.bench.gate import GATE_ENV, confirm_misses, gate_mode, verdict
-from gymspaces.bench.render import render
-from gymspaces.bench.results import Run, load_run
-from gymspaces.bench.runner import run_suite
-from gymspaces.bench.targets import default_targets_path, load_targets
+from benchmarks.cases import CASES, CASES_BY_KEY
+from benchmarks.chart import plot
+from benchmarks.errors import BENCH_EXTRA, EXIT_ERROR, EXIT_MISSED, EXIT_OK, EXIT_USAGE, PLOT_EXTRA, UsageError
+from benchmarks.evaluation import evaluate
+from benchmarks.gate import GATE_ENV, confirm_misses, gate_mode, verdict
+from benchmarks.render import render
+from benchmarks.results import Run, load_run
+from benchmarks.runner import run_suite
+from benchmarks.targets import default_targets_path, load_targets
 
 
 def _have(module: str) -> bool:
@@ -64,11 +64,11 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
-        prog="python -m gymspaces bench",
+        prog="python -m benchmarks",
         description=(
             "Benchmark gymspaces against Gymnasium with pytest-benchmark, print the medians "
             "and their ratio (Gymnasium / gymspaces) per case, and check them against speed targets.\n\n"
-            "example:  python -m gymspaces bench --quick --check"
+            "example:  python -m benchmarks --quick --check"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=(
@@ -89,7 +89,7 @@ def _parser() -> argparse.ArgumentParser:
         const="",
         help=(
             "exit non-zero when a case is below its speed target in TARGETS "
-            "(default: the targets.toml shipped with gymspaces)"
+            "(default: benchmarks/targets.toml)"
         ),
     )
     parser.add_argument(
@@ -128,13 +128,13 @@ def _parse_cases(text: str | None) -> list[str] | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``python -m gymspaces bench``; returns the exit status."""
+    """Run ``python -m benchmarks``; returns the exit status."""
     own_args, pytest_args = _split_pytest_args(sys.argv[1:] if argv is None else argv)
     options = _parser().parse_args(own_args)
     try:
         return _main(options, pytest_args)
     except UsageError as error:
-        print(f"python -m gymspaces bench: error: {error}", file=sys.stderr)
+        print(f"python -m benchmarks: error: {error}", file=sys.stderr)
         return EXIT_USAGE
 
 
@@ -148,10 +148,7 @@ def _main(options: argparse.Namespace, pytest_args: list[str]) -> int:
     gate = gate_mode() if options.check is not None else None
     if gate is not None and not options.from_json and not _have("gymnasium"):
         raise UsageError(f"--check judges ratios to Gymnasium, which is not installed: {BENCH_EXTRA}")
-    targets_path = options.check or default_targets_path()
-    if options.check == "" and targets_path is None:
-        raise UsageError("no targets file found: pass one, as in --check benchmarks/targets.toml")
-    targets = load_targets(targets_path) if targets_path is not None else None
+    targets = load_targets(options.check or default_targets_path())
     baseline = load_run(options.compare) if options.compare else None
     if options.plot:
         if Path(options.plot).suffix.lower() not in (".png", ".svg"):

@@ -1,4 +1,4 @@
-"""The speed targets of ``python -m gymspaces bench``: reading and checking a targets file (TOML).
+"""The speed targets of ``python -m benchmarks``: reading and checking a targets file (TOML).
 
 A targets file has a ``[ratio]`` table, the gated speed targets of Gymnasium median /
 gymspaces median per case key (and ``geometric_mean``), an optional
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gymspaces.bench.cases import CASES_BY_KEY
-from gymspaces.bench.errors import BENCH_EXTRA, UsageError
+from benchmarks.cases import CASES_BY_KEY
+from benchmarks.errors import BENCH_EXTRA, UsageError
 
 
 @dataclass(frozen=True)
@@ -64,13 +64,9 @@ PATCHED_FIELDS = {"each", "kept"}
 PATCHED_PREFIX = "patched_"
 
 
-def default_targets_path() -> Path | None:
-    """The targets file shipped in the package, else the checkout's ``benchmarks/targets.toml``."""
-    package = Path(__file__).resolve().parent
-    for candidate in (package / "targets.toml", package.parent.parent / "benchmarks" / "targets.toml"):
-        if candidate.is_file():
-            return candidate
-    return None
+def default_targets_path() -> Path:
+    """``benchmarks/targets.toml``, beside this module."""
+    return Path(__file__).resolve().parent / "targets.toml"
 
 
 def _toml() -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any, TextIO
 
-from gymspaces.bench.results import BASELINE, IMPORT_KEY
+from benchmarks.results import BASELINE, IMPORT_KEY
 
 
 class ProgressBar:

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from gymspaces._demo import plain_gymnasium
+
 STEPS_CHECKED = 12
 
 
@@ -192,17 +194,3 @@ def context(lib: Any) -> Iterator[None]:
         return
     with plain_gymnasium():
         yield
-
-
-@contextlib.contextmanager
-def plain_gymnasium() -> Iterator[None]:
-    """Gymnasium unpatched inside, as it was after."""
-    from gymspaces.gymnasium import is_patched, patch, unpatch
-
-    was_patched = is_patched()
-    unpatch()
-    try:
-        yield
-    finally:
-        if was_patched:
-            patch()

@@ -1,4 +1,4 @@
-"""The floors of the benchmark cases (``gymspaces.bench.floors``): honest, and shaped like the work.
+"""The floors of the benchmark cases (``benchmarks.floors``): honest, and shaped like the work.
 
 A floor must do at least the work its case must do: the same draws (counted on
 the PCG64 streams, and equal to Gymnasium's by sample-stream parity), and an
@@ -12,9 +12,9 @@ import warnings
 import numpy as np
 import pytest
 
-from gymspaces.bench import cases as bench_cases
-from gymspaces.bench import floors
-from gymspaces.bench._floor import Floor
+from benchmarks import cases as bench_cases
+from benchmarks import floors
+from benchmarks._floor import Floor
 
 
 @pytest.fixture(scope="module")

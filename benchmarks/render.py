@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from gymspaces.bench import realloop
-from gymspaces.bench.errors import BENCH_EXTRA
-from gymspaces.bench.evaluation import PATCHED_KEYS, Report, Row
-from gymspaces.bench.results import BASELINE, IMPORT_KEY, Run
-from gymspaces.bench.table import aligned, duration
+from benchmarks import realloop
+from benchmarks.errors import BENCH_EXTRA
+from benchmarks.evaluation import PATCHED_KEYS, Report, Row
+from benchmarks.results import BASELINE, IMPORT_KEY, Run
+from benchmarks.table import aligned, duration
 
 
 def _change(row: Row) -> str:

@@ -1,4 +1,4 @@
-"""How ``python -m gymspaces bench`` fails: its usage error, exit statuses and the extras it names."""
+"""How ``python -m benchmarks`` fails: its usage error, exit statuses and the extras it names."""
 
 from __future__ import annotations
 

@@ -303,7 +303,7 @@ cdef class Floor:
     Examples
     --------
     >>> import numpy as np
-    >>> from gymspaces.bench._floor import Floor
+    >>> from benchmarks._floor import Floor
     >>> floor = Floor(np.random.default_rng(0), 1, None, None, np.int64(0))
     >>> type(floor())
     <class 'numpy.int64'>

@@ -1,4 +1,4 @@
-"""The speed gate of ``python -m gymspaces bench --check``: confirm the misses, then give the verdict.
+"""The speed gate of ``python -m benchmarks --check``: confirm the misses, then give the verdict.
 
 A case below its speed target is measured again, both sides interleaved, before it
 counts as a miss (:func:`confirm_misses`); :func:`verdict` prints the gate's lines and returns
@@ -11,12 +11,12 @@ import os
 import sys
 from collections.abc import Sequence
 
-from gymspaces.bench.errors import BENCH_EXTRA, EXIT_MISSED, EXIT_OK, EXIT_USAGE, UsageError
-from gymspaces.bench.evaluation import Report, evaluate
-from gymspaces.bench.cases import CASES_BY_KEY
-from gymspaces.bench.paired import time_interleaved
-from gymspaces.bench.results import Run
-from gymspaces.bench.targets import Targets
+from benchmarks.errors import BENCH_EXTRA, EXIT_MISSED, EXIT_OK, EXIT_USAGE, UsageError
+from benchmarks.evaluation import Report, evaluate
+from benchmarks.cases import CASES_BY_KEY
+from benchmarks.paired import time_interleaved
+from benchmarks.results import Run
+from benchmarks.targets import Targets
 
 GATE_ENV = "GYMSPACES_GATE"
 GATE_MODES = ("fail", "warn")
@@ -26,7 +26,7 @@ GATE_MODES = ("fail", "warn")
 # (another tenant; every process, pure Python too, runs ~1.8x slower), and
 # one such spell over one side of a case moves its ratio by half. So a miss
 # is timed again with both sides interleaved in blocks of a few milliseconds
-# (:mod:`gymspaces.bench.paired`): a spell slows neighbouring blocks of both
+# (:mod:`benchmarks.paired`): a spell slows neighbouring blocks of both
 # sides alike, a real regression shows in every pair.
 
 

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from gymspaces.bench.cases import Case, library
-from gymspaces.bench.e2e import plain_gymnasium
+from benchmarks.cases import Case, library
+from gymspaces._demo import plain_gymnasium
 
 SIDES = ("gymspaces", "gymnasium")
 PAIRS = 21  # blocks per side of a micro or end-to-end case

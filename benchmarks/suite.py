@@ -1,17 +1,16 @@
-"""pytest-benchmark suite: every case of :mod:`gymspaces.bench.cases` on both libraries.
+"""pytest-benchmark suite: every case of :mod:`benchmarks.cases` on both libraries.
 
 Each case is parametrised by implementation (``"gymspaces"``, ``"gymnasium"``)
 and put in the pytest-benchmark group named after its key, so the two sit side
 by side in one table and the ratio of their medians is read within one run.
 The ``import`` case also times ``import numpy`` as a baseline, every micro
 case has a third parametrisation, ``floor``: the least work the case must do
-(:mod:`gymspaces.bench.floors`), timed in the same run, and every patch-mode
+(:mod:`benchmarks.floors`), timed in the same run, and every patch-mode
 case one named ``kernels``: gymspaces' own classes on the same operation
-(:mod:`gymspaces.bench.patched`).
+(:mod:`benchmarks.patched`).
 
-The module ships inside the package so that ``python -m gymspaces bench`` can
-run it from any install; ``benchmarks/test_suite.py`` re-exports it for
-``pytest benchmarks``. Without Gymnasium only the gymnasium parametrisation is
+``python -m benchmarks`` runs this module with ``pytest.main``;
+``benchmarks/test_suite.py`` re-exports it for ``pytest benchmarks``. Without Gymnasium only the gymnasium parametrisation is
 skipped, and gymspaces is benchmarked alone.
 """
 
@@ -26,9 +25,9 @@ from typing import Any
 
 import pytest
 
-from gymspaces.bench.cases import CASES, CASES_BY_KEY, Case, import_command, library
-from gymspaces.bench.floors import FLOORS
-from gymspaces.bench.patched import KERNELS
+from benchmarks.cases import CASES, CASES_BY_KEY, Case, import_command, library
+from benchmarks.floors import FLOORS
+from benchmarks.patched import KERNELS
 
 IMPLEMENTATIONS = ("gymspaces", "gymnasium")
 FLOOR = "floor"  # the implementation name of a case's lower bound
@@ -73,8 +72,8 @@ def _label(benchmark: Any, case: Case, implementation: str) -> None:
     )
     # pytest-benchmark matches runs by ``fullname`` (the node id by default).
     # A fixed name lets `pytest benchmarks --benchmark-compare=FILE` line up
-    # with JSON written by `python -m gymspaces bench`, whose node ids differ.
-    benchmark.fullname = f"gymspaces/bench/suite.py::test_case[{case.key}-{implementation}]"
+    # with JSON written by `python -m benchmarks`, whose node ids differ.
+    benchmark.fullname = f"benchmarks/suite.py::test_case[{case.key}-{implementation}]"
 
 
 def _import_rounds(config: Any) -> int:
@@ -149,7 +148,7 @@ def test_case(benchmark: Any, request: Any, case: Case, implementation: str) -> 
 def test_import_baseline(benchmark: Any, request: Any) -> None:
     """Time ``import numpy`` in a fresh interpreter, next to the ``import`` case."""
     _label(benchmark, CASES_BY_KEY["import"], "numpy")
-    benchmark.fullname = "gymspaces/bench/suite.py::test_import_baseline"
+    benchmark.fullname = "benchmarks/suite.py::test_import_baseline"
     rounds = _import_rounds(request.config)
     benchmark.pedantic(import_command("numpy"), rounds=rounds, iterations=1, warmup_rounds=1)
 

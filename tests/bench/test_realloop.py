@@ -1,4 +1,4 @@
-"""The real-loop cases of the benchmark (``gymspaces.bench.realloop``): honest and gated.
+"""The real-loop cases of the benchmark (``benchmarks.realloop``): honest and gated.
 
 No assertion depends on a timing: the loops compute the same results patched
 and plain, the plain share is a fraction, the Gymnasium-only loops have
@@ -12,12 +12,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from gymspaces.bench import realloop
-from gymspaces.bench.cases import CASES_BY_KEY
-from gymspaces.bench.evaluation import GEOMETRIC_KEYS
-from gymspaces.bench.results import Run
-from gymspaces.bench.targets import load_targets
-from gymspaces.bench.e2e import _same
+from benchmarks import realloop
+from benchmarks.cases import CASES_BY_KEY
+from benchmarks.evaluation import GEOMETRIC_KEYS
+from benchmarks.results import Run
+from benchmarks.targets import load_targets
+from benchmarks.e2e import _same
 from gymspaces.gymnasium import patched
 
 TARGETS = Path(__file__).resolve().parents[2] / "benchmarks" / "targets.toml"

@@ -16,8 +16,8 @@ import pytest
 from support.differential import assert_same_value
 
 import gymspaces.gymnasium
-from gymspaces.bench import patched
-from gymspaces.bench.cases import CASES, library
+from benchmarks import patched
+from benchmarks.cases import CASES, library
 from gymspaces.gymnasium import _patch
 from gymspaces.gymnasium._release import SPACE_NAMES
 

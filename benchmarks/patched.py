@@ -7,7 +7,7 @@ timed three ways in the same run:
 
 * ``gymnasium``: Gymnasium's space objects, plain;
 * ``gymspaces``: the same objects, built by Gymnasium, with patch mode on
-  (the case's context, :func:`gymspaces.bench.e2e.context`);
+  (the case's context, :func:`benchmarks.e2e.context`);
 * ``kernels``: gymspaces' own classes on the same operation, what the
   kernels give without patch mode's decisions.
 
@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from gymspaces.bench.libraries import library
+from benchmarks.libraries import library
 
 KERNELS = "kernels"
 """The implementation name of a patched case's third column."""

@@ -12,11 +12,11 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from gymspaces.bench.cases import CASES, CASES_BY_KEY
-from gymspaces.bench.patched import KERNELS
-from gymspaces.bench.results import BASELINE, FLOOR, IMPORT_KEY, Run
-from gymspaces.bench.table import duration
-from gymspaces.bench.targets import PATCHED_PREFIX, Targets
+from benchmarks.cases import CASES, CASES_BY_KEY
+from benchmarks.patched import KERNELS
+from benchmarks.results import BASELINE, FLOOR, IMPORT_KEY, Run
+from benchmarks.table import duration
+from benchmarks.targets import PATCHED_PREFIX, Targets
 
 # The geometric mean compares like with like: Gymnasium's own operations,
 # neither the import nor the batched APIs Gymnasium lacks.

@@ -1,6 +1,6 @@
 """The floor of every micro case: the least work the case must do, timed in the same run.
 
-A case's floor is one compiled call (:class:`gymspaces.bench._floor.Floor`)
+A case's floor is one compiled call (:class:`benchmarks._floor.Floor`)
 that makes exactly as many 64-bit draws as the case consumes (counted, not
 assumed: the distance its PCG64 states travel over many calls), reads every
 input leaf once, writes every output byte, and creates output objects shaped
@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from gymspaces.bench import cases as c
-from gymspaces.bench._floor import Floor
+from benchmarks import cases as c
+from benchmarks._floor import Floor
 
 DRAW_COUNT_CALLS = 1000
 """Calls over which a case's draws are counted (masks and rejection vary per call)."""

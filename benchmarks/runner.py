@@ -1,8 +1,8 @@
-"""The pytest driver of ``python -m gymspaces bench``: runs the shipped suite in this process.
+"""The pytest driver of ``python -m benchmarks``: runs the suite in this process.
 
-:func:`run_suite` runs :mod:`gymspaces.bench.suite` with ``pytest.main``,
+:func:`run_suite` runs :mod:`benchmarks.suite` with ``pytest.main``,
 keeping only the selected cases (:class:`CaseSelection`), drawing the
-progress (:class:`~gymspaces.bench.progress.ProgressBar`) and adding the
+progress (:class:`~benchmarks.progress.ProgressBar`) and adding the
 bench's own section to pytest-benchmark's JSON (:class:`RunLabel`). pytest is
 imported only when the suite runs: reporting on a saved run needs no pytest.
 """
@@ -18,11 +18,11 @@ import tempfile
 from collections.abc import Sequence
 from typing import Any
 
-from gymspaces.bench.evaluation import Row
-from gymspaces.bench.progress import ProgressBar
-from gymspaces.bench.results import IMPORT_KEY, read_run
+from benchmarks.evaluation import Row
+from benchmarks.progress import ProgressBar
+from benchmarks.results import IMPORT_KEY, read_run
 
-SUITE = "gymspaces.bench.suite"
+SUITE = "benchmarks.suite"
 
 # pytest-benchmark settings. Full mode keeps its defaults (1 s per
 # measurement, at least 5 rounds); quick mode spends a tenth of that, which

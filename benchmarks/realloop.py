@@ -32,8 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from gymspaces.bench.e2e import plain_gymnasium
-from gymspaces.bench.table import aligned
+from gymspaces._demo import TAXI_LABEL, plain_gymnasium, taxi_random
+from benchmarks.table import aligned
 
 
 @dataclass(frozen=True)
@@ -48,25 +48,6 @@ class Loop:
 
 
 # --------------------------------------------------------------- the programs
-
-
-def _taxi_random(steps: int = 8000) -> Any:
-    """Taxi with uniformly random legal actions (``sample(info["action_mask"])``)."""
-    import gymnasium
-
-    env = gymnasium.make("Taxi-v4")
-    observation, info = env.reset(seed=0)
-    env.action_space.seed(0)
-    episode_return, returns = 0.0, []
-    for _ in range(steps):
-        observation, reward, terminated, truncated, info = env.step(env.action_space.sample(info["action_mask"]))
-        episode_return += float(reward)
-        if terminated or truncated:
-            returns.append(episode_return)
-            episode_return = 0.0
-            observation, info = env.reset()
-    env.close()
-    return returns, observation
 
 
 def _taxi_q_learning(steps: int = 12000, epsilon: float = 0.1) -> Any:
@@ -199,7 +180,7 @@ def _minigrid(steps: int = 3000) -> Any:
 LOOPS: dict[str, Loop] = {
     loop.key: loop
     for loop in (
-        Loop("real_taxi_random", "Taxi-v4 random masked rollouts, 8000 steps", _taxi_random),
+        Loop("real_taxi_random", TAXI_LABEL, taxi_random),
         Loop("real_taxi_q_learning", "Taxi-v4 epsilon-greedy Q-learning, masked, 12000 steps", _taxi_q_learning),
         Loop("real_cartpole_make_vec", "make_vec CartPole-v1 x8 random actions, 5000 steps", _cartpole_make_vec),
         Loop(
@@ -318,7 +299,7 @@ _probes: dict[str, Probe] = {}
 
 
 def _same(a: Any, b: Any) -> bool:
-    from gymspaces.bench.e2e import _same as same
+    from benchmarks.e2e import _same as same
 
     return same(a, b)
 

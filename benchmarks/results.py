@@ -1,6 +1,6 @@
 """The results of a bench run: the medians read from pytest-benchmark's JSON.
 
-The suite (:mod:`gymspaces.bench.suite`) records each measurement's case key
+The suite (:mod:`benchmarks.suite`) records each measurement's case key
 and implementation in ``extra_info``; a run is read back as medians by case
 and implementation, from a fresh run or from a file saved with ``--json``
 (the ``--from-json`` and ``--compare`` inputs).
@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from gymspaces.bench.errors import UsageError
+from benchmarks.errors import UsageError
 
 IMPORT_KEY = "import"
 BASELINE = "numpy"  # the implementation timed next to the import case
@@ -35,7 +35,7 @@ class Run:
     machine : str
         A one-line description of the machine and interpreter.
     mode : str
-        ``"quick"`` or ``"full"`` for runs of ``python -m gymspaces bench``, else ``""``.
+        ``"quick"`` or ``"full"`` for runs of ``python -m benchmarks``, else ``""``.
     confirmed : list of str
         Notes on cases whose figures were replaced by a confirming measurement.
     extra : dict

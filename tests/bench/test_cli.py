@@ -1,4 +1,4 @@
-"""Benchmark cases, the shipped suite and ``python -m gymspaces bench``.
+"""Benchmark cases, the suite and ``python -m benchmarks``.
 
 No assertion here depends on a timing, but for one telling 1x from 15x. One
 tiny real run (two cases, quick mode, a few milliseconds per measurement)
@@ -21,17 +21,17 @@ import pytest
 from support.differential import assert_same_value
 
 import gymspaces
-from gymspaces.bench import cases as _bench
-from gymspaces.bench import cli as _benchcli
-from gymspaces.bench import gate as _gate
-from gymspaces.bench import paired as _paired
-from gymspaces.bench import realloop
-from gymspaces.bench.cases import CASES, CASES_BY_KEY, library
-from gymspaces.bench.errors import UsageError
-from gymspaces.bench.evaluation import GEOMETRIC_KEYS, evaluate
-from gymspaces.bench.progress import ProgressBar
-from gymspaces.bench.results import Run
-from gymspaces.bench.targets import default_targets_path, load_targets
+from benchmarks import cases as _bench
+from benchmarks import cli as _benchcli
+from benchmarks import gate as _gate
+from benchmarks import paired as _paired
+from benchmarks import realloop
+from benchmarks.cases import CASES, CASES_BY_KEY, library
+from benchmarks.errors import UsageError
+from benchmarks.evaluation import GEOMETRIC_KEYS, evaluate
+from benchmarks.progress import ProgressBar
+from benchmarks.results import Run
+from benchmarks.targets import default_targets_path, load_targets
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGETS = ROOT / "benchmarks" / "targets.toml"
@@ -77,11 +77,11 @@ def _environment(**extra: str) -> dict[str, str]:
 
 
 def _run_bench(args: list[str], cwd: Path, prelude: str = "", **env: str) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m gymspaces bench ARGS`` in a child (``env`` added to its
+    """Run ``python -m benchmarks ARGS`` in a child (``env`` added to its
     environment), after the setup code ``prelude``."""
     code = (
-        f"{prelude}\nimport runpy, sys\nsys.argv = ['gymspaces', 'bench', *sys.argv[1:]]\n"
-        "runpy.run_module('gymspaces', run_name='__main__')"
+        f"{prelude}\nimport runpy, sys\nsys.argv = ['benchmarks', *sys.argv[1:]]\n"
+        "runpy.run_module('benchmarks', run_name='__main__')"
     )
     command = [sys.executable, "-c", code, *args]
     return subprocess.run(command, cwd=cwd, env=_environment(**env), capture_output=True, text=True, timeout=300)
@@ -317,7 +317,7 @@ def test_real_run_writes_pytest_benchmark_json(real_run):
     assert seen == {(key, impl) for key in RUN_CASES for impl in ("gymspaces", "gymnasium", "floor")}
     for bench in data["benchmarks"]:
         key, impl = bench["group"], bench["extra_info"]["implementation"]
-        assert bench["fullname"] == f"gymspaces/bench/suite.py::test_case[{key}-{impl}]"
+        assert bench["fullname"] == f"benchmarks/suite.py::test_case[{key}-{impl}]"
         assert bench["stats"]["median"] > 0 and bench["options"]["max_time"] == 0.002
 
 
@@ -443,9 +443,15 @@ def test_module_rejects_unknown_commands():
     )
     assert result.returncode == 2
     assert "unknown command 'benchmark'" in result.stderr
+    # The benchmarks left the package: the old command says where they went.
+    result = subprocess.run(
+        [sys.executable, "-m", "gymspaces", "bench", "--quick"], env=_environment(), capture_output=True, text=True
+    )
+    assert result.returncode == 2
+    assert "the benchmarks run from a checkout: python -m benchmarks" in result.stderr
 
 
-def test_benchmarks_directory_collects_the_shipped_suite(tmp_path):
+def test_benchmarks_directory_collects_the_suite(tmp_path):
     # Run from elsewhere, so that `import gymspaces` is the package under test
     # (an editable install, or an installed wheel tested with a source tree).
     result = subprocess.run(
@@ -459,7 +465,7 @@ def test_benchmarks_directory_collects_the_shipped_suite(tmp_path):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     ids = [line for line in result.stdout.splitlines() if "::" in line]
-    from gymspaces.bench.floors import FLOORS
+    from benchmarks.floors import FLOORS
 
     kernels = sum(case.kernels is not None for case in CASES)  # the patch-mode group's third column
     assert len(ids) == 2 * len(CASES) + len(FLOORS) + kernels + 1
@@ -470,7 +476,7 @@ def test_benchmarks_directory_collects_the_shipped_suite(tmp_path):
 
 def test_a_crashing_case_is_an_error_even_when_the_gate_only_warns(tmp_path):
     prelude = (
-        "import gymspaces.bench.cases as cases\n"
+        "import benchmarks.cases as cases\n"
         "def broken(lib):\n"
         "    raise RuntimeError('setup exploded')\n"
         "cases.CASES[0] = cases.Case('discrete_sample', 'broken', broken)\n"
@@ -535,7 +541,7 @@ def test_a_case_below_its_floor_in_most_pairs_still_fails(monkeypatch):
 def test_interleaved_blocks_alternate_and_keep_each_side_in_its_context():
     import contextlib
 
-    from gymspaces.bench import e2e
+    from benchmarks import e2e
     from gymspaces.gymnasium import is_patched
 
     calls, entered = [], []

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import cast
 
-from gymspaces.bench.evaluation import Report
-from gymspaces.bench.results import Run
+from benchmarks.evaluation import Report
+from benchmarks.results import Run
 
 
 def plot(report: Report, run: Run, path: str, *, mode: str = "") -> None:
