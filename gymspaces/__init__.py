@@ -19,6 +19,7 @@ try:
     from gymspaces.space import Space
     from gymspaces.text import Text
     from gymspaces.tuple import Tuple
+    from gymspaces import _batching_rules  # noqa: F401  (registers every class's batching rules)
     from gymspaces.utils import flatdim, flatten, flatten_space, unflatten
     from gymspaces import _wire_kernels  # noqa: F401  (last: tells the kernels every class and rule)
 except ImportError:  # kernels not built: say so, not "partially initialized module"

@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from gymspaces import _children
+from gymspaces import _batching, _children
 from gymspaces._arguments import check_mask_or_probability
-from gymspaces._sample_batch import batch_count, batching_rules, detach_from_out, fills_out
+from gymspaces._sample_batch import batch_count, detach_from_out, fills_out
 from gymspaces.box import Box
 from gymspaces.discrete import Discrete
 from gymspaces.multi_binary import MultiBinary
@@ -191,7 +191,6 @@ def _combine(verdicts: list[np.ndarray]) -> np.ndarray:
 
 def _contains_by_iterating(space: Any, batch: Any) -> np.ndarray:
     """``contains`` of every item ``iterate`` yields, errors included (the definition)."""
-    rules = batching_rules()
     # iterate reads only the batched space's structure, which a batch of one gives.
-    items = list(rules.iterate(rules.batch_space(space, 1), batch))
+    items = list(_batching.iterate(_batching.batch_space(space, 1), batch))
     return np.fromiter((bool(space.contains(item)) for item in items), dtype=np.bool_, count=len(items))

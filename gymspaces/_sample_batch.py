@@ -26,10 +26,9 @@ This module holds the generic rule (:meth:`Space.sample_batch` as a loop of
 ``sample``, :meth:`Space.contains_batch` item by item) and the helpers every
 space's own batch methods share; each space's compiled batch methods and its
 per-row slicing of batched masks live with the space. It knows no Space
-subclass. Stacking a loop's samples needs the batching rules
-(``concatenate``, ``create_empty_array``...), which sit above the spaces:
-:func:`batching_rules` is the one place where the space layer reaches up to
-them, late, as Gymnasium's own Graph and Sequence sampling does.
+subclass. Stacking a loop's samples goes through the batching functions
+(``concatenate``, ``create_empty_array``), declared below the spaces in
+:mod:`gymspaces._batching`; the rules they apply are registered above them.
 """
 
 from __future__ import annotations
@@ -38,17 +37,16 @@ import operator
 import sys
 from collections.abc import Mapping
 from collections.abc import Sequence as SequenceABC
-from types import ModuleType
 from typing import Any, cast
 
 import numpy as np
 
+from gymspaces import _batching
 from gymspaces._arguments import check_mask_or_probability
 
 __all__ = [
     "array_row",
     "batch_count",
-    "batching_rules",
     "contains_batch_by_items",
     "all_rows",
     "detach_from_out",
@@ -60,24 +58,6 @@ __all__ = [
     "sample_batch_by_loop",
     "stacking_placeholder",
 ]
-
-_RULES: ModuleType | None = None
-
-
-def batching_rules() -> ModuleType:
-    """:mod:`gymspaces._batching` (``batch_space``, ``concatenate``, ``iterate``...).
-
-    The one upward edge of the import graph: the rules are defined over every
-    space class, so the spaces reach them on first use instead of importing
-    them (Graph and Sequence sample through them too, as in Gymnasium).
-    """
-    global _RULES
-    if _RULES is None:
-        from gymspaces import _batching
-
-        _RULES = _batching
-    return _RULES
-
 
 def batch_count(n: Any) -> int:
     """``n`` as a non-negative ``int`` (``TypeError`` for non-integers, ``ValueError`` if negative)."""
@@ -126,13 +106,12 @@ def array_row(batched: Any, single_ndim: int, row: int, n: int) -> Any:
 
 
 def sample_batch_by_loop(space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
-    """``sample_batch`` as ``n`` calls of ``sample`` stacked by ``vector.concatenate``.
+    """``sample_batch`` as ``n`` calls of ``sample`` stacked by ``_batching.concatenate``.
 
     Exact for every space, including custom ones whose ``batch_space`` and
     ``concatenate`` rules are registered. Everything that can fail without
     drawing (the count, ``out``) is checked before the first draw.
     """
-    vector = batching_rules()
     count = batch_count(n)
     check_mask_or_probability(mask, probability)
     if out is not None and not fills_out(space):
@@ -147,19 +126,19 @@ def sample_batch_by_loop(space: Any, n: Any, mask: Any = None, probability: Any 
         items[row] = space.sample(**{kind: argument}) if argument is not None else space.sample()
     if count == 0:
         # concatenate cannot stack nothing; the empty batch is the answer.
-        return vector.create_empty_array(space, 0) if out is None else out
+        return _batching.create_empty_array(space, 0) if out is None else out
     if out is not None:
-        return vector.concatenate(space, items, out)
+        return _batching.concatenate(space, items, out)
     if not fills_out(space):
-        return vector.concatenate(space, items, None)  # a tuple of the samples
+        return _batching.concatenate(space, items, None)  # a tuple of the samples
     try:
-        return vector.concatenate(space, items, vector.create_empty_array(space, count))
+        return _batching.concatenate(space, items, _batching.create_empty_array(space, count))
     except (TypeError, IndexError):
         # The layout cannot hold these samples: unusual states such as a float
         # ``start`` or ``min_length`` restored by ``__setstate__`` (``sample``
         # then returns floats; Text's empty element needs an int). The batch is
         # still the loop's samples, stacked as they are.
-        return vector.concatenate(space, items, stacking_placeholder(space, count))
+        return _batching.concatenate(space, items, stacking_placeholder(space, count))
 
 
 def _item_slots(count: int) -> list[Any]:
@@ -173,8 +152,7 @@ def _item_slots(count: int) -> list[Any]:
 def fills_out(space: Any) -> bool:
     """Whether ``concatenate`` writes a batch of ``space`` into its ``out`` (array
     leaves, Tuple/Dict trees, custom rules) rather than returning a tuple of samples."""
-    rules = batching_rules()
-    return rules.concatenate.dispatch(type(space)) is not rules._concatenate_as_tuple
+    return _batching.concatenate.dispatch(type(space)) is not _batching.concatenate_as_tuple
 
 
 def stacking_placeholder(space: Any, count: int) -> Any:
@@ -196,7 +174,7 @@ def generic_placeholder(space: Any, count: int) -> Any:
     (``concatenate`` ignores it), the regular layout for custom rules."""
     if not fills_out(space):
         return None
-    return batching_rules().create_empty_array(space, count)
+    return _batching.create_empty_array(space, count)
 
 
 def detach_from_out(batched: Any, out: Any) -> Any:

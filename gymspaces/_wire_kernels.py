@@ -13,7 +13,7 @@ multiprocessing) and :mod:`gymspaces.gymnasium` (it imports Gymnasium).
 
 from __future__ import annotations
 
-from gymspaces import _batching, _flattening, _kernel_wiring
+from gymspaces import _batching, _batching_rules, _flattening, _kernel_wiring
 from gymspaces._registry import REGISTRY
 from gymspaces.box import Box
 from gymspaces.dict import Dict
@@ -57,8 +57,8 @@ def _wire() -> None:
     registry.flatten, registry.unflatten = _flattening.generic_flatten, _flattening.generic_unflatten
 
     _kernel_wiring.compiled_while_built_in("flatten_enabled", _flattening.BUILT_IN_RULES)
-    _kernel_wiring.compiled_while_built_in("concatenate_enabled", {_batching.concatenate: _batching.BUILT_IN_CONCATENATE})
-    _kernel_wiring.compiled_while_built_in("iterate_enabled", {_batching.iterate: _batching.BUILT_IN_ITERATE})
+    _kernel_wiring.compiled_while_built_in("concatenate_enabled", {_batching.concatenate: _batching_rules.BUILT_IN_CONCATENATE})
+    _kernel_wiring.compiled_while_built_in("iterate_enabled", {_batching.iterate: _batching_rules.BUILT_IN_ITERATE})
     for dispatcher in (_batching.concatenate, _batching.iterate, *_flattening.BUILT_IN_RULES):
         _kernel_wiring.watch(dispatcher)
 

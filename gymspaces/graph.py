@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 import numpy as np
 
 if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     from numpy.typing import NDArray
 
-from gymspaces import _box, _discrete, _graph, _rng
+from gymspaces import _batching, _box, _discrete, _graph, _rng
 from gymspaces._warnings import warn
 from gymspaces.box import Box
 from gymspaces.discrete import Discrete
@@ -19,7 +18,6 @@ from gymspaces.multi_binary import MultiBinary
 from gymspaces.multi_discrete import MultiDiscrete
 from gymspaces.space import Space
 from gymspaces._composite import SUBSEED_BOUND, chosen_kind
-from gymspaces._sample_batch import batching_rules
 
 __all__ = ["Graph", "GraphInstance"]
 
@@ -95,7 +93,7 @@ class Graph(Space[GraphInstance]):
         seed: int | tuple[Any, ...] | np.random.Generator | None = None,
     ) -> None:
         self.node_space, self.edge_space = node_space, edge_space
-        batch = batching_rules().batch_space
+        batch = _batching.batch_space
         # Building these reads (and may lazily seed) the children's generators;
         # a non-Space child raises batch_space's TypeError here.
         self.batch_node_space = batch(node_space, n=1)
@@ -311,8 +309,7 @@ class Graph(Space[GraphInstance]):
         """
         if not isinstance(x, GraphInstance) or x.nodes is None:
             return False
-        utils = batching_rules()
-        nodes = list(utils.iterate(self.batch_node_space, x.nodes))
+        nodes = list(_batching.iterate(self.batch_node_space, x.nodes))
         if not all(node in self.node_space for node in nodes):
             return False
         if x.edges is None or x.edge_links is None:
@@ -320,7 +317,7 @@ class Graph(Space[GraphInstance]):
         links = x.edge_links
         if self.edge_space is None or not isinstance(links, np.ndarray):
             return False
-        edges = list(utils.iterate(self.batch_edge_space, x.edges))
+        edges = list(_batching.iterate(cast("Space[Any]", self.batch_edge_space), x.edges))
         if not all(edge in self.edge_space for edge in edges):
             return False
         if not np.issubdtype(links.dtype, np.integer) or links.shape != (len(edges), 2):
@@ -399,7 +396,7 @@ class Graph(Space[GraphInstance]):
 # ---------------------------------------------------------------------------
 
 
-def _assembled_box(utils: ModuleType, space: Space[Any], low: Any, high: Any, n: int) -> Box | None:
+def _assembled_box(space: Space[Any], low: Any, high: Any, n: int) -> Box | None:
     """The Box ``Box(tile(low), tile(high), dtype=low.dtype)`` sampling from a copy of
     ``space``'s generator, assembled without the constructor (``None``: use it)."""
     bounds = _graph.box_batch_bounds(low, high, n)
@@ -418,19 +415,19 @@ def _assembled_box(utils: ModuleType, space: Space[Any], low: Any, high: Any, n:
         bounded_above=above,
         low_repr=None,
         high_repr=None,
-        _np_random=utils._throwaway_copy(space.np_random),
+        _np_random=_batching.throwaway_copy(space.np_random),
     )
     return batched
 
 
-def _batched_box(utils: ModuleType, space: Box, n: int) -> Box | None:
+def _batched_box(space: Box, n: int) -> Box | None:
     """``batch_space(Box, n)``: the same bounds, tiled."""
     if space.low.dtype != space.dtype or space.high.dtype != space.dtype:
         return None
-    return _assembled_box(utils, space, space.low, space.high, n)
+    return _assembled_box(space, space.low, space.high, n)
 
 
-def _batched_multi_discrete(utils: ModuleType, space: MultiDiscrete, n: int) -> Box | None:
+def _batched_multi_discrete(space: MultiDiscrete, n: int) -> Box | None:
     """``batch_space(MultiDiscrete, n)``: a Box from ``start`` to ``start + nvec - 1``."""
     start, nvec = space.start, space.nvec
     if not (start.dtype == nvec.dtype == space.dtype and start.shape == nvec.shape):
@@ -439,25 +436,23 @@ def _batched_multi_discrete(utils: ModuleType, space: MultiDiscrete, n: int) -> 
     last = start + nvec - 1
     if (start > last).any():
         return None  # the constructor rejects it
-    return _assembled_box(utils, space, start, last, n)
+    return _assembled_box(space, start, last, n)
 
 
-def _batched_multi_binary(utils: ModuleType, space: MultiBinary, n: int) -> Box | None:
+def _batched_multi_binary(space: MultiBinary, n: int) -> Box | None:
     """``batch_space(MultiBinary, n)``: an int8 Box of zeros and ones."""
     shape = tuple(space.shape)
-    return _assembled_box(
-        utils, space, np.zeros(shape, np.int8), np.ones(shape, np.int8), n
-    )
+    return _assembled_box(space, np.zeros(shape, np.int8), np.ones(shape, np.int8), n)
 
 
-def _batched_discrete(utils: ModuleType, space: Discrete, n: int) -> MultiDiscrete | None:
+def _batched_discrete(space: Discrete, n: int) -> MultiDiscrete | None:
     """``batch_space(Discrete, n)`` without the MultiDiscrete constructor (``None``: use it)."""
     if not space.n > 0:
         return None  # ``n`` edited to a bad value: the constructor raises Gymnasium's error
     dtype = np.dtype(space.dtype)
     nvec = np.empty((n,), dtype=dtype)
     nvec.fill(space.n)  # np.full's unsafe-cast fill without its Python overhead
-    generator = utils._throwaway_copy(space.np_random)
+    generator = _batching.throwaway_copy(space.np_random)
     start = np.empty((n,), dtype=dtype)
     start.fill(space.start)
     batched = MultiDiscrete.__new__(MultiDiscrete)
@@ -467,12 +462,12 @@ def _batched_discrete(utils: ModuleType, space: Discrete, n: int) -> MultiDiscre
     return batched
 
 
-# type -> (name of the batch_space handler it mirrors, direct builder)
-_DIRECT_BATCHERS: dict[type, tuple[str, Callable[..., Space[Any] | None]]] = {
-    Box: ("_batch_box", _batched_box),
-    Discrete: ("_batch_discrete", _batched_discrete),
-    MultiDiscrete: ("_batch_multi_discrete", _batched_multi_discrete),
-    MultiBinary: ("_batch_multi_binary", _batched_multi_binary),
+# type -> direct builder of the batched space its built-in batch_space rule builds
+_DIRECT_BATCHERS: dict[type, Callable[..., Space[Any] | None]] = {
+    Box: _batched_box,
+    Discrete: _batched_discrete,
+    MultiDiscrete: _batched_multi_discrete,
+    MultiBinary: _batched_multi_binary,
 }
 
 
@@ -496,14 +491,13 @@ _DETACHED_SAMPLERS: dict[type, Callable[[Any, int], Any]] = {
 
 def _sample_through_copy(space: Space[Any], n: Any, kwargs: dict[str, Any]) -> Any:
     """``batch_space(space, n).sample(**kwargs)``, then one ``random()`` on ``space``'s generator."""
-    utils = batching_rules()
     batched = None
     # Subclasses (e.g. gymspaces.gymnasium's classes) batch like their base:
     # batch_space builds the base class, whatever the subclass overrides.
     kind: type | None = type(space)
     if kind not in _DIRECT_BATCHERS:
         kind = next((base for base in type(space).__mro__ if base in _DIRECT_BATCHERS), None)
-    rule = utils.batch_space.dispatch(type(space))
+    rule = _batching.batch_space.dispatch(type(space))
     vouched = False
     if kind is None and not kwargs:
         # Another library's class whose batch_space rule vouches that it batches
@@ -513,17 +507,17 @@ def _sample_through_copy(space: Space[Any], n: Any, kwargs: dict[str, Any]) -> A
         vouched = kind in _DIRECT_BATCHERS
         kind = kind if vouched else None
     if kind is not None and (type(n) is int or isinstance(n, np.integer)) and n >= 1:
-        handler_name, build = _DIRECT_BATCHERS[kind]
+        build = _DIRECT_BATCHERS[kind]
         # Users may register their own batch_space for these types: respect it.
-        if vouched or rule is getattr(utils, handler_name):
+        if vouched or rule is _batching.BUILT_IN_BATCH_SPACE.get(kind):
             detached = _DETACHED_SAMPLERS.get(kind) if not kwargs else None
             result = None if detached is None else detached(space, int(n))
             if result is not None:
                 _rng.advance_by_one_double(space)
                 return result
-            batched = build(utils, space, n)
+            batched = build(space, n)
     if batched is None:
-        batched = utils.batch_space(space, n)
+        batched = _batching.batch_space(space, n)
     result = batched.sample(**kwargs)
     # Gymnasium's space.np_random.random(): one double drawn and dropped.
     _rng.advance_by_one_double(space)

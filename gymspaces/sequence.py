@@ -10,9 +10,9 @@ import numpy as np
 if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     from numpy.typing import NDArray
 
+from gymspaces import _batching
 from gymspaces.space import Space, is_space
 from gymspaces._composite import SUBSEED_BOUND, chosen_kind
-from gymspaces._sample_batch import batching_rules
 
 __all__ = ["Sequence"]
 
@@ -64,7 +64,7 @@ class Sequence(Space[Any]):
         if stack:
             # Only stacked sequences carry the batched feature space; building
             # it reads (and may lazily seed) the feature space's generator.
-            self.stacked_feature_space = batching_rules().batch_space(space, 1)
+            self.stacked_feature_space = _batching.batch_space(space, 1)
         super().__init__(shape=None, dtype=None, seed=seed)
 
     def seed(self, seed: int | tuple[Any, Any] | list[Any] | None = None) -> tuple[Any, Any]:
@@ -174,8 +174,7 @@ class Sequence(Space[Any]):
             items = tuple([feature.sample(**{kind: pair[1]}) for _ in range(length)])
         if not self.stack:
             return items
-        utils = batching_rules()
-        return utils.concatenate(feature, items, utils.create_empty_array(feature, len(items)))
+        return _batching.concatenate(feature, items, _batching.create_empty_array(feature, len(items)))
 
     def generate_sample_length(
         self, length_mask: None | int | np.integer | NDArray[np.integer], mask_type: None | str
@@ -252,7 +251,7 @@ class Sequence(Space[Any]):
         feature = self.feature_space
         if not self.stack:
             return isinstance(x, tuple) and all(feature.contains(item) for item in x)
-        items = batching_rules().iterate(self.stacked_feature_space, x)
+        items = _batching.iterate(self.stacked_feature_space, x)
         return all(item in feature for item in items)
 
     def __repr__(self) -> str:

@@ -21,7 +21,7 @@ import gymnasium.spaces as _gym
 import numpy as np
 
 import gymspaces as _gs
-from gymspaces import _batching, _judge
+from gymspaces import _batching, _batching_rules, _judge
 from gymspaces.error import DEFERRABLE, Unproven
 from gymspaces.gymnasium import _calls, _guard, _release_rules
 from gymspaces.gymnasium._calls import Live
@@ -243,7 +243,7 @@ def helper_rule(
     if name in _calls.CHECKED:  # its checked kernel first (see gymspaces.gymnasium._calls)
         rule = _calls.checked_rule(
             name, rule, live, how, FAILURES,
-            (_batching.stack_items, _batching.concatenate),  # gymspaces' own concatenate rules' fallbacks
+            (_batching_rules.stack_items, _batching.concatenate),  # gymspaces' own concatenate rules' fallbacks
         )
     rule.__name__ = rule.__qualname__ = f"{name}_compiled"
     rule.__doc__ = helper.__doc__
