@@ -91,7 +91,7 @@ RANDOM_KERNELS = ["_rng", "_categorical", "_discrete", "_multi_discrete", "_box"
 # Kernels that draw nothing link only npymath (float16 conversions).
 PLAIN_KERNELS = [
     "_registry", "_contains", "_flatten", "_jsonable", "_batch", "_shared_memory", "_children", "_judge",
-    "gymnasium._calls",
+    "_probes", "gymnasium._calls",
 ]
 
 

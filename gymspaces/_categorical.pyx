@@ -343,16 +343,3 @@ cdef bint all_in_unit_interval(object probability):
         if not (0.0 <= data[i] <= 1.0):
             return False
     return True
-
-
-
-# Test hooks: Python access to the exact-sum routines.
-def np_sum(double[::1] values):
-    """Sum identical to the installed numpy's ``np.sum`` (test hook)."""
-    return contiguous_sum(np.asarray(values)) if values.shape[0] else 0.0
-
-
-def choice_check(double[::1] p):
-    """Return the error ``Generator.choice`` would raise for ``p``, or ``None`` (test hook)."""
-    cdef ChoiceCheck code = check_choice_probabilities(&p[0], p.shape[0], CHOICE_ATOL)
-    return None if code == CHOICE_OK else choice_error(code)

@@ -274,6 +274,10 @@ cdef inline bint clone_pcg64(RNGHandle handle, pcg64_clone *clone) except -1:
 
 
 cdef RNGHandle rng_handle(object space)
+# Whether kernels may draw PCG64 values inline (set once, by the import-time check).
+cdef bint PCG64_INLINE_VERIFIED
+# The kernel caches of spaces that are not gymspaces' own: id -> (weak reference, dict).
+cdef dict FOREIGN_CACHES
 cdef RNGHandle rng_handle_from(dict namespace, object space)
 cdef dict cache_namespace(object space, dict namespace)
 cdef bint is_own_space(object space) noexcept

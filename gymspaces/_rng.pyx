@@ -35,7 +35,7 @@ DEBUG_BUILD = bool(GYMSPACES_DEBUG_BUILD_FLAG)
 cdef const char *CAPSULE_NAME = "BitGenerator"
 cdef object PCG64 = np.random.PCG64
 # Set by _verify_pcg64 below, before any handle exists.
-cdef bint PCG64_INLINE_VERIFIED = False
+PCG64_INLINE_VERIFIED = False
 cdef str HANDLE_ATTR = "_rng_handle"
 cdef object NONE_TYPE = type(None)
 
@@ -127,7 +127,7 @@ cdef RNGHandle rng_handle_from(dict namespace, object space):
 # by a weak reference's callback when the space dies (before its id can be
 # reused). gymspaces' ``Space`` is the registry's (see _registry.pxd).
 cdef Registry registry = _registry.REGISTRY
-cdef dict FOREIGN_CACHES = {}
+FOREIGN_CACHES = {}
 # The handles of the generators foreign spaces drew from lately, one a slot
 # by the generator's address: each keeps its generator alive, so a slot can
 # never match another generator at the same address. Bounded: at most this
@@ -169,21 +169,6 @@ cdef dict cache_namespace(object space, dict namespace):
         return store
     FOREIGN_CACHES[key] = (reference, store)
     return store
-
-
-def foreign_cache_count():
-    """How many foreign spaces have kernel caches (for tests: they must not leak)."""
-    return len(FOREIGN_CACHES)
-
-
-def kernel_cache_of(space):
-    """The kernel caches of ``space`` (a dict; for tests and diagnostics)."""
-    return cache_namespace(space, instance_dict(space))
-
-
-def generator_handle(generator):
-    """Python-level access to a handle (used by tests and helpers)."""
-    return RNGHandle(generator)
 
 
 # ----------------------------------------------------------------------------
@@ -287,11 +272,6 @@ def _verify_pcg64():
 
 
 _verify_pcg64()
-
-
-def inline_pcg64_enabled():
-    """Whether kernels draw PCG64 values inline (see ``gs_pcg64_next64``)."""
-    return bool(PCG64_INLINE_VERIFIED)
 
 
 def advance_by_one_double(space):

@@ -25,7 +25,7 @@ from support.recipes import Recipe, recipe_params
 from support.spaces_corpus import ALL_RECIPES
 
 import gymspaces
-from gymspaces import _dispatch, _kernel_wiring, _rng
+from gymspaces import _dispatch, _kernel_wiring, _probes
 from gymspaces import utils as gs_utils
 from gymspaces import vector as gs_vector
 from gymspaces.gymnasium import is_compiled, is_patched, patch, patched, plain_reason, unpatch
@@ -418,7 +418,7 @@ def test_pickles_made_while_patched_load_without_gymspaces() -> None:
         for space in spaces:
             space.sample()
         # The kernels ran and cached their handle beside the space, not in it.
-        assert "_rng_handle" in _rng.kernel_cache_of(spaces[0])
+        assert "_rng_handle" in _probes.kernel_cache_of(spaces[0])
         assert not any(set(vars(space)) & set(KERNEL_CACHE_ATTRS) for space in spaces)
         data = pickle.dumps(spaces)
         copies = copy.deepcopy(spaces)
@@ -674,9 +674,9 @@ def test_gymnasium_make_envs_run_compiled() -> None:
         assert is_compiled(env.observation_space)
         env.reset(seed=0)
         action_space = env.unwrapped.action_space
-        assert "_rng_handle" not in _rng.kernel_cache_of(action_space)  # CartPole only checks contains
+        assert "_rng_handle" not in _probes.kernel_cache_of(action_space)  # CartPole only checks contains
         env.action_space.sample()
-        assert "_rng_handle" in _rng.kernel_cache_of(action_space) and "_rng_handle" not in vars(action_space)
+        assert "_rng_handle" in _probes.kernel_cache_of(action_space) and "_rng_handle" not in vars(action_space)
         env.close()
 
 

@@ -30,7 +30,7 @@ import pytest
 from gymnasium.spaces.utils import flatten
 from support.differential import assert_same_value
 
-from gymspaces import _rng
+from gymspaces import _probes
 from gymspaces.gymnasium import _guard, is_compiled, patch, patched, plain_reason, unpatch
 from gymspaces.space import KERNEL_CACHE_ATTRS
 
@@ -370,7 +370,7 @@ def test_instances_and_classes_carry_nothing_of_gymspaces() -> None:
         for space in spaces:
             space.contains(space.sample())
         assert [set(vars(space)) for space in spaces] == attributes  # caches live beside, not in
-        assert all(_rng.kernel_cache_of(space) for space in spaces[:5])
+        assert all(_probes.kernel_cache_of(space) for space in spaces[:5])
         fresh = every_kind()
         for space in fresh:
             space.sample()
@@ -386,13 +386,13 @@ def test_caches_beside_spaces_die_with_them() -> None:
     import gc
 
     gc.collect()
-    start = _rng.foreign_cache_count()
+    start = _probes.foreign_cache_count()
     with patched():
         for _ in range(200):
             G.Discrete(3, seed=0).sample()
             G.Text(3, seed=0).sample()
     gc.collect()
-    assert _rng.foreign_cache_count() == start
+    assert _probes.foreign_cache_count() == start
 
 
 class Mixin:

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from gymspaces import Box
-from gymspaces._rng import generator_handle, inline_pcg64_enabled
+from gymspaces._probes import generator_handle, inline_pcg64_enabled
 
 
 def reference_uniform_box(rng: np.random.Generator, low, high, shape, dtype) -> np.ndarray:

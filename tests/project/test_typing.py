@@ -17,7 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 # The compiled modules, as setup.py builds them (each has a gymspaces/<name>.pyi stub).
-KERNELS = ["_rng", "_categorical", "_discrete", "_multi_discrete", "_box", "_multi_binary", "_text", "_graph", "_contains", "_flatten", "_jsonable", "_batch", "_shared_memory", "_children", "_registry"]
+KERNELS = ["_rng", "_categorical", "_discrete", "_multi_discrete", "_box", "_multi_binary", "_text", "_graph", "_contains", "_flatten", "_jsonable", "_batch", "_shared_memory", "_children", "_registry", "_probes"]
 
 
 def _tested_from_the_tree() -> bool:

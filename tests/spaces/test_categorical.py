@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gymspaces._categorical import choice_check, np_sum
+from gymspaces._probes import choice_check, np_sum
 
 
 def _bits(value) -> bytes:
