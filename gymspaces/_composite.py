@@ -57,6 +57,14 @@ def require_space(candidate: Any) -> None:
         )
 
 
+def checked_children(spaces: Iterable[Any]) -> tuple[Any, ...]:
+    """``spaces`` as a tuple, each child checked by :func:`require_space`."""
+    children = tuple(spaces)
+    for child in children:
+        require_space(child)
+    return children
+
+
 _CHILD_ATTRIBUTES = ("spaces", "feature_space", "node_space", "edge_space")
 
 

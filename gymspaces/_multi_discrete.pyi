@@ -11,7 +11,7 @@ def multi_discrete_sample_batch(
     space: Any, n: int, out: NDArray[Any] | None = None
 ) -> NDArray[np.integer[Any]] | None: ...
 def multi_discrete_masked_batch(
-    space: Any, n: int, mask: tuple[Any, ...], out: NDArray[Any] | None = None
+    space: Any, n: int, mask: Any, out: NDArray[Any] | None = None
 ) -> NDArray[np.integer[Any]] | None: ...
 def multi_discrete_leaf(
     space: Any, sub_mask: Any, sub_nvec: Any, sub_start: Any, weighted: bool

@@ -376,10 +376,10 @@ def multi_discrete_sample_batch(space, npy_intp n, out=None):
     return result
 
 
-def multi_discrete_masked_batch(space, npy_intp n, tuple mask, out=None):
+def multi_discrete_masked_batch(space, npy_intp n, mask, out=None):
     """``n`` successive masked samples of a 1-D MultiDiscrete, stacked; ``None`` if not covered.
 
-    ``mask`` mirrors ``nvec``: entry ``i`` is an int8 array of shape
+    ``mask`` is an exact tuple mirroring ``nvec`` (anything else is not covered): entry ``i`` is an int8 array of shape
     ``(n, nvec[i])`` (row ``r`` masks sample ``r``) or ``(nvec[i],)`` (every
     sample). Rows are drawn in order, entry by entry, with the checks of the
     single-sample walk, so errors leave the generator where the equivalent
@@ -387,14 +387,16 @@ def multi_discrete_masked_batch(space, npy_intp n, tuple mask, out=None):
     anything when :func:`flat_mask_parts` does not cover the call (then the
     caller loops over ``sample``).
     """
-    parts = flat_mask_parts(space, mask, n)
+    if type(mask) is not tuple:
+        return None
+    parts = flat_mask_parts(space, <tuple> mask, n)
     if parts is None:
         return None
     namespace, descr, start = parts
     nvec = attr(namespace, space, "nvec")
     cdef cnp.ndarray result = batch_array(<cnp.ndarray> nvec, n, (<cnp.dtype> descr).type_num, out)
     fill_masked_rows(rng_handle_from(namespace, space), <cnp.dtype> descr, <cnp.ndarray> start,
-                     mask, n, <char *> cnp.PyArray_DATA(result))
+                     <tuple> mask, n, <char *> cnp.PyArray_DATA(result))
     return result
 
 

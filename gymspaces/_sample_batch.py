@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import operator
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from collections.abc import Sequence as SequenceABC
 from typing import Any, cast
 
@@ -56,6 +56,7 @@ __all__ = [
     "row_argument",
     "sequence_row",
     "sample_batch_by_loop",
+    "sample_batch_compiled",
     "stacking_placeholder",
 ]
 
@@ -103,6 +104,30 @@ def array_row(batched: Any, single_ndim: int, row: int, n: int) -> Any:
     raise ValueError(
         f"a batched mask must have a leading axis of {n} samples, actual shape: {batched.shape}"
     )
+
+
+def sample_batch_compiled(
+    space: Any,
+    n: Any,
+    mask: Any,
+    probability: Any,
+    out: Any,
+    unmasked: Callable[[Any, int, Any], Any],
+    masked: Callable[[Any, int, Any, Any], Any],
+) -> Any:
+    """``sample_batch`` through a space's batch kernels: ``unmasked(space, count, out)``
+    without arguments, ``masked(space, count, mask, out)`` with a mask alone. Where the
+    kernel returns ``None`` (or for a probability) the batch is :func:`sample_batch_by_loop`'s.
+    Arguments that share memory with ``out`` are detached first (:func:`detach_from_out`).
+    """
+    count = batch_count(n)
+    mask, probability = detach_from_out(mask, out), detach_from_out(probability, out)
+    drawn = None
+    if mask is None and probability is None:
+        drawn = unmasked(space, count, out)
+    elif probability is None:
+        drawn = masked(space, count, mask, out)
+    return sample_batch_by_loop(space, count, mask, probability, out) if drawn is None else drawn
 
 
 def sample_batch_by_loop(space: Any, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:

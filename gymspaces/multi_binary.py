@@ -14,11 +14,9 @@ from gymspaces import _multi_binary
 from gymspaces._sample_batch import (
     all_rows,
     array_row,
-    batch_count,
     contains_batch_by_items,
-    detach_from_out,
     numeric_batch,
-    sample_batch_by_loop,
+    sample_batch_compiled,
 )
 from gymspaces.space import Space
 
@@ -123,15 +121,10 @@ class MultiBinary(Space[np.ndarray[Any, np.dtype[np.int8]]]):
                [1, 0, 0]], dtype=int8)
         """
 
-        count = batch_count(n)
-        mask, probability = detach_from_out(mask, out), detach_from_out(probability, out)
-        if mask is None and probability is None:
-            return _multi_binary.multi_binary_sample_batch(self, count, out)
-        if probability is None:
-            drawn = _multi_binary.multi_binary_masked_batch(self, count, mask, out)
-            if drawn is not None:
-                return drawn
-        return sample_batch_by_loop(self, count, mask, probability, out)
+        return sample_batch_compiled(
+            self, n, mask, probability, out,
+            _multi_binary.multi_binary_sample_batch, _multi_binary.multi_binary_masked_batch,
+        )
 
     def contains_batch(self, batch: Any) -> np.ndarray:
         """Membership of every row (not in Gymnasium): shape and 0/1 entries checked at once.

@@ -23,11 +23,9 @@ from gymspaces import _multi_discrete
 from gymspaces._sample_batch import (
     all_rows,
     array_row,
-    batch_count,
     contains_batch_by_items,
-    detach_from_out,
     numeric_batch,
-    sample_batch_by_loop,
+    sample_batch_compiled,
 )
 from gymspaces._warnings import warn
 from gymspaces.discrete import Discrete
@@ -238,17 +236,10 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
                [1, 2]])
         """
 
-        count = batch_count(n)
-        mask, probability = detach_from_out(mask, out), detach_from_out(probability, out)
-        if mask is None and probability is None:
-            drawn = _multi_discrete.multi_discrete_sample_batch(self, count, out)
-            if drawn is not None:
-                return drawn
-        elif probability is None and type(mask) is tuple:
-            drawn = _multi_discrete.multi_discrete_masked_batch(self, count, mask, out)
-            if drawn is not None:
-                return drawn
-        return sample_batch_by_loop(self, count, mask, probability, out)
+        return sample_batch_compiled(
+            self, n, mask, probability, out,
+            _multi_discrete.multi_discrete_sample_batch, _multi_discrete.multi_discrete_masked_batch,
+        )
 
     def contains_batch(self, batch: Any) -> np.ndarray:
         """Membership of every row (not in Gymnasium): shape, castability and range checked at once.

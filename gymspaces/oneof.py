@@ -19,7 +19,7 @@ else:
 
 from gymspaces import _graph
 from gymspaces.space import Space
-from gymspaces._composite import SUBSEED_BOUND, chosen_kind, require_space
+from gymspaces._composite import SUBSEED_BOUND, checked_children, chosen_kind
 
 __all__ = ["OneOf"]
 
@@ -59,11 +59,9 @@ class OneOf(Space[tuple[int | np.int64, T_cov]], Generic[T_cov]):
     ) -> None:
         if not isinstance(spaces, Iterable):
             raise TypeError(f"{spaces} is not an iterable")
-        children = tuple(spaces)
+        children = checked_children(spaces)
         if len(children) == 0:
             raise ValueError("Empty `OneOf` spaces are not supported.")
-        for child in children:
-            require_space(child)
         self.spaces = children
         super().__init__(shape=None, dtype=None, seed=seed)
 

@@ -22,10 +22,10 @@ else:
 from gymspaces import _contains, _jsonable
 from gymspaces._composite import (
     SUBSEED_BOUND,
+    checked_children,
     chosen_kind,
     combined_contains_batch,
     plain_sample_batch,
-    require_space,
     sample_children_batch,
 )
 from gymspaces._sample_batch import row_argument, sample_batch_by_loop, stacking_placeholder
@@ -69,10 +69,7 @@ class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[Space[T_cov]]):
         spaces: Iterable[Space[T_cov]],
         seed: int | collections.abc.Sequence[Any] | np.random.Generator | None = None,
     ) -> None:
-        children = tuple(spaces)
-        for child in children:
-            require_space(child)
-        self.spaces = children
+        self.spaces = checked_children(spaces)
         super().__init__(shape=None, dtype=None, seed=seed)
 
     @property
