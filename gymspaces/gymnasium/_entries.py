@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import gymnasium.spaces as _gym
@@ -28,7 +29,7 @@ from gymspaces.gymnasium._calls import Live
 from gymspaces.gymnasium._convert import GYMSPACES_ERRORS, gymnasium_error
 from gymspaces.gymnasium._release import SAMPLE_TAKES_PROBABILITY
 
-__all__ = ["Live", "helper_rule", "make_entries"]
+__all__ = ["POLICIES", "Live", "Policy", "helper_rule", "make_entries"]
 
 _OPTIMIZED = bool(sys.flags.optimize)  # under python -O Gymnasium skips its asserts
 
@@ -48,28 +49,55 @@ def _uint64_dtype(space: Any) -> bool:
 # plain are noted for the report.
 FAILURES = _calls.Failures(GYMSPACES_ERRORS, gymnasium_error, _note_plain)
 
-_FUNDAMENTAL = ("Discrete", "MultiBinary", "MultiDiscrete", "Text")
+@dataclass(frozen=True)
+class Policy:
+    """How the entries of one Gymnasium class decide (one row of :data:`POLICIES`)."""
+
+    kind: int
+    """How ``sample``'s masks and probabilities run (``_calls.FUNDAMENTAL``, ``BOX``, ``COMPOSITE``).
+    A fundamental space validates its arguments before it draws, so a call it
+    refuses can run again as Gymnasium's, on releases that word errors otherwise."""
+    masked_in_floats: Callable[[Any], bool] | None = None
+    """Spaces whose masked draws go through float64 sums numpy may warn about casting back."""
+    whole_tree: bool = False
+    """``sample`` reads the children's attributes directly: the whole tree must be provable."""
+    arrays_only: bool = False
+    """``contains`` casts other inputs with numpy (and may warn): only arrays run compiled."""
+
+
+POLICIES: dict[str, Policy] = {
+    # Box: any mask or probability is an error Gymnasium raises itself; contains
+    # casts with numpy and warns through Gymnasium's logger.
+    "Box": Policy(_calls.BOX, arrays_only=True),
+    "Discrete": Policy(_calls.FUNDAMENTAL),
+    "MultiBinary": Policy(_calls.FUNDAMENTAL),
+    # A uint64 MultiDiscrete's masked draws are int64 indices added to uint64
+    # starts: float64 sums, whose cast back numpy may warn about (from Gymnasium's line).
+    "MultiDiscrete": Policy(_calls.FUNDAMENTAL, masked_in_floats=_uint64_dtype, arrays_only=True),
+    "Text": Policy(_calls.FUNDAMENTAL),
+    "Tuple": Policy(_calls.COMPOSITE),
+    "Dict": Policy(_calls.COMPOSITE),
+    # Sequence draws a stacked sample through the batching rules, which read the
+    # feature space's attributes directly.
+    "Sequence": Policy(_calls.COMPOSITE, whole_tree=True),
+    # Graph has entries of its own (_graph_sample_entry, _graph_contains).
+    "Graph": Policy(_calls.COMPOSITE),
+    "OneOf": Policy(_calls.COMPOSITE),
+}
+"""The per-class policy of patch mode's entries, by Gymnasium class name."""
 
 
 def _sample_entry(
     name: str, compiled: Callable[..., Any], original: Callable[..., Any], live: Live, judge: _judge.Judge
 ) -> Any:
-    fundamental = name in _FUNDAMENTAL
-    kind = _calls.FUNDAMENTAL if fundamental else _calls.BOX if name == "Box" else _calls.COMPOSITE
+    policy = POLICIES[name]
     return _calls.sample_entry(
-        name, kind, compiled, original, live, judge, FAILURES,
-        # A uint64 MultiDiscrete's masked draws are int64 indices added to uint64
-        # starts: float64 sums, whose cast back numpy may warn about (from
-        # Gymnasium's line, plain).
-        masked_in_floats=_uint64_dtype if name == "MultiDiscrete" else None,
+        name, policy.kind, compiled, original, live, judge, FAILURES,
+        masked_in_floats=policy.masked_in_floats,
         # Masks and probabilities the installed release takes otherwise (None: as 1.4.0).
-        release_proven=_release_rules.sample_arguments(composite=kind == _calls.COMPOSITE),
-        # A fundamental space validates its arguments before it draws: a call it
-        # refuses can run again as Gymnasium's, on releases that word errors otherwise.
-        rerun=_release_rules.RERUN_ON_ERROR and fundamental,
-        # Sequence draws a stacked sample through the batching rules, which read
-        # the feature space's attributes directly: its whole tree must be provable.
-        whole_tree=_guard.tree_reason if name == "Sequence" else None,
+        release_proven=_release_rules.sample_arguments(composite=policy.kind == _calls.COMPOSITE),
+        rerun=_release_rules.RERUN_ON_ERROR and policy.kind == _calls.FUNDAMENTAL,
+        whole_tree=_guard.tree_reason if policy.whole_tree else None,
     )
 
 
@@ -102,11 +130,9 @@ def _graph_sample_entry(compiled: Callable[..., Any], original: Callable[..., An
 def _contains_entry(
     name: str, compiled: Callable[..., Any], original: Callable[..., Any], live: Live, judge: _judge.Judge
 ) -> Any:
-    # Box and MultiDiscrete cast other inputs with numpy, and Box warns through
-    # Gymnasium's logger: those inputs run Gymnasium's code.
     return _calls.contains_entry(
         name, compiled, original, live, judge, FAILURES,
-        arrays_only=name in ("Box", "MultiDiscrete"),
+        arrays_only=POLICIES[name].arrays_only,
         release_proven=_release_rules.contains_arguments(name),  # None: as 1.4.0
     )
 

@@ -690,3 +690,13 @@ def test_graph_samples_are_gymnasium_graph_instances() -> None:
         flat = gym_utils.flatten(space, graph)
         assert type(flat) is G.GraphInstance
         assert_same_value(flat.edges, np.eye(3, dtype=np.int64)[graph.edges])
+
+
+
+def test_every_space_class_has_one_entry_policy() -> None:
+    from gymspaces.gymnasium import _calls, _entries, _release
+
+    assert list(_entries.POLICIES) == list(_release.ALL_SPACE_NAMES)
+    # Only Box runs every mask or probability as Gymnasium's; only Sequence needs its whole tree.
+    assert [name for name, policy in _entries.POLICIES.items() if policy.kind == _calls.BOX] == ["Box"]
+    assert [name for name, policy in _entries.POLICIES.items() if policy.whole_tree] == ["Sequence"]
