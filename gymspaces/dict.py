@@ -5,19 +5,9 @@ from __future__ import annotations
 import collections.abc
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, KeysView
-from typing import TYPE_CHECKING, Any, Generic
+from typing import Any, Generic
 
 import numpy as np
-
-if TYPE_CHECKING:
-    from typing_extensions import TypeVar
-
-    # ``default=``: a bare ``Dict`` annotation means ``Dict[Any]``.
-    T_cov = TypeVar("T_cov", covariant=True, default=Any)
-else:
-    from typing import TypeVar
-
-    T_cov = TypeVar("T_cov", covariant=True)
 
 from gymspaces import _contains, _jsonable
 from gymspaces._composite import (
@@ -28,6 +18,7 @@ from gymspaces._composite import (
     sample_children_batch,
 )
 from gymspaces._sample_batch import row_argument, sample_batch_by_loop, stacking_placeholder
+from gymspaces._typevars import T_cov
 from gymspaces.space import Space, is_space
 
 __all__ = ["Dict"]

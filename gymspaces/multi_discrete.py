@@ -9,14 +9,6 @@ import numpy as np
 
 if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     from numpy.typing import NDArray
-    from typing_extensions import TypeVar
-
-    # ``default=``: an unparametrised ``MultiDiscrete`` holds int64, as in Gymnasium.
-    IntegerT = TypeVar("IntegerT", bound=np.integer[Any], covariant=True, default=np.int64)
-else:
-    from typing import TypeVar
-
-    IntegerT = TypeVar("IntegerT", bound=np.integer, covariant=True)
 
 from gymspaces._arguments import check_mask_or_probability
 from gymspaces import _multi_discrete
@@ -29,6 +21,7 @@ from gymspaces._sample_batch import (
 )
 from gymspaces._warnings import warn
 from gymspaces.discrete import Discrete
+from gymspaces._typevars import IntegerT
 from gymspaces.space import MaskNDArray, Space
 
 __all__ = ["MultiDiscrete"]

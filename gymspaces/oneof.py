@@ -3,21 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Generic
+from typing import Any, Generic
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from typing_extensions import TypeVar
-
-    # ``default=``: a bare ``OneOf`` annotation means ``OneOf[Any]``.
-    T_cov = TypeVar("T_cov", covariant=True, default=Any)
-else:
-    from typing import TypeVar
-
-    T_cov = TypeVar("T_cov", covariant=True)
-
 from gymspaces import _graph
+from gymspaces._typevars import T_cov
 from gymspaces.space import Space
 from gymspaces._composite import SUBSEED_BOUND, checked_children, chosen_kind
 

@@ -5,19 +5,9 @@ from __future__ import annotations
 import collections.abc
 import typing
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, overload
+from typing import Any, overload
 
 import numpy as np
-
-if TYPE_CHECKING:
-    from typing_extensions import TypeVar
-
-    # ``default=``: a bare ``Tuple`` annotation means ``Tuple[Any]``.
-    T_cov = TypeVar("T_cov", covariant=True, default=Any)
-else:
-    from typing import TypeVar
-
-    T_cov = TypeVar("T_cov", covariant=True)
 
 from gymspaces import _contains, _jsonable
 from gymspaces._composite import (
@@ -29,6 +19,7 @@ from gymspaces._composite import (
     sample_children_batch,
 )
 from gymspaces._sample_batch import row_argument, sample_batch_by_loop, stacking_placeholder
+from gymspaces._typevars import T_cov
 from gymspaces.space import Space
 
 __all__ = ["Tuple"]
