@@ -5,6 +5,8 @@
 
 cdef class Judge:
     cdef readonly object base
+    # Watches no sub-space attribute: its spaces are leaves of a tree.
+    cdef readonly bint leaf
     cdef tuple watched
     cdef object judge_class
     cdef object validate

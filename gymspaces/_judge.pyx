@@ -13,12 +13,22 @@ Python and slow; this kernel makes the per-call question cheap:
 
 Nothing is stored on the space: the memo is keyed by the attribute objects
 themselves (the rules' verdict depends on nothing else).
+
+Before any of that, an instance dict found sound and not modified since is
+recognised by one comparison: CPython 3.10-3.12 give every dict a version,
+globally unique and changed by each modification (``ma_version_tag``), and a
+table keeps, per dict, the version a judge found sound. On CPython 3.13 an
+attribute store on an object with inline values changes neither the version
+nor tells dict watchers (measured on 3.13.0), and free-threaded builds have no
+such guarantee either: there the table is off and the memo answers.
 """
 
 from cpython.list cimport PyList_GET_ITEM
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_XDECREF, Py_XINCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_New, PyTuple_SET_ITEM
+
+from libc.stdint cimport uint64_t
 
 from gymspaces._attrs cimport PyDict_GetItemWithError, instance_dict
 from gymspaces._nesting cimport MAX_KERNEL_DEPTH
@@ -29,6 +39,60 @@ import numpy as np
 from gymspaces import _registry
 
 cdef type GENERATOR = np.random.Generator
+
+
+cdef extern from *:
+    """
+    #if PY_VERSION_HEX < 0x030D0000 && !defined(Py_GIL_DISABLED)
+    #  define GS_DICT_VERSIONS 1
+    #else
+    #  define GS_DICT_VERSIONS 0
+    #endif
+    /* Direct-mapped: (dict, judge) -> the dict's version when the judge found it sound. */
+    #define GS_SOUND_SLOTS 4096
+    typedef struct { PyObject *dict; void *judge; uint64_t version; } gs_sound_entry;
+    static gs_sound_entry gs_sound[GS_SOUND_SLOTS];
+
+    static inline uint64_t gs_dict_version(PyObject *dict) {
+    #if GS_DICT_VERSIONS
+    #  if defined(__GNUC__)
+    #    pragma GCC diagnostic push
+    #    pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    #  endif
+        return ((PyDictObject *) dict)->ma_version_tag;  /* deprecated in 3.12, still kept up to date */
+    #  if defined(__GNUC__)
+    #    pragma GCC diagnostic pop
+    #  endif
+    #else
+        (void) dict;
+        return 0;
+    #endif
+    }
+    static inline gs_sound_entry *gs_sound_slot(PyObject *dict) {
+        return &gs_sound[(((uintptr_t) dict >> 4) * 0x9E3779B97F4A7C15ULL) >> 52];
+    }
+    static inline int gs_sound_known(PyObject *dict, void *judge, uint64_t version) {
+        gs_sound_entry *entry = gs_sound_slot(dict);
+        return GS_DICT_VERSIONS && entry->dict == dict && entry->judge == judge && entry->version == version;
+    }
+    static inline void gs_sound_remember(PyObject *dict, void *judge, uint64_t version) {
+        gs_sound_entry *entry = gs_sound_slot(dict);
+        entry->dict = dict;
+        entry->judge = judge;
+        entry->version = version;
+    }
+    static inline void gs_sound_forget(void) { memset(gs_sound, 0, sizeof(gs_sound)); }
+    """
+    bint GS_DICT_VERSIONS
+    uint64_t gs_dict_version(object namespace) noexcept
+    bint gs_sound_known(object namespace, void *judge, uint64_t version) noexcept
+    void gs_sound_remember(object namespace, void *judge, uint64_t version) noexcept
+    void gs_sound_forget() noexcept
+
+
+def dict_versions_enabled():
+    """Whether judged dicts are recognised by their version (CPython 3.10-3.12 with a GIL)."""
+    return bool(GS_DICT_VERSIONS)
 
 cdef enum:
     # Classes made on the fly are judged again after this many: the table stays bounded.
@@ -63,6 +127,7 @@ cdef class Judge:
             raise ValueError(f"at most {MAX_WATCHED} watched attributes")
         self.base = base
         self.watched = watched
+        self.leaf = not any([name in SUB_SPACE_ATTRIBUTES for name in watched])
         self.judge_class = judge_class
         self.validate = validate
         self.judge_generator = judge_generator
@@ -95,6 +160,11 @@ cdef class Judge:
         namespace = instance_dict(space)
         if namespace is None:
             return "the space has no instance dict"
+        # Read first: a dict modified from here on (by validate, say) is not
+        # recognised by this version, which is the one remembered below.
+        cdef uint64_t version = gs_dict_version(namespace)
+        if gs_sound_known(namespace, <void *> self, version):
+            return None
         found = PyDict_GetItemWithError(namespace, "_np_random")
         if found != NULL and <object> found is not None and type(<object> found) is not GENERATOR:
             generator = <object> found  # owned: the judge runs Python code
@@ -109,6 +179,7 @@ cdef class Judge:
             mixed = (mixed ^ <size_t> values[i]) * <size_t> 0x9E3779B97F4A7C15ULL
         slot = PyList_GET_ITEM(self.memo, (mixed >> 17) & (MEMO_SLOTS - 1))
         if (<object> slot) is not None and remembered(<tuple> <object> slot, values, count):
+            gs_sound_remember(namespace, <void *> self, version)
             return None
         current = owned_tuple(values, count)
         # Two combinations that share a slot would evict each other on every
@@ -119,9 +190,11 @@ cdef class Judge:
         known = self.sound.get(key)
         if known is not None and all([a is b for a, b in zip(<tuple> known, current)]):
             self.memo[(mixed >> 17) & (MEMO_SLOTS - 1)] = known
+            gs_sound_remember(namespace, <void *> self, version)
             return None
         verdict = self.validate(space)
         if verdict is None:
+            gs_sound_remember(namespace, <void *> self, version)
             self.memo[(mixed >> 17) & (MEMO_SLOTS - 1)] = current
             if len(self.sound) >= MAX_CLASSES:
                 self.sound.clear()
@@ -133,9 +206,16 @@ cdef class Judge:
         self.class_verdicts.clear()
         self.memo = [None] * MEMO_SLOTS
         self.sound = {}
+        gs_sound_forget()
+
+    def __dealloc__(self):
+        # Another judge may be made at this address: no entry of this one may match it.
+        gs_sound_forget()
 
 
 cdef object ABSENT = object()  # an attribute the instance does not hold
+# The attributes through which a tree reaches its sub-spaces (see node_reason).
+cdef tuple SUB_SPACE_ATTRIBUTES = ("spaces", "feature_space", "node_space", "edge_space")
 
 
 cdef tuple owned_tuple(PyObject **values, Py_ssize_t count):
@@ -192,11 +272,15 @@ cdef object judge_of(cls):
     return judge
 
 
+cdef str unjudged(cls):
+    return f"{cls.__qualname__} is not one of the classes patch mode compiles"
+
+
 cpdef object space_reason(space):
     """Why ``space`` itself cannot run compiled, or None."""
     judge = judge_of(type(space))
     if judge is None:
-        return f"{type(space).__qualname__} is not one of the classes patch mode compiles"
+        return unjudged(type(space))
     return (<Judge> judge).reason(space)
 
 
@@ -222,8 +306,11 @@ cdef object node_reason(space, int depth):
     cdef dict namespace
     if depth > MAX_KERNEL_DEPTH:
         return f"spaces nested more than {MAX_KERNEL_DEPTH} levels deep"
-    reason = space_reason(space)
-    if reason is not None:
+    judge = judge_of(type(space))
+    if judge is None:
+        return unjudged(type(space))
+    reason = (<Judge> judge).reason(space)
+    if reason is not None or (<Judge> judge).leaf:
         return reason
     namespace = instance_dict(space)
     found = PyDict_GetItemWithError(namespace, "spaces")
@@ -236,7 +323,7 @@ cdef object node_reason(space, int depth):
             if reason is not None:
                 return sub_space_reason(child, reason)
         return None
-    for name in ("feature_space", "node_space", "edge_space"):
+    for name in SUB_SPACE_ATTRIBUTES[1:]:
         found = PyDict_GetItemWithError(namespace, name)
         if found != NULL and <object> found is not None:
             sub_space = <object> found  # owned: judging it runs Python code

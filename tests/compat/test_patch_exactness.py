@@ -483,6 +483,46 @@ def test_mutated_attributes_are_read_as_plain_reads_them(case: Callable[[], Any]
     assert_plain_equals_patched(case)
 
 
+def _mutated_after_a_call(edit: Callable[[Any], None]) -> Callable[[], Any]:
+    def case() -> Any:
+        space = G.Dict({"n": G.Discrete(3, seed=0), "box": G.Box(0.0, 1.0, (2,), seed=1)}, seed=2)
+        first = (space.sample(), flatten(space, space.sample()), space["n"].sample())
+        edit(space)
+        return first, space["n"].sample(), space.sample(), flatten(space, space.sample())
+
+    return case
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda space: setattr(space["n"], "n", 5),
+        lambda space: vars(space["n"]).__setitem__("start", 10),
+        lambda space: vars(space["n"]).update(n=7, start=-2),
+        lambda space: setattr(space["box"], "high", np.full(2, 4.0, np.float32)),
+        lambda space: space.spaces.__setitem__("n", G.Discrete(4, seed=5)),
+        lambda space: setattr(space["n"], "n", 3.0),  # unsound: plain's error, patched too
+    ],
+    ids=["setattr", "dict-setitem", "dict-update", "box-bounds", "child-replaced", "unsound-after-sound"],
+)
+def test_attributes_mutated_after_a_compiled_call_are_judged_again(edit: Callable[[Any], None]) -> None:
+    # A space judged sound is recognised afterwards by its dict's version
+    # (CPython 3.10-3.12): any change to the dict must send it back to the judge.
+    assert_plain_equals_patched(_mutated_after_a_call(edit))
+
+
+def test_plain_reason_follows_an_edit_after_a_sound_verdict() -> None:
+    space = G.Discrete(3, seed=0)
+    with patched():
+        space.sample()
+        assert plain_reason(space) is None
+        n = space.n
+        space.n = 3.0
+        assert plain_reason(space) is not None
+        space.n = n
+        assert plain_reason(space) is None
+
+
 # ------------------------------------------------------------------ 11. small ones
 def test_samples_are_new_objects() -> None:
     def case() -> Any:
