@@ -289,7 +289,7 @@ def _tuple_from_generator(list parts):
     return _tuple_of_iterable(part for part in parts)
 
 
-def concatenate_tree(space, items, out, fallback):
+cpdef object concatenate_tree(space, items, out, fallback):
     """``concatenate`` of an exact Tuple/Dict/fundamental space whose samples come as
     a list or tuple; ``None`` when the kernel is off or the call is not covered.
 

@@ -135,6 +135,17 @@ FOREIGN_CACHES = {}
 cdef enum:
     RECENT_HANDLES = 64
 cdef list RECENT = [None] * RECENT_HANDLES
+# In front of FOREIGN_CACHES, one slot per address: a space seen lately and its
+# store, both borrowed (FOREIGN_CACHES owns the store). _forget_foreign clears
+# a space's slot as the space dies, before its address can be reused.
+cdef enum:
+    FOREIGN_SLOTS = 256
+cdef PyObject *FOREIGN_SPACE[FOREIGN_SLOTS]
+cdef PyObject *FOREIGN_STORE[FOREIGN_SLOTS]
+
+
+cdef inline size_t foreign_slot(size_t address) noexcept:
+    return ((address >> 4) * <size_t> 0x9E3779B97F4A7C15ULL) >> (8 * sizeof(size_t) - 8)
 
 
 cdef bint is_own_space(object space) noexcept:
@@ -143,8 +154,12 @@ cdef bint is_own_space(object space) noexcept:
 
 
 def _forget_foreign(reference):
+    cdef size_t address = reference.key
+    cdef size_t slot = foreign_slot(address)
     entry = FOREIGN_CACHES.get(reference.key)
     if entry is not None and (<tuple> entry)[0] is reference:
+        if <size_t> FOREIGN_SPACE[slot] == address:
+            FOREIGN_SPACE[slot] = FOREIGN_STORE[slot] = NULL
         del FOREIGN_CACHES[reference.key]
 
 
@@ -158,17 +173,23 @@ cdef dict cache_namespace(object space, dict namespace):
     cdef PyObject *found
     if namespace is not None and is_own_space(space):
         return namespace
+    cdef size_t slot = foreign_slot(<size_t> <PyObject *> space)
+    if FOREIGN_SPACE[slot] == <PyObject *> space:
+        return <dict> FOREIGN_STORE[slot]
     key = id(space)
     found = PyDict_GetItemWithError(FOREIGN_CACHES, key)  # borrowed: its dict is returned (owned) at once
     if found != NULL:
-        return <dict> (<tuple> <object> found)[1]
-    store = {}
-    try:
-        reference = KeyedRef(space, _forget_foreign, key)
-    except TypeError:
-        return store
-    FOREIGN_CACHES[key] = (reference, store)
-    return store
+        store = (<tuple> <object> found)[1]
+    else:
+        store = {}
+        try:
+            reference = KeyedRef(space, _forget_foreign, key)
+        except TypeError:
+            return store
+        FOREIGN_CACHES[key] = (reference, store)
+    FOREIGN_SPACE[slot] = <PyObject *> space
+    FOREIGN_STORE[slot] = <PyObject *> store
+    return <dict> store
 
 
 # ----------------------------------------------------------------------------

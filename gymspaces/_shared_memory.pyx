@@ -531,7 +531,7 @@ def write_tree(space, index, value, shared_memory):
     return True
 
 
-def write_checked(space, index, value, shared_memory):
+cpdef bint write_checked(space, index, value, shared_memory) except -1:
     """Gymnasium's ``write_to_shared_memory`` of a Gymnasium space under patch mode:
     written when every node of ``space`` passes its judge and the kernel copies
     every leaf of ``value`` itself; ``False`` (nothing written) otherwise."""
@@ -544,7 +544,7 @@ def write_checked(space, index, value, shared_memory):
     return True
 
 
-def read_checked(space, shared_memory, n):
+cpdef object read_checked(space, shared_memory, n):
     """Gymnasium's ``read_from_shared_memory`` of a Gymnasium space under patch mode,
     when every node of ``space`` passes its judge (``read_tree``); ``None`` otherwise."""
     if tree_reason(space) is not None:

@@ -20,12 +20,11 @@ import types
 
 import numpy as np
 
-from gymspaces._batch import concatenate_tree
-from gymspaces._shared_memory import read_checked, write_checked
-
+from gymspaces._batch cimport concatenate_tree
 from gymspaces._flatten cimport flatdim_checked, flatten_checked, unflatten_checked
 from gymspaces._judge cimport Judge, tree_reason
 from gymspaces._registry cimport Registry, is_array_leaf, space_class
+from gymspaces._shared_memory cimport read_checked, write_checked
 
 from gymspaces import _registry
 
@@ -338,7 +337,7 @@ def checked_rule(str name, general, Live live, Helper how, Failures failures, fa
             if live.on and len(args) == 3 and not kwargs:
                 failure = None
                 try:
-                    written = write_checked(space, *args)
+                    written = write_checked(space, args[0], args[1], args[2])
                 except Exception as error:
                     failure = error
                 if failure is not None:  # (outside the except clause: nothing is being handled, as in the general rule)
@@ -353,7 +352,7 @@ def checked_rule(str name, general, Live live, Helper how, Failures failures, fa
             if live.on and not kwargs and 1 <= len(args) <= 2:
                 failure = None
                 try:
-                    result = read_checked(space, *args) if len(args) == 2 else read_checked(space, args[0], 1)
+                    result = read_checked(space, args[0], args[1] if len(args) == 2 else 1)
                 except Exception as error:
                     failure = error
                 if failure is not None:  # (outside the except clause: nothing is being handled, as in the general rule)
