@@ -269,6 +269,19 @@ def helper_rule(helper, Live live, Helper how, Failures failures):
     return rule
 
 
+cdef object settled(bint answered, result, failure, space, tuple args, dict kwargs, general, Helper how,
+                    Failures failures):
+    """What a checked rule returns once its kernel has run: for the kernel's error,
+    what the general rule would do with it (``how.failed``, called outside any
+    except clause: nothing is being handled, as in the general rule); else the
+    kernel's answer, or the general rule's where it gave none."""
+    if failure is not None:
+        return how.failed(space, args, kwargs, failure, failures)
+    if answered:
+        return result
+    return general(space, *args, **kwargs)
+
+
 CHECKED = frozenset(
     {"flatten", "unflatten", "flatdim", "concatenate", "write_to_shared_memory", "read_from_shared_memory"}
 )
@@ -291,18 +304,14 @@ def checked_rule(str name, general, Live live, Helper how, Failures failures, fa
     """
     if name == "flatdim":
         def flatdim(space, *args, **kwargs):
-            cdef object result
-            if live.on and not args and not kwargs:
-                failure = None
-                try:
-                    result = flatdim_checked(space)
-                except Exception as error:
-                    failure = error
-                if failure is not None:  # (outside the except clause: nothing is being handled, as in the general rule)
-                    return how.failed(space, args, kwargs, failure, failures)
-                if result is not None:
-                    return result
-            return general(space, *args, **kwargs)
+            if not live.on or args or kwargs:
+                return general(space, *args, **kwargs)
+            result = failure = None
+            try:
+                result = flatdim_checked(space)
+            except Exception as error:
+                failure = error
+            return settled(result is not None, result, failure, space, args, kwargs, general, how, failures)
         return flatdim
     if name == "flatten":
         return one_value_rule(flatten_value, general, live, how, failures)
@@ -314,52 +323,41 @@ def checked_rule(str name, general, Live live, Helper how, Failures failures, fa
             # dispatcher: the compiled copy with the very fallbacks its rules
             # pass (``stack_items`` for an array leaf, the general rule for a
             # Tuple or Dict). A result of None leaves the call, whole, to ``general``.
-            cdef object result
-            if (live.on and len(args) == 2 and not kwargs and how.release_proven is None
-                    and tree_reason(space) is None):
-                fallback = fallbacks[0] if is_array_leaf(registry, space_class(registry, space)) else fallbacks[1]
-                failure = None
-                try:
-                    result = concatenate_tree(space, args[0], args[1], fallback)
-                except Exception as error:
-                    failure = error
-                if failure is not None:  # (outside the except clause: nothing is being handled, as in the general rule)
-                    return how.failed(space, args, kwargs, failure, failures)
-                if result is not None:
-                    return result
-            return general(space, *args, **kwargs)
+            if (not live.on or len(args) != 2 or kwargs or how.release_proven is not None
+                    or tree_reason(space) is not None):
+                return general(space, *args, **kwargs)
+            fallback = fallbacks[0] if is_array_leaf(registry, space_class(registry, space)) else fallbacks[1]
+            result = failure = None
+            try:
+                result = concatenate_tree(space, args[0], args[1], fallback)
+            except Exception as error:
+                failure = error
+            return settled(result is not None, result, failure, space, args, kwargs, general, how, failures)
         return concatenate
     if name == "write_to_shared_memory":
         def write_to_shared_memory(space, *args, **kwargs):
             # (A write the kernel takes is whole: it checks every leaf before it
             # writes, so nothing is written when it answers False.)
             cdef bint written = False
-            if live.on and len(args) == 3 and not kwargs:
-                failure = None
-                try:
-                    written = write_checked(space, args[0], args[1], args[2])
-                except Exception as error:
-                    failure = error
-                if failure is not None:  # (outside the except clause: nothing is being handled, as in the general rule)
-                    return how.failed(space, args, kwargs, failure, failures)
-                if written:
-                    return None
-            return general(space, *args, **kwargs)
+            if not live.on or len(args) != 3 or kwargs:
+                return general(space, *args, **kwargs)
+            failure = None
+            try:
+                written = write_checked(space, args[0], args[1], args[2])
+            except Exception as error:
+                failure = error
+            return settled(written, None, failure, space, args, kwargs, general, how, failures)
         return write_to_shared_memory
     if name == "read_from_shared_memory":
         def read_from_shared_memory(space, *args, **kwargs):
-            cdef object result = None
-            if live.on and not kwargs and 1 <= len(args) <= 2:
-                failure = None
-                try:
-                    result = read_checked(space, args[0], args[1] if len(args) == 2 else 1)
-                except Exception as error:
-                    failure = error
-                if failure is not None:  # (outside the except clause: nothing is being handled, as in the general rule)
-                    return how.failed(space, args, kwargs, failure, failures)
-                if result is not None:
-                    return result
-            return general(space, *args, **kwargs)
+            if not live.on or kwargs or not 1 <= len(args) <= 2:
+                return general(space, *args, **kwargs)
+            result = failure = None
+            try:
+                result = read_checked(space, args[0], args[1] if len(args) == 2 else 1)
+            except Exception as error:
+                failure = error
+            return settled(result is not None, result, failure, space, args, kwargs, general, how, failures)
         return read_from_shared_memory
     raise ValueError(f"no checked kernel for {name!r}")
 
@@ -380,20 +378,16 @@ cdef object one_value_rule(ValueKernel checked, general, Live live, Helper how, 
     ``checked(space, x)``, a C call, when it answers; else ``general``."""
 
     def rule(space, x=MISSING, *args, **kwargs):
-        cdef object result
-        if live.on and x is not MISSING and not args and not kwargs:
-            failure = None
-            try:
-                result = checked(space, x)
-            except Exception as error:
-                failure = error
-            if failure is not None:  # (outside the except clause: nothing is being handled, as in the general rule)
-                return how.failed(space, (x,), kwargs, failure, failures)
-            if result is not None:
-                return result
         if x is MISSING:
             return general(space, *args, **kwargs)
-        return general(space, x, *args, **kwargs)
+        if not live.on or args or kwargs:
+            return general(space, x, *args, **kwargs)
+        result = failure = None
+        try:
+            result = checked(space, x)
+        except Exception as error:
+            failure = error
+        return settled(result is not None, result, failure, space, (x,), kwargs, general, how, failures)
 
     return rule
 

@@ -17,7 +17,7 @@ from gymspaces.dict import _ordered_spaces
 from gymspaces.gymnasium import _calls, _convert
 from gymspaces.gymnasium._release import SPACE_NAMES
 
-__all__ = [
+CLASS_NAMES = [
     "Space",
     "Box",
     "Discrete",
@@ -30,8 +30,10 @@ __all__ = [
     "Sequence",
     "Dict",
     *(["OneOf"] if "OneOf" in SPACE_NAMES else []),
-    "compatible_graphs",
 ]
+"""The public compatible classes (``gymspaces.gymnasium.spaces``), as the installed release has them."""
+
+__all__ = [*CLASS_NAMES, "CLASS_NAMES", "compatible_graphs"]
 
 
 def adopt(child: Any) -> Any:

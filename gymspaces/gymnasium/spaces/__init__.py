@@ -37,7 +37,7 @@ plain gymspaces namesake on either side: ``spaces.Box(0, 1) ==
 gymnasium.spaces.Box(0, 1) == gymspaces.Box(0, 1)``.
 """
 
-from gymspaces.gymnasium import _registration, _release_classes
+from gymspaces.gymnasium import _classes, _registration, _release_classes
 from gymspaces.gymnasium._classes import (
     Box,
     Dict,
@@ -58,24 +58,8 @@ from gymspaces.gymnasium.spaces import utils
 if "OneOf" in _SPACE_NAMES:  # Gymnasium 1.x; before, there is no Gymnasium OneOf to be
     from gymspaces.gymnasium._classes import OneOf
 
-__all__ = [
-    "Space",
-    "Box",
-    "Discrete",
-    "Text",
-    "Graph",
-    "GraphInstance",
-    "MultiDiscrete",
-    "MultiBinary",
-    "Tuple",
-    "Sequence",
-    "Dict",
-    *(["OneOf"] if "OneOf" in _SPACE_NAMES else []),
-    "flatdim",
-    "flatten_space",
-    "flatten",
-    "unflatten",
-]
+# The compatible classes (as _classes lists them), then their flatten family.
+__all__ = [*_classes.CLASS_NAMES, "flatdim", "flatten_space", "flatten", "unflatten"]
 
 _registration.register_with_gymnasium()
 # On a release other than 1.4.0, the classes give that release's results.
