@@ -56,3 +56,9 @@ cdef inline PyObject *sample_entry(object sample, object key, Py_ssize_t index, 
     if type(sample) is not tuple or PyTuple_GET_SIZE(sample) <= index:
         return NULL
     return PyTuple_GET_ITEM(sample, index)
+
+
+cdef inline size_t address_slot(const void *address, int bits) noexcept:
+    """The slot of ``address`` in a direct-mapped table of ``2 ** bits`` slots keyed
+    by objects' addresses (Fibonacci hashing of the address, its alignment bits dropped)."""
+    return ((<size_t> address >> 4) * <size_t> 0x9E3779B97F4A7C15ULL) >> (8 * sizeof(size_t) - bits)

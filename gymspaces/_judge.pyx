@@ -29,8 +29,9 @@ from cpython.ref cimport Py_XDECREF, Py_XINCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_New, PyTuple_SET_ITEM
 
 from libc.stdint cimport uint64_t
+from libc.string cimport memset
 
-from gymspaces._attrs cimport PyDict_GetItemWithError, instance_dict
+from gymspaces._attrs cimport PyDict_GetItemWithError, address_slot, instance_dict
 from gymspaces._nesting cimport MAX_KERNEL_DEPTH
 from gymspaces._registry cimport Registry
 
@@ -48,11 +49,6 @@ cdef extern from *:
     #else
     #  define GS_DICT_VERSIONS 0
     #endif
-    /* Direct-mapped: (dict, judge) -> the dict's version when the judge found it sound. */
-    #define GS_SOUND_SLOTS 4096
-    typedef struct { PyObject *dict; void *judge; uint64_t version; } gs_sound_entry;
-    static gs_sound_entry gs_sound[GS_SOUND_SLOTS];
-
     static inline uint64_t gs_dict_version(PyObject *dict) {
     #if GS_DICT_VERSIONS
     #  if defined(__GNUC__)
@@ -68,26 +64,38 @@ cdef extern from *:
         return 0;
     #endif
     }
-    static inline gs_sound_entry *gs_sound_slot(PyObject *dict) {
-        return &gs_sound[(((uintptr_t) dict >> 4) * 0x9E3779B97F4A7C15ULL) >> 52];
-    }
-    static inline int gs_sound_known(PyObject *dict, void *judge, uint64_t version) {
-        gs_sound_entry *entry = gs_sound_slot(dict);
-        return GS_DICT_VERSIONS && entry->dict == dict && entry->judge == judge && entry->version == version;
-    }
-    static inline void gs_sound_remember(PyObject *dict, void *judge, uint64_t version) {
-        gs_sound_entry *entry = gs_sound_slot(dict);
-        entry->dict = dict;
-        entry->judge = judge;
-        entry->version = version;
-    }
-    static inline void gs_sound_forget(void) { memset(gs_sound, 0, sizeof(gs_sound)); }
     """
     bint GS_DICT_VERSIONS
     uint64_t gs_dict_version(object namespace) noexcept
-    bint gs_sound_known(object namespace, void *judge, uint64_t version) noexcept
-    void gs_sound_remember(object namespace, void *judge, uint64_t version) noexcept
-    void gs_sound_forget() noexcept
+
+
+# Direct-mapped, by the dict's address: the dict, the judge that found it sound
+# and the dict's version then (see the module docstring).
+ctypedef struct SoundEntry:
+    PyObject *namespace
+    void *judge
+    uint64_t version
+
+cdef enum:
+    SOUND_BITS = 12
+cdef SoundEntry SOUND[1 << SOUND_BITS]
+
+
+cdef inline bint sound_known(dict namespace, Judge judge, uint64_t version) noexcept:
+    cdef SoundEntry *entry = &SOUND[address_slot(<void *> namespace, SOUND_BITS)]
+    return (GS_DICT_VERSIONS and entry.namespace == <PyObject *> namespace and entry.judge == <void *> judge
+            and entry.version == version)
+
+
+cdef inline void remember_sound(dict namespace, Judge judge, uint64_t version) noexcept:
+    cdef SoundEntry *entry = &SOUND[address_slot(<void *> namespace, SOUND_BITS)]
+    entry.namespace = <PyObject *> namespace
+    entry.judge = <void *> judge
+    entry.version = version
+
+
+cdef inline void forget_sound() noexcept:
+    memset(SOUND, 0, sizeof(SOUND))
 
 
 def dict_versions_enabled():
@@ -163,7 +171,7 @@ cdef class Judge:
         # Read first: a dict modified from here on (by validate, say) is not
         # recognised by this version, which is the one remembered below.
         cdef uint64_t version = gs_dict_version(namespace)
-        if gs_sound_known(namespace, <void *> self, version):
+        if sound_known(namespace, self, version):
             return None
         found = PyDict_GetItemWithError(namespace, "_np_random")
         if found != NULL and <object> found is not None and type(<object> found) is not GENERATOR:
@@ -179,7 +187,7 @@ cdef class Judge:
             mixed = (mixed ^ <size_t> values[i]) * <size_t> 0x9E3779B97F4A7C15ULL
         slot = PyList_GET_ITEM(self.memo, (mixed >> 17) & (MEMO_SLOTS - 1))
         if (<object> slot) is not None and remembered(<tuple> <object> slot, values, count):
-            gs_sound_remember(namespace, <void *> self, version)
+            remember_sound(namespace, self, version)
             return None
         current = owned_tuple(values, count)
         # Two combinations that share a slot would evict each other on every
@@ -190,11 +198,11 @@ cdef class Judge:
         known = self.sound.get(key)
         if known is not None and all([a is b for a, b in zip(<tuple> known, current)]):
             self.memo[(mixed >> 17) & (MEMO_SLOTS - 1)] = known
-            gs_sound_remember(namespace, <void *> self, version)
+            remember_sound(namespace, self, version)
             return None
         verdict = self.validate(space)
         if verdict is None:
-            gs_sound_remember(namespace, <void *> self, version)
+            remember_sound(namespace, self, version)
             self.memo[(mixed >> 17) & (MEMO_SLOTS - 1)] = current
             if len(self.sound) >= MAX_CLASSES:
                 self.sound.clear()
@@ -206,11 +214,11 @@ cdef class Judge:
         self.class_verdicts.clear()
         self.memo = [None] * MEMO_SLOTS
         self.sound = {}
-        gs_sound_forget()
+        forget_sound()
 
     def __dealloc__(self):
         # Another judge may be made at this address: no entry of this one may match it.
-        gs_sound_forget()
+        forget_sound()
 
 
 cdef object ABSENT = object()  # an attribute the instance does not hold

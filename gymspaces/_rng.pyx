@@ -12,7 +12,7 @@ from numpy.random cimport bitgen_t
 
 from cpython.object cimport PyObject, PyObject_TypeCheck, PyTypeObject
 
-from gymspaces._attrs cimport PyDict_GetItemWithError, attr, instance_dict
+from gymspaces._attrs cimport PyDict_GetItemWithError, address_slot, attr, instance_dict
 from gymspaces._registry cimport Registry
 
 from weakref import KeyedRef
@@ -99,7 +99,7 @@ cdef RNGHandle rng_handle_from(dict namespace, object space):
         # Another library's space keeps its handle beside it (below), found
         # by its id; the handle of a generator met lately is found here first,
         # by the generator's address (a handle depends on its generator only).
-        slot = (<Py_ssize_t> <void *> generator >> 4) & (RECENT_HANDLES - 1)
+        slot = address_slot(<void *> generator, RECENT_BITS)
         recent = RECENT[slot]
         if recent is not None and (<RNGHandle> recent).generator is generator:
             return <RNGHandle> recent
@@ -133,19 +133,15 @@ FOREIGN_CACHES = {}
 # never match another generator at the same address. Bounded: at most this
 # many generators are kept.
 cdef enum:
-    RECENT_HANDLES = 64
-cdef list RECENT = [None] * RECENT_HANDLES
+    RECENT_BITS = 6
+cdef list RECENT = [None] * (1 << RECENT_BITS)
 # In front of FOREIGN_CACHES, one slot per address: a space seen lately and its
 # store, both borrowed (FOREIGN_CACHES owns the store). _forget_foreign clears
 # a space's slot as the space dies, before its address can be reused.
 cdef enum:
-    FOREIGN_SLOTS = 256
-cdef PyObject *FOREIGN_SPACE[FOREIGN_SLOTS]
-cdef PyObject *FOREIGN_STORE[FOREIGN_SLOTS]
-
-
-cdef inline size_t foreign_slot(size_t address) noexcept:
-    return ((address >> 4) * <size_t> 0x9E3779B97F4A7C15ULL) >> (8 * sizeof(size_t) - 8)
+    FOREIGN_BITS = 8
+cdef PyObject *FOREIGN_SPACE[1 << FOREIGN_BITS]
+cdef PyObject *FOREIGN_STORE[1 << FOREIGN_BITS]
 
 
 cdef bint is_own_space(object space) noexcept:
@@ -155,7 +151,7 @@ cdef bint is_own_space(object space) noexcept:
 
 def _forget_foreign(reference):
     cdef size_t address = reference.key
-    cdef size_t slot = foreign_slot(address)
+    cdef size_t slot = address_slot(<void *> address, FOREIGN_BITS)
     entry = FOREIGN_CACHES.get(reference.key)
     if entry is not None and (<tuple> entry)[0] is reference:
         if <size_t> FOREIGN_SPACE[slot] == address:
@@ -173,7 +169,7 @@ cdef dict cache_namespace(object space, dict namespace):
     cdef PyObject *found
     if namespace is not None and is_own_space(space):
         return namespace
-    cdef size_t slot = foreign_slot(<size_t> <PyObject *> space)
+    cdef size_t slot = address_slot(<void *> space, FOREIGN_BITS)
     if FOREIGN_SPACE[slot] == <PyObject *> space:
         return <dict> FOREIGN_STORE[slot]
     key = id(space)
