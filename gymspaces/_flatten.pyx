@@ -1576,6 +1576,22 @@ cdef bint floats_fit(cnp.ndarray x, npy_intp begin, npy_intp end, cnp.dtype targ
     return True
 
 
+cdef object flat_copy(cnp.ndarray x):
+    """``x.flatten()``: for a C-contiguous array of plain numbers one allocation
+    (with ``x``'s own descriptor, as numpy's) and a ``memcpy``; numpy's copy for
+    any other layout or dtype."""
+    cdef cnp.PyArray_Descr *descr = cnp.PyArray_DESCR(x)
+    cdef char kind = (<cnp.dtype> descr).kind
+    cdef npy_intp size = cnp.PyArray_SIZE(x)
+    if not cnp.PyArray_IS_C_CONTIGUOUS(x) or not (
+            kind == b'b' or kind == b'i' or kind == b'u' or kind == b'f' or kind == b'c'):
+        return cnp.PyArray_Flatten(x, cnp.NPY_CORDER)
+    Py_INCREF(<object> descr)
+    flat = PyArray_NewFromDescr(<PyTypeObject *> cnp.ndarray, descr, 1, &size, NULL, NULL, 0, NULL)
+    memcpy(cnp.PyArray_DATA(<cnp.ndarray> flat), cnp.PyArray_DATA(x), cnp.PyArray_NBYTES(x))
+    return flat
+
+
 cpdef object flatten_checked(space, x):
     """Gymnasium's ``flatten(space, x)``, computed only where it provably is; else ``None``."""
     cdef type cls = space_class(registry, space)
@@ -1592,7 +1608,7 @@ cpdef object flatten_checked(space, x):
             dtype = attr(instance_dict(space), space, "dtype")
             if cnp.PyArray_DescrCheck(dtype) and cnp.PyArray_EquivTypes(
                     <cnp.dtype> cnp.PyArray_DESCR(<cnp.ndarray> x), <cnp.dtype> dtype):
-                return cnp.PyArray_Flatten(<cnp.ndarray> x, cnp.NPY_CORDER)
+                return flat_copy(<cnp.ndarray> x)
         return None
     if space_reason(space) is not None:
         return None

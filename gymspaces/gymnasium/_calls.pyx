@@ -18,12 +18,16 @@ decides the call as every other helper's does.
 import sys
 import types
 
+from cpython.dict cimport PyDict_GetItem
+from cpython.object cimport PyObject
+
 import numpy as np
 
 from gymspaces._batch cimport concatenate_tree
 from gymspaces._flatten cimport flatdim_checked, flatten_checked, unflatten_checked
 from gymspaces._judge cimport Judge, tree_reason
 from gymspaces._registry cimport Registry, is_array_leaf, space_class
+from gymspaces._rng cimport GS_FREE_THREADED
 from gymspaces._shared_memory cimport read_checked, write_checked
 
 from gymspaces import _registry
@@ -390,6 +394,31 @@ cdef object one_value_rule(ValueKernel checked, general, Live live, Helper how, 
         return settled(result is not None, result, failure, space, (x,), kwargs, general, how, failures)
 
     return rule
+
+
+def registry_first(dict registry, original):
+    """``original``, the ``dispatch`` of a ``functools.singledispatch``
+    function over ``registry``, answering a class registered exactly from the
+    registry, in C; any other class (and every call on a free-threaded build,
+    where a borrowed registry entry could vanish) goes to ``original``.
+
+    The same answer: ``dispatch(cls)`` is ``registry[cls]`` for every key of
+    the registry (its cache is cleared by each ``register``, the registry's
+    only writer). Installed in the dispatcher's closure, this spares every
+    patched helper call Gymnasium's Python-level dispatch (a weak-keyed cache
+    lookup, ~0.1 us), which is most of what a helper of a small space costs.
+    """
+    if GS_FREE_THREADED:
+        return original
+
+    def dispatch(cls):
+        # (A hash that fails leaves the call to ``original``, which raises it.)
+        cdef PyObject *found = PyDict_GetItem(registry, cls)
+        if found != NULL:
+            return <object> found
+        return original(cls)
+
+    return dispatch
 
 
 cdef class GraphInstances:

@@ -40,7 +40,7 @@ import gymnasium.spaces as _gym
 
 import gymspaces as _gs
 from gymspaces import _dispatch, _kernel_wiring
-from gymspaces.gymnasium import _entries, _guard
+from gymspaces.gymnasium import _calls, _entries, _guard
 from gymspaces.gymnasium._release import ALL_SPACE_NAMES, SPACE_NAMES, utils_helper, vector_helper
 
 __all__ = ["patch", "unpatch", "is_patched", "patched", "is_compiled", "plain_reason", "VERIFIED_GYMNASIUM"]
@@ -155,6 +155,27 @@ class _PatchState:
         dispatcher.register(cls, rule)
         self.journal.append(lambda: dispatcher.register(cls, previous))
 
+    def answer_registered_in_c(self, dispatcher: Any) -> None:
+        """Let ``dispatcher`` (a ``functools.singledispatch`` function) find an
+        exactly registered class in C (``_calls.registry_first``): its closure's
+        ``dispatch`` is swapped, its public ``dispatch`` attribute kept. Left as
+        it is when it is not shaped as functools makes it."""
+        original = getattr(dispatcher, "dispatch", None)
+        cell = _closure_cell(dispatcher, "dispatch")
+        registry = _closure_cell(original, "registry")
+        if cell is None or registry is None or cell.cell_contents is not original:
+            return
+        if type(registry.cell_contents) is not dict:
+            return
+        fast = _calls.registry_first(registry.cell_contents, original)
+
+        def restore() -> None:
+            if cell.cell_contents is fast:
+                cell.cell_contents = original
+
+        cell.cell_contents = fast
+        self.journal.append(restore)
+
     def add_equivalents(self, equivalents: dict[type, type]) -> None:
         """gymspaces' dispatchers and kernels treat each key as its value."""
         self.equivalents.update(equivalents)
@@ -168,6 +189,15 @@ class _PatchState:
         self.live.on = False
         while self.journal:
             self.journal.pop()()
+
+
+def _closure_cell(function: Any, name: str) -> Any:
+    """The cell of ``function``'s free variable ``name``, or None."""
+    code = getattr(function, "__code__", None)
+    closure = getattr(function, "__closure__", None)
+    if code is None or closure is None or name not in code.co_freevars:
+        return None
+    return closure[code.co_freevars.index(name)]
 
 
 def _may_patch(unverified: bool | None) -> bool:
@@ -281,6 +311,7 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
                     if (name, state.equivalents[theirs].__name__) in _LEFT_TO_GYMNASIUM:
                         continue
                     state.register(gymnasium_helper, theirs, rule)
+                state.answer_registered_in_c(gymnasium_helper)
             state.live.recording = report
             state.live.note = _report.note_plain if report else None
             for name in SPACE_NAMES:

@@ -69,7 +69,13 @@ def snapshot() -> dict[str, Any]:
         "gymnasium": {helper: dict(helper.registry) for helper in GYMNASIUM_HELPERS},
         "gymspaces": {helper: {cls: helper.dispatch(cls) for cls in SPACE_CLASSES} for helper in GYMSPACES_HELPERS},
         "aliases": dict(_kernel_wiring.ACTIVE),
+        "dispatchers": {helper: called_dispatch(helper) for helper in GYMNASIUM_HELPERS},
     }
+
+
+def called_dispatch(helper: Any) -> Any:
+    """The ``dispatch`` a ``functools.singledispatch`` wrapper calls (its closure's)."""
+    return helper.__closure__[helper.__code__.co_freevars.index("dispatch")].cell_contents
 
 
 def assert_same_snapshot(after: dict[str, Any], before: dict[str, Any]) -> None:
@@ -83,6 +89,7 @@ def assert_same_snapshot(after: dict[str, Any], before: dict[str, Any]) -> None:
     for helper, rules in before["gymspaces"].items():
         assert all(after["gymspaces"][helper][cls] is rule for cls, rule in rules.items()), helper
     assert after["aliases"] == before["aliases"]
+    assert all(after["dispatchers"][helper] is found for helper, found in before["dispatchers"].items())
 
 
 # --------------------------------------------------------------- patch / unpatch
@@ -99,6 +106,37 @@ def test_unpatch_restores_gymnasium_exactly() -> None:
     unpatch()
     assert_same_snapshot(snapshot(), before)
     assert not _dispatch._EQUIVALENTS
+
+
+def test_patched_dispatchers_answer_as_functools_does() -> None:
+    """Patched, each Gymnasium helper finds a registered class in C; its answer
+    is still ``helper.dispatch(cls)``'s for every class, registered while
+    patched, a subclass, or a class only an ABC covers."""
+
+    class Unregistered(G.Box):
+        pass
+
+    class RegisteredWhilePatched(G.Box):
+        pass
+
+    def own_flatdim(space: Any) -> int:
+        return -1
+
+    with patched():
+        assert called_dispatch(gym_utils.flatdim) is not gym_utils.flatdim.dispatch
+        gym_utils.flatdim.register(RegisteredWhilePatched, own_flatdim)
+        assert gym_utils.flatdim(RegisteredWhilePatched(0.0, 1.0, (2,))) == -1
+        assert gym_utils.flatdim(Unregistered(0.0, 1.0, (2,))) == 2
+        for helper in GYMNASIUM_HELPERS:
+            for cls in [*SPACE_CLASSES, Unregistered, RegisteredWhilePatched, object]:
+                try:
+                    expected = helper.dispatch(cls)
+                except Exception as error:  # noqa: BLE001 - compare the failure too
+                    with pytest.raises(type(error)):
+                        called_dispatch(helper)(cls)
+                else:
+                    assert called_dispatch(helper)(cls) is expected, (helper, cls)
+    assert all(called_dispatch(helper) is helper.dispatch for helper in GYMNASIUM_HELPERS)
 
 
 def test_patch_is_idempotent_and_patched_nests() -> None:

@@ -671,6 +671,34 @@ def test_unflatten_of_nested_values_that_warn_in_a_cast_runs_gymnasiums_rule(spa
     assert [name for *_, name in plain["warnings"]] == ["utils.py"]  # gymnasium/spaces/utils.py
 
 
+FLAT_COPY_CASES = {
+    "float32": (lambda: G.Box(-1.0, 1.0, (3,)), lambda: np.arange(3, dtype=np.float32)),
+    "image-uint8": (lambda: G.Box(0, 255, (4, 5, 3), np.uint8), lambda: np.ones((4, 5, 3), np.uint8)),
+    "fortran-order": (lambda: G.Box(0.0, 1.0, (2, 3)), lambda: np.asfortranarray(np.eye(2, 3, dtype=np.float32))),
+    "strided": (lambda: G.Box(0.0, 1.0, (3,)), lambda: np.arange(6, dtype=np.float32)[::2]),
+    "big-endian": (lambda: G.Box(0.0, 1.0, (3,), np.dtype(">f8")), lambda: np.ones(3, ">f8")),
+    "zero-d": (lambda: G.Box(0.0, 1.0, ()), lambda: np.array(0.5, np.float32)),
+    "empty": (lambda: G.Box(0.0, 1.0, (0, 2)), lambda: np.zeros((0, 2), np.float32)),
+    "multi-binary": (lambda: G.MultiBinary((2, 2)), lambda: np.ones((2, 2), np.int8)),
+    "float16": (lambda: G.Box(0.0, 1.0, (3,), np.float16), lambda: np.ones(3, np.float16)),
+}
+
+
+@pytest.mark.parametrize("case", list(FLAT_COPY_CASES))
+def test_flatten_of_an_array_leaf_is_a_fresh_copy_as_numpy_makes(case: str) -> None:
+    """A Box or MultiBinary value of the space's dtype is copied flat: the same
+    bytes, the value's own dtype object, a new C-contiguous array owning its
+    memory, whatever the value's layout."""
+    space, value = FLAT_COPY_CASES[case]
+    x = value()
+    assert_plain_equals_patched(lambda: flatten(space(), x))
+    with patched():
+        flat = flatten(space(), x)
+    assert flat.dtype is x.dtype
+    assert flat.flags.c_contiguous and flat.flags.owndata and flat.flags.writeable and flat.flags.aligned
+    assert not np.shares_memory(flat, x)
+
+
 @pytest.mark.parametrize("helper", ["flatten", "unflatten"])
 @pytest.mark.parametrize("size", [2, 0])
 def test_a_complex_input_warns_from_gymnasiums_rule(helper: str, size: int) -> None:
