@@ -17,7 +17,6 @@ from gymspaces import _batching, _flatten
 from gymspaces._dispatch import SpaceDispatcher, space_building_dispatch, space_dispatch
 from gymspaces.box import Box
 from gymspaces.dict import Dict
-from gymspaces.error import defer
 from gymspaces.discrete import Discrete
 from gymspaces.graph import Graph, GraphInstance
 from gymspaces.multi_binary import MultiBinary
@@ -229,10 +228,6 @@ def _flatten_box(space: Box | MultiBinary, x: NDArray[Any]) -> NDArray[Any]:
 def _flatten_discrete(space: Discrete, x: Any) -> NDArray[Any]:
     one_hot = _flatten.discrete_one_hot(space, x)
     if one_hot is None:  # unusual input: let numpy index (and raise) as Gymnasium does
-        # Numpy's scalar arithmetic may warn (or raise, per np.errstate) from the
-        # caller's frame: a call made for Gymnasium (patch mode, the compatible
-        # classes on another release) runs Gymnasium's own rule instead.
-        defer("flatten(Discrete) of an unusual input")
         one_hot = np.zeros(space.n, dtype=space.dtype)
         one_hot[x - space.start] = 1
     return one_hot

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from contextvars import ContextVar
-
 __all__ = ["Error", "CustomSpaceError"]
 
 
@@ -49,23 +47,3 @@ class CustomSpaceError(Exception):
     >>> issubclass(CustomSpaceError, Error)
     False
     """
-
-
-class Unproven(Exception):
-    """Internal: a compiled path cannot prove it gives the reference's outcome.
-
-    Raised by :func:`defer`, before any side effect, only inside a call that
-    patch mode made for a Gymnasium space; that call then runs Gymnasium's
-    own code instead. Never reaches users.
-    """
-
-
-# Whether the current call was made by patch mode for a Gymnasium space, and so
-# may hand it back to Gymnasium's code (see Unproven).
-DEFERRABLE: ContextVar[bool] = ContextVar("gymspaces_deferrable", default=False)
-
-
-def defer(reason: str) -> None:
-    """Hand the current call back to Gymnasium if patch mode made it; else return."""
-    if DEFERRABLE.get():
-        raise Unproven(reason)

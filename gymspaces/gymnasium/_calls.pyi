@@ -1,5 +1,4 @@
 from collections.abc import Callable, Iterator
-from contextvars import ContextVar
 from typing import Any
 
 from gymspaces._judge import Judge
@@ -38,10 +37,9 @@ class Helper:
         may_warn: Callable[[Any, Any], bool] | None,
         release_proven: Callable[..., bool] | None,
         rerun: bool,
-        deferrable: ContextVar[bool] | None,
-        unproven: type[BaseException],
         convert: Callable[[Any], Any] | None,
         wrap_generator: Callable[[Iterator[Any]], Iterator[Any]],
+        value_at: int = 0,
     ) -> None: ...
 
 class GraphInstances:

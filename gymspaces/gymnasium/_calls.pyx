@@ -181,15 +181,14 @@ cdef class Helper:
         Gymnasium's own rule by class (the rule of the nearest class in a
         space's MRO runs when the call is not proven).
     may_warn : callable or None
-        ``may_warn(space, x)``: Gymnasium's helper may warn in a cast (then plain).
+        ``may_warn(space, value)``: Gymnasium's helper may warn in a cast
+        (then plain); ``value`` is the argument after the space (``flatten``,
+        ``unflatten``) or the one after the index (``write_to_shared_memory``).
     release_proven : callable or None
         ``release_proven(space, *args, **kwargs)``: the installed release gives
         1.4.0's outcome for these arguments.
     rerun : bool
         A failure of gymspaces' helper runs again as Gymnasium's.
-    deferrable : contextvars.ContextVar or None
-        Set while gymspaces' helper runs: it may hand the call back by raising
-        ``unproven`` (gymspaces.error.defer).
     convert : callable or None
         Applied to a result (Gymnasium's ``GraphInstance`` for gymspaces').
     wrap_generator : callable
@@ -198,25 +197,25 @@ cdef class Helper:
 
     cdef readonly dict originals
     cdef readonly object release_proven
-    cdef object may_warn, deferrable, unproven, convert, wrap_generator
+    cdef object may_warn, convert, wrap_generator
+    cdef Py_ssize_t value_at  # the position of may_warn's value in the arguments after the space
     cdef bint rerun
 
-    def __init__(self, dict originals, may_warn, release_proven, bint rerun, deferrable, unproven,
-                 convert, wrap_generator):
+    def __init__(self, dict originals, may_warn, release_proven, bint rerun, convert, wrap_generator,
+                 Py_ssize_t value_at=0):
         self.originals = originals
         self.may_warn = may_warn
+        self.value_at = value_at
         self.release_proven = release_proven
         self.rerun = rerun
-        self.deferrable = deferrable
-        self.unproven = unproven
         self.convert = convert
         self.wrap_generator = wrap_generator
 
     def failed(self, space, tuple args, dict kwargs, error, Failures failures):
         """What a call whose gymspaces code raised ``error`` does instead: Gymnasium's
-        own rule (on releases that word such errors otherwise, or for a call
-        gymspaces handed back), else ``error`` as Gymnasium's exception."""
-        if self.rerun or isinstance(error, self.unproven):
+        own rule (on releases that word such errors otherwise), else ``error``
+        as Gymnasium's exception."""
+        if self.rerun:
             return self.gymnasiums(space)(space, *args, **kwargs)
         if not isinstance(error, failures.errors):
             raise error
@@ -246,15 +245,14 @@ def helper_rule(helper, Live live, Helper how, Failures failures):
         # remember each node's verdict by the identity of its attributes.)
         if not live.on or tree_reason(space) is not None:
             return how.gymnasiums(space)(space, *args, **kwargs)
-        if how.may_warn is not None and args and how.may_warn(space, args[0]):
+        if how.may_warn is not None and len(args) > how.value_at and how.may_warn(space, args[how.value_at]):
             return how.gymnasiums(space)(space, *args, **kwargs)
         if how.release_proven is not None and not how.release_proven(space, *args, **kwargs):
             return how.gymnasiums(space)(space, *args, **kwargs)
-        token = how.deferrable.set(True) if how.deferrable is not None else None
         try:
             result = helper(space, *args, **kwargs) if kwargs else helper(space, *args)
         except Exception as error:
-            if how.rerun or isinstance(error, how.unproven):
+            if how.rerun:
                 return how.gymnasiums(space)(space, *args, **kwargs)
             if not isinstance(error, failures.errors):
                 raise
@@ -265,9 +263,6 @@ def helper_rule(helper, Live live, Helper how, Failures failures):
             if type(result) is GENERATOR_TYPE:
                 return how.wrap_generator(result)
             return result if how.convert is None else how.convert(result)
-        finally:
-            if token is not None:
-                how.deferrable.reset(token)
         raise failures.translate(failure)
 
     return rule

@@ -23,7 +23,6 @@ import numpy as np
 
 import gymspaces as _gs
 from gymspaces import _batching, _batching_rules, _judge
-from gymspaces.error import DEFERRABLE, Unproven
 from gymspaces.gymnasium import _calls, _guard, _release_rules
 from gymspaces.gymnasium._calls import Live
 from gymspaces.gymnasium._convert import GYMSPACES_ERRORS, gymnasium_error
@@ -252,18 +251,20 @@ def helper_rule(
     how = _calls.Helper(
         originals,
         # Helpers that cast their input into each leaf's dtype, where numpy may warn.
-        {"unflatten": _guard.unflatten_may_warn, "flatten": _guard.flatten_may_warn}.get(name),
+        {
+            "unflatten": _guard.unflatten_may_warn,
+            "flatten": _guard.flatten_may_warn,
+            "write_to_shared_memory": _guard.write_may_warn,
+        }.get(name),
         _release_rules.helper_arguments(name),  # None: as 1.4.0
         # A helper that neither draws nor writes can run again as Gymnasium's when
         # gymspaces refuses the call: on releases that refuse (or accept) such
         # inputs otherwise, their own code then decides.
         (_release_rules.RERUN_ON_ERROR and name in PURE_HELPERS)
         or (_release_rules.RERUN_WRITES_ON_ERROR and name == "write_to_shared_memory"),
-        # Helpers whose gymspaces code may hand a call back (gymspaces.error.defer).
-        DEFERRABLE if name in ("flatten", "write_to_shared_memory") else None,
-        Unproven,
         convert,
         translating_errors,
+        1 if name == "write_to_shared_memory" else 0,  # may_warn's value: after the index
     )
     rule = _calls.helper_rule(helper, live, how, FAILURES)
     if name in _calls.CHECKED:  # its checked kernel first (see gymspaces.gymnasium._calls)

@@ -34,7 +34,7 @@ from typing import Any
 import gymnasium.spaces as _gym
 import numpy as np
 
-from gymspaces import _judge
+from gymspaces import _flatten, _judge
 from gymspaces._registry import REGISTRY
 from gymspaces.gymnasium._release import SPACE_NAMES
 from gymspaces.gymnasium._release_rules import INSTANCE as _RELEASE_INSTANCE
@@ -455,6 +455,10 @@ def flatten_may_warn(space: Any, x: Any) -> bool:
         if type(x) is tuple:
             return any(flatten_may_warn(feature, item) for item in x)
         return True
+    if name == "Discrete":
+        # gymspaces' rule takes an integer of the space's dtype in range; any
+        # other input is indexed by numpy, whose scalar arithmetic may warn.
+        return _flatten.discrete_one_hot(space, x) is None
     if name == "Graph":
         for array, child in ((getattr(x, "nodes", None), d["node_space"]), (getattr(x, "edges", None), d.get("edge_space"))):
             if child is None or array is None:
@@ -467,3 +471,56 @@ def flatten_may_warn(space: Any, x: Any) -> bool:
                 return True
         return False
     return False
+
+
+def write_may_warn(space: Any, value: Any) -> bool:
+    """Whether Gymnasium's ``write_to_shared_memory(space, index, value, memory)``
+    may warn in a cast (numpy's "invalid value", overflow, complex values
+    cast to real; an int outside an integer dtype, which numpy 1.x warns
+    about and 2.x refuses): then its own rule runs. So do values read through
+    code of the caller's (a mapping that is not a dict, an object numpy
+    converts by its methods), which a check and the write would run twice."""
+    name = GYMNASIUM_CLASSES.get(_gymnasium_base(type(space)) or object)
+    d = vars(space)
+    if name in ("Box", "Discrete", "MultiDiscrete", "MultiBinary"):
+        dtype = d.get("dtype")
+        return not isinstance(dtype, np.dtype) or _leaf_cast_may_warn(space, value, dtype)
+    if name == "Tuple":
+        return type(value) is not tuple or any(write_may_warn(child, item) for child, item in zip(d["spaces"], value))
+    if name == "Dict":
+        return type(value) is not dict or any(
+            key in value and write_may_warn(child, value[key]) for key, child in d["spaces"].items()
+        )
+    if name == "OneOf":
+        if type(value) is not tuple or len(value) != 2 or type(value[0]) is not int:
+            return True
+        spaces = d["spaces"]
+        return not 0 <= value[0] < len(spaces) or write_may_warn(spaces[value[0]], value[1])
+    return False
+
+
+# The largest magnitude of an int every float dtype holds (float16's max).
+_INT_INTO_ANY_FLOAT = 65504
+
+
+def _leaf_cast_may_warn(space: Any, value: Any, dtype: np.dtype) -> bool:
+    """Whether ``np.asarray(value, dtype=dtype)`` may warn, or run the caller's code."""
+    kind = type(value)
+    if kind is bool:
+        return False
+    if kind is int:
+        if dtype.kind in "iu":
+            low, high = _int_range(dtype)
+            return not low <= value <= high
+        return not -_INT_INTO_ANY_FLOAT <= value <= _INT_INTO_ANY_FLOAT
+    if kind is float or isinstance(value, np.generic):
+        array = np.asarray(value)
+    elif kind is np.ndarray:
+        array = value
+    else:
+        return True
+    if array.dtype.kind not in "biufc":
+        return True
+    limits: list[tuple[float, float]] = []
+    _cast_limits(space, array.dtype, limits)
+    return _array_may_warn(array, limits)

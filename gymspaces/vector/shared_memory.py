@@ -35,7 +35,7 @@ from gymspaces._registry import REGISTRY
 from gymspaces.box import Box
 from gymspaces.dict import Dict
 from gymspaces.discrete import Discrete
-from gymspaces.error import DEFERRABLE, CustomSpaceError, defer
+from gymspaces.error import CustomSpaceError
 from gymspaces.graph import Graph
 from gymspaces.multi_binary import MultiBinary
 from gymspaces.multi_discrete import MultiDiscrete
@@ -259,26 +259,7 @@ def _write_array_python(space: Space[Any], index: int, value: Any, shared_memory
     size = _leaf_size(space)
     dtype = cast("np.dtype[Any]", space.dtype)  # fundamental spaces always have one
     destination = np.frombuffer(shared_memory.get_obj(), dtype=dtype)
-    if DEFERRABLE.get():
-        source = _cast_or_defer(value, dtype)
-    else:
-        source = np.asarray(value, dtype=dtype)
-    np.copyto(destination[index * size : (index + 1) * size], source.flatten())
-
-
-def _cast_or_defer(value: Any, dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
-    """``value`` cast to ``dtype``, or the call handed back to Gymnasium (patch mode)
-    where numpy would warn in the cast: the warning must point at Gymnasium's line."""
-    if type(value) is int and dtype.kind in "iu":
-        info = np.iinfo(dtype)
-        if not int(info.min) <= value <= int(info.max):  # numpy 1.x warns, 2.x raises
-            defer("write_to_shared_memory of an int outside the dtype")
-    try:
-        with np.errstate(invalid="raise", over="raise"):
-            return np.asarray(value, dtype=dtype)
-    except FloatingPointError:
-        defer("write_to_shared_memory of a value whose cast numpy warns about")
-        raise
+    np.copyto(destination[index * size : (index + 1) * size], np.asarray(value, dtype=dtype).flatten())
 
 
 @write_to_shared_memory.register(Tuple)

@@ -671,6 +671,69 @@ def test_unflatten_of_nested_values_that_warn_in_a_cast_runs_gymnasiums_rule(spa
     assert [name for *_, name in plain["warnings"]] == ["utils.py"]  # gymnasium/spaces/utils.py
 
 
+class CountingArray:
+    """A value numpy converts through ``__array__``, counting the conversions."""
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array, self.reads = array, 0
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        self.reads += 1
+        return self.array if dtype is None else self.array.astype(dtype)
+
+
+class CountingDict(dict):  # type: ignore[type-arg]
+    reads = 0
+
+    def __getitem__(self, key: Any) -> Any:
+        type(self).reads += 1
+        return super().__getitem__(key)
+
+
+WRITE_CASES = {
+    "int-outside-int8": (lambda: G.Discrete(3, dtype=np.int8), lambda: 300),
+    "nan-into-int-box": (lambda: G.Box(0, 9, (2,), np.int32), lambda: np.array([np.nan, 1.0])),
+    "huge-into-float32": (lambda: G.Box(-1.0, 1.0, (2,)), lambda: np.array([1e40, 0.0])),
+    "list-into-box": (lambda: G.Box(-1.0, 1.0, (2,)), lambda: [0.5, 0.25]),
+    "counted-array": (lambda: G.Box(-1.0, 1.0, (2,)), lambda: CountingArray(np.array([0.5, 1e40]))),
+    "tuple-with-overflow": (
+        lambda: G.Tuple((G.Discrete(3), G.Box(0, 9, (2,), np.uint8))),
+        lambda: (np.int64(1), np.array([-1.0, 300.0])),
+    ),
+    "dict-subclass": (
+        lambda: G.Dict(a=G.Discrete(3), b=G.Box(-1.0, 1.0, (2,))),
+        lambda: CountingDict(a=np.int64(2), b=np.zeros(2)),
+    ),
+    "oneof-with-overflow": (
+        lambda: G.OneOf((G.Discrete(3), G.Box(0, 9, (2,), np.int16))),
+        lambda: (1, np.array([1e6, 1.0])),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(WRITE_CASES))
+def test_write_to_shared_memory_of_values_that_warn_or_run_code_equals_plain(case: str) -> None:
+    """Values whose cast warns (or raises), or that numpy reads through code of
+    the caller's, are written by Gymnasium's rule: the same warnings, errors,
+    memory contents and reads of the value."""
+    from gymnasium.vector.utils import create_shared_memory, read_from_shared_memory, write_to_shared_memory
+
+    make_space, make_value = WRITE_CASES[case]
+
+    def run() -> Any:
+        space, value = make_space(), make_value()
+        CountingDict.reads = 0
+        memory = create_shared_memory(space, n=2)
+        with np.errstate(all="warn"), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            write_to_shared_memory(space, 1, value, memory)
+        reads = value.reads if isinstance(value, CountingArray) else CountingDict.reads
+        where = [(w.filename, w.lineno) for w in caught]  # Gymnasium's line, not a namesake file's
+        return read_from_shared_memory(space, memory, n=2), reads, where
+
+    assert_plain_equals_patched(run)
+
+
 FLAT_COPY_CASES = {
     "float32": (lambda: G.Box(-1.0, 1.0, (3,)), lambda: np.arange(3, dtype=np.float32)),
     "image-uint8": (lambda: G.Box(0, 255, (4, 5, 3), np.uint8), lambda: np.ones((4, 5, 3), np.uint8)),
