@@ -1501,6 +1501,15 @@ cpdef object unflatten_tree(space, x, fallback):
     return unflatten_node(space, <cnp.ndarray> x, 0, cnp.PyArray_DIM(<cnp.ndarray> x, 0), fallback)
 
 
+def flatdim_tree(space):
+    """``flatdim`` of a MultiDiscrete or a Tuple/Dict tree of fundamental spaces,
+    summed in C, else ``None`` (as ``unflatten_tree`` sizes its segments)."""
+    if not registry.flatten_enabled or not is_fast_node(space, 0):
+        return None
+    cdef npy_intp total = flat_size(space)
+    return total if total >= 0 else None  # (a sum past int64: numpy's own wrap decides)
+
+
 # ----------------------------------------------------------------------------
 # Checked entries: Gymnasium's spaces under patch mode
 # ----------------------------------------------------------------------------

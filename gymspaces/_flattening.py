@@ -139,11 +139,15 @@ def _flatdim_discrete(space: Discrete) -> int:
 
 @flatdim.register(MultiDiscrete)
 def _flatdim_multi_discrete(space: MultiDiscrete) -> int:
-    return int(np.sum(space.nvec))
+    size = _flatten.flatdim_tree(space)
+    return int(np.sum(space.nvec)) if size is None else size
 
 
 @flatdim.register(Tuple)
 def _flatdim_tuple(space: Tuple) -> int:
+    size = _flatten.flatdim_tree(space)
+    if size is not None:
+        return size
     if space.is_np_flattenable:
         return sum(flatdim(child) for child in space.spaces)
     raise ValueError(_NOT_FLATTENABLE.format(space))
@@ -151,6 +155,9 @@ def _flatdim_tuple(space: Tuple) -> int:
 
 @flatdim.register(Dict)
 def _flatdim_dict(space: Dict) -> int:
+    size = _flatten.flatdim_tree(space)
+    if size is not None:
+        return size
     if space.is_np_flattenable:
         return sum(flatdim(child) for child in space.spaces.values())
     raise ValueError(_NOT_FLATTENABLE.format(space))

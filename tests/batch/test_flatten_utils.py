@@ -281,6 +281,29 @@ def test_overriding_a_built_in_unflatten_rule_is_honoured_inside_trees():
     assert gs_utils.unflatten.__name__ == "unflatten" and gs_utils.unflatten.__module__ == "gymspaces.utils"
 
 
+def test_flatdim_of_trees_and_multi_discrete_is_gymnasiums_and_follows_overrides():
+    """Summed in C for trees of fundamental spaces (and MultiDiscrete), it equals
+    Gymnasium's everywhere and gives way to a child's overridden rule."""
+    cases = [
+        lambda L: L.MultiDiscrete([3, 4, 5]),
+        lambda L: L.MultiDiscrete(np.array([[2, 3], [4, 5]], dtype=np.int8)),
+        lambda L: L.MultiDiscrete(np.array([2**40, 3], dtype=np.uint64)),
+        _dict4,
+        lambda L: L.Tuple((L.Discrete(3), L.Dict(a=L.Box(0, 1, (2, 2)), b=L.MultiBinary(3)))),
+    ]
+    for make in cases:
+        value = gs_utils.flatdim(make(GS))
+        assert type(value) is int and value == gym_utils.flatdim(make(GYM))
+    space = _dict4(GS)
+    original = gs_utils.flatdim.dispatch(GS.Discrete)
+    try:
+        gs_utils.flatdim.register(GS.Discrete, lambda s: 100)
+        assert gs_utils.flatdim(space) == gym_utils.flatdim(_dict4(GYM)) - 5 + 100
+    finally:
+        gs_utils.flatdim.register(GS.Discrete, original)
+    assert gs_utils.flatdim(space) == gym_utils.flatdim(_dict4(GYM))
+
+
 def test_custom_space_unflatten_registration_is_honoured():
     Pair = _new_custom_space_class()
     gs_utils.flatdim.register(Pair, lambda space: 2)
