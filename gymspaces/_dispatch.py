@@ -17,9 +17,11 @@ Two more things plain singledispatch has no place for:
 * the equivalents table (:func:`set_equivalents`), through which patch mode
   sends Gymnasium's classes to gymspaces' rules. A table rather than one
   registration per class and dispatcher: a dispatcher created after
-  ``patch()`` (shared memory loads on use) follows it, and a rule registered
-  for a gymspaces class while patched reaches Gymnasium's class too. Patch
-  mode sets and clears it through its undo journal.
+  ``patch()`` (shared memory loads on use) follows it. A rule a user
+  registers for a gymspaces class would reach Gymnasium's class too, so
+  patch mode then runs Gymnasium's own code for its helpers
+  (``gymspaces.gymnasium._patch``, ``own_rules``). Patch mode sets and
+  clears the table through its undo journal.
 """
 
 from __future__ import annotations

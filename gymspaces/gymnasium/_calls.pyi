@@ -10,6 +10,7 @@ CHECKED: frozenset[str]
 
 class Live:
     on: bool
+    own_rules: bool
     recording: bool
     note: Callable[[str, type, str], None] | None
     def __init__(self) -> None: ...

@@ -141,6 +141,7 @@ class _PatchState:
         self.equivalents: dict[type, type] = {}
         self.recording = False  # patch(report=True)
         self.live = _entries.Live()  # turned off first thing on undo
+        self.gymspaces_helpers: list[Any] = []  # the helpers whose rules patched calls run
 
     def set_attribute(self, cls: type, name: str, value: Any) -> None:
         previous = cls.__dict__.get(name, _MISSING)
@@ -297,6 +298,7 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
             # Entry points last: Gymnasium's dispatchers, then the methods.
             helpers = [(utils_helper(name), getattr(gs_utils, name), name) for name in _UTILS_HELPERS]
             helpers += [(vector_helper(name), getattr(gs_vector, name), name) for name in _VECTOR_HELPERS]
+            state.gymspaces_helpers = [gymspaces_helper for _, gymspaces_helper, _ in helpers]
             for gymnasium_helper, gymspaces_helper, name in helpers:
                 if gymnasium_helper is None:  # a helper the installed Gymnasium lacks
                     continue
@@ -325,6 +327,8 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
             state.undo()
             raise
         _state = state
+        _watch_own_rules(state.gymspaces_helpers)
+        _recheck_own_rules()
 
 
 def unpatch() -> None:
@@ -401,6 +405,42 @@ def patched() -> Iterator[None]:
 
 
 _GYMSPACES_BASES = tuple(getattr(_gs, name) for name in ALL_SPACE_NAMES)
+
+
+# The gymspaces helpers whose registrations re-check ``Live.own_rules``
+# (listeners cannot be removed: each is added once and reads the current patch).
+_WATCHED: set[int] = set()
+_PACKAGE_DIRECTORY = os.path.dirname(os.path.abspath(_gs.__file__)) + os.sep
+
+
+def _watch_own_rules(helpers: list[Any]) -> None:
+    for helper in helpers:
+        if id(helper) not in _WATCHED:
+            _WATCHED.add(id(helper))
+            helper.on_register(_recheck_own_rules)
+
+
+def _recheck_own_rules() -> None:
+    """Let patched helper calls run gymspaces' rules only while every gymspaces
+    helper resolves gymspaces' space classes to gymspaces' own code: a rule a
+    user registers for, say, ``gymspaces.Discrete`` would otherwise reach
+    Gymnasium's Discrete inside a patched call (gymspaces' dispatchers send
+    Gymnasium's classes to their gymspaces equivalents' rules)."""
+    state = _state
+    if state is None:
+        return
+    classes = list(state.equivalents.values())
+    state.live.own_rules = all(
+        _defined_in_gymspaces(helper.dispatch(cls)) for helper in state.gymspaces_helpers for cls in classes
+    )
+
+
+def _defined_in_gymspaces(rule: Any) -> bool:
+    """Whether ``rule``'s code is gymspaces' own (by its source file: a wrapper
+    made with ``functools.wraps`` copies a module name, not a code object)."""
+    code = getattr(rule, "__code__", None)
+    filename = getattr(code, "co_filename", "") or ""
+    return os.path.abspath(filename).startswith(_PACKAGE_DIRECTORY)
 
 
 def _is_gymspaces_code(function: Any) -> bool:

@@ -30,6 +30,7 @@ import pytest
 from gymnasium.spaces.utils import flatten
 from support.differential import assert_same_value
 
+import gymspaces as gs
 from gymspaces import _probes
 from gymspaces.gymnasium import _guard, is_compiled, patch, patched, plain_reason, unpatch
 from gymspaces.space import KERNEL_CACHE_ATTRS
@@ -669,6 +670,47 @@ def test_unflatten_of_nested_values_that_warn_in_a_cast_runs_gymnasiums_rule(spa
 
     plain = assert_plain_equals_patched(lambda: unflatten(space(), flat()))
     assert [name for *_, name in plain["warnings"]] == ["utils.py"]  # gymnasium/spaces/utils.py
+
+
+@pytest.mark.parametrize("helper", ["flatdim", "flatten", "concatenate"])
+def test_a_rule_registered_with_gymspaces_does_not_reach_gymnasiums_spaces(helper: str) -> None:
+    """gymspaces' dispatchers send Gymnasium's classes to their gymspaces
+    equivalents' rules: while a user's rule replaces one of gymspaces' own,
+    patched calls on Gymnasium's spaces run Gymnasium's code, and run compiled
+    again once it is put back."""
+    import gymnasium.vector.utils as gym_vector_utils
+
+    import gymspaces.utils as gs_utils
+    import gymspaces.vector as gs_vector
+    from gymspaces.gymnasium import _patch
+
+    gymspaces_helper = getattr(gs_vector if helper == "concatenate" else gs_utils, helper)
+    calls = {
+        "flatdim": lambda space: gym_utils.flatdim(space),
+        "flatten": lambda space: gym_utils.flatten(space, space.sample()),
+        "concatenate": lambda space: gym_vector_utils.concatenate(
+            space, [space.sample(), space.sample()], gym_vector_utils.create_empty_array(space, 2)
+        ),
+    }
+
+    def case() -> Any:
+        space = G.Dict(a=G.Discrete(5), b=G.Text(3), seed=0) if helper == "concatenate" else G.Dict(
+            a=G.Discrete(5), b=G.Box(0.0, 1.0, (2,)), seed=0
+        )
+        return calls[helper](space)
+
+    replaced = gs.Text if helper == "concatenate" else gs.Discrete
+    original = gymspaces_helper.dispatch(replaced)
+    try:
+        gymspaces_helper.register(replaced, lambda *args: "the user's rule")
+        assert_plain_equals_patched(case)
+        with patched():
+            assert not _patch._state.live.own_rules
+    finally:
+        gymspaces_helper.register(replaced, original)
+    with patched():
+        assert _patch._state.live.own_rules
+    assert_plain_equals_patched(case)
 
 
 class CountingArray:
