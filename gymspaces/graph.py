@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
@@ -230,43 +231,7 @@ class Graph(Space[GraphInstance]):
         >>> graph.nodes, graph.edges
         (array([3, 4, 4]), array([2, 2, 2, 2, 2]))
         """
-        assert num_nodes > 0, (
-            "The number of nodes is expected to be greater than 0, "
-            f"actual value: {num_nodes}"
-        )
-        kind: str | None = None
-        node_mask = edge_mask = None
-        if mask is not None or probability is not None:
-            kind, pair = chosen_kind(mask, probability)
-            node_mask, edge_mask = pair
-
-        if num_edges is not None:
-            if self.edge_space is None:
-                warn(f"The number of edges is set ({num_edges}) but the edge space is None.")
-            assert num_edges >= 0, (
-                "Expects the number of edges to be greater than 0, "
-                f"actual value: {num_edges}"
-            )
-            # An explicit edge count leaves the edge mask as given (quirk Q6, docs/quirks.md).
-        else:
-            # Helpers are called through Graph, not looked up on ``self``: patch
-            # mode runs this method on Gymnasium's Graph, from which another
-            # thread's unpatch() may remove them while this call runs.
-            num_edges = Graph._draw_num_edges(self, num_nodes) if num_nodes > 1 else 0
-            if edge_mask is not None:
-                edge_mask = tuple([edge_mask] * num_edges)
-
-        nodes = _sample_through_copy(
-            self.node_space, num_nodes, {} if kind is None else {kind: node_mask}
-        )
-        edges = links = None
-        if num_nodes >= 1 and num_edges >= 1 and self.edge_space is not None:
-            edges = _sample_through_copy(
-                self.edge_space, num_edges, {} if kind is None else {kind: edge_mask}
-            )
-            if edges is not None:  # a custom batched edge space may sample None
-                links = Graph._draw_edge_links(self, num_nodes, num_edges)
-        return GraphInstance(nodes, edges, links)
+        return sample_graph(self, mask, probability, num_nodes, num_edges, GraphInstance)
 
     def _draw_num_edges(self, num_nodes: Any) -> int:
         """``integers(num_nodes * (num_nodes - 1))`` on the Graph's generator, as an int."""
@@ -489,6 +454,59 @@ _DETACHED_SAMPLERS: dict[type, Callable[[Any, int], Any]] = {
 }
 
 
+def sample_graph(
+    space: Any, mask: Any, probability: Any, num_nodes: Any, num_edges: Any, make: Callable[..., Any]
+) -> Any:
+    """``Graph.sample`` of ``space``, the graph made by ``make(nodes, edges, links)``
+    (a GraphInstance class: gymspaces', or the one of the library ``space`` is from)."""
+    assert num_nodes > 0, (
+        "The number of nodes is expected to be greater than 0, "
+        f"actual value: {num_nodes}"
+    )
+    kind: str | None = None
+    node_mask = edge_mask = None
+    if mask is not None or probability is not None:
+        kind, pair = chosen_kind(mask, probability)
+        node_mask, edge_mask = pair
+
+    if num_edges is not None:
+        if space.edge_space is None:
+            # (From Graph.sample's caller, as when this was that method's body.)
+            warn(f"The number of edges is set ({num_edges}) but the edge space is None.", stacklevel=3)
+        assert num_edges >= 0, (
+            "Expects the number of edges to be greater than 0, "
+            f"actual value: {num_edges}"
+        )
+        # An explicit edge count leaves the edge mask as given (quirk Q6, docs/quirks.md).
+    else:
+        # Helpers are called through Graph, not looked up on ``space``: patch
+        # mode runs this on Gymnasium's Graph, from which another thread's
+        # unpatch() may remove them while this call runs.
+        num_edges = Graph._draw_num_edges(space, num_nodes) if num_nodes > 1 else 0
+        if edge_mask is not None:
+            edge_mask = tuple([edge_mask] * num_edges)
+
+    nodes = _sample_through_copy(
+        space.node_space, num_nodes, {} if kind is None else {kind: node_mask}
+    )
+    edges = links = None
+    if num_nodes >= 1 and num_edges >= 1 and space.edge_space is not None:
+        edges = _sample_through_copy(
+            space.edge_space, num_edges, {} if kind is None else {kind: edge_mask}
+        )
+        if edges is not None:  # a custom batched edge space may sample None
+            links = Graph._draw_edge_links(space, num_nodes, num_edges)
+    return make(nodes, edges, links)
+
+
+@functools.lru_cache(maxsize=256)
+def _direct_base(cls: Any) -> type | None:
+    """The nearest class in ``cls``'s MRO that has a direct batcher, or None
+    (the last 256 classes asked are remembered, and kept alive: it is looked
+    up on every graph sample of another library's space)."""
+    return next((base for base in cls.__mro__ if base in _DIRECT_BATCHERS), None)
+
+
 def _sample_through_copy(space: Space[Any], n: Any, kwargs: dict[str, Any]) -> Any:
     """``batch_space(space, n).sample(**kwargs)``, then one ``random()`` on ``space``'s generator."""
     batched = None
@@ -496,7 +514,7 @@ def _sample_through_copy(space: Space[Any], n: Any, kwargs: dict[str, Any]) -> A
     # batch_space builds the base class, whatever the subclass overrides.
     kind: type | None = type(space)
     if kind not in _DIRECT_BATCHERS:
-        kind = next((base for base in type(space).__mro__ if base in _DIRECT_BATCHERS), None)
+        kind = _direct_base(cast(Any, type(space)))  # (mypy sees type[Space] as unhashable)
     rule = _batching.batch_space.dispatch(type(space))
     vouched = False
     if kind is None and not kwargs:

@@ -14,6 +14,7 @@ import gymnasium.spaces as _gym
 
 import gymspaces as _gs
 from gymspaces.dict import _ordered_spaces
+from gymspaces.graph import sample_graph
 from gymspaces.gymnasium import _calls, _convert
 from gymspaces.gymnasium._release import SPACE_NAMES
 
@@ -509,7 +510,7 @@ class Graph(_gs.Graph, Space, _gym.Graph):  # type: ignore[misc]  # see above: b
         True
         """
         try:
-            return GraphInstance(*_gs.Graph.sample(self, mask, probability, num_nodes, num_edges))
+            return sample_graph(self, mask, probability, num_nodes, num_edges, GraphInstance)
         except _convert.GYMSPACES_ERRORS as error:
             failure = error
         raise _convert.gymnasium_error(failure)

@@ -23,6 +23,7 @@ import numpy as np
 
 import gymspaces as _gs
 from gymspaces import _batching, _batching_rules, _judge
+from gymspaces.graph import sample_graph
 from gymspaces.gymnasium import _calls, _guard, _release_rules
 from gymspaces.gymnasium._calls import Live
 from gymspaces.gymnasium._convert import GYMSPACES_ERRORS, gymnasium_error
@@ -100,7 +101,7 @@ def _sample_entry(
     )
 
 
-def _graph_sample_entry(compiled: Callable[..., Any], original: Callable[..., Any], live: Live) -> Any:
+def _graph_sample_entry(original: Callable[..., Any], live: Live) -> Any:
     def sample(
         self: Any, mask: Any = None, probability: Any = None, num_nodes: int = 10, num_edges: int | None = None
     ) -> Any:
@@ -115,7 +116,7 @@ def _graph_sample_entry(compiled: Callable[..., Any], original: Callable[..., An
             and _guard.tree_reason(self) is None
         ):
             try:
-                return _gym.GraphInstance(*compiled(self, mask, probability, num_nodes, num_edges))
+                return sample_graph(self, mask, probability, num_nodes, num_edges, _gym.GraphInstance)
             except GYMSPACES_ERRORS as error:
                 failure = error
             raise gymnasium_error(failure)
@@ -190,7 +191,7 @@ def make_entries(name: str, live: Live, judge: _judge.Judge | None = None) -> di
     plain_sample = _as_current_sample(original_sample)
     judge = judge or _guard.JUDGES[name]
     if name == "Graph":
-        sample = _graph_sample_entry(ours.sample, plain_sample, live)
+        sample = _graph_sample_entry(plain_sample, live)
         graph_contains = _graph_contains(ours.contains)
         contains = _contains_entry(name, graph_contains, original_contains, live, judge)
     else:
