@@ -455,10 +455,18 @@ _DETACHED_SAMPLERS: dict[type, Callable[[Any, int], Any]] = {
 
 
 def sample_graph(
-    space: Any, mask: Any, probability: Any, num_nodes: Any, num_edges: Any, make: Callable[..., Any]
+    space: Any,
+    mask: Any,
+    probability: Any,
+    num_nodes: Any,
+    num_edges: Any,
+    make: Callable[..., Any],
+    batch_as: tuple[type | None, type | None] = (None, None),
 ) -> Any:
     """``Graph.sample`` of ``space``, the graph made by ``make(nodes, edges, links)``
-    (a GraphInstance class: gymspaces', or the one of the library ``space`` is from)."""
+    (a GraphInstance class: gymspaces', or the one of the library ``space`` is
+    from). ``batch_as``: for the node and the edge space, the gymspaces class
+    the caller vouches each batches as (see ``_sample_through_copy``)."""
     assert num_nodes > 0, (
         "The number of nodes is expected to be greater than 0, "
         f"actual value: {num_nodes}"
@@ -487,12 +495,12 @@ def sample_graph(
             edge_mask = tuple([edge_mask] * num_edges)
 
     nodes = _sample_through_copy(
-        space.node_space, num_nodes, {} if kind is None else {kind: node_mask}
+        space.node_space, num_nodes, {} if kind is None else {kind: node_mask}, batch_as[0]
     )
     edges = links = None
     if num_nodes >= 1 and num_edges >= 1 and space.edge_space is not None:
         edges = _sample_through_copy(
-            space.edge_space, num_edges, {} if kind is None else {kind: edge_mask}
+            space.edge_space, num_edges, {} if kind is None else {kind: edge_mask}, batch_as[1]
         )
         if edges is not None:  # a custom batched edge space may sample None
             links = Graph._draw_edge_links(space, num_nodes, num_edges)
@@ -507,27 +515,34 @@ def _direct_base(cls: Any) -> type | None:
     return next((base for base in cls.__mro__ if base in _DIRECT_BATCHERS), None)
 
 
-def _sample_through_copy(space: Space[Any], n: Any, kwargs: dict[str, Any]) -> Any:
-    """``batch_space(space, n).sample(**kwargs)``, then one ``random()`` on ``space``'s generator."""
+def _sample_through_copy(space: Space[Any], n: Any, kwargs: dict[str, Any], vouched: type | None = None) -> Any:
+    """``batch_space(space, n).sample(**kwargs)``, then one ``random()`` on ``space``'s generator.
+
+    ``vouched``: a class of ``_DIRECT_BATCHERS`` the caller vouches ``space``
+    batches as, without masks (patch mode, for Gymnasium's class whose own
+    ``batch_space`` rule builds that class's batch).
+    """
     batched = None
-    # Subclasses (e.g. gymspaces.gymnasium's classes) batch like their base:
-    # batch_space builds the base class, whatever the subclass overrides.
-    kind: type | None = type(space)
-    if kind not in _DIRECT_BATCHERS:
-        kind = _direct_base(cast(Any, type(space)))  # (mypy sees type[Space] as unhashable)
-    rule = _batching.batch_space.dispatch(type(space))
-    vouched = False
+    rule: Any = None
+    kind: type | None = vouched
+    if vouched not in _DIRECT_BATCHERS or kwargs:
+        vouched = None
+        # Subclasses (e.g. gymspaces.gymnasium's classes) batch like their base:
+        # batch_space builds the base class, whatever the subclass overrides.
+        kind = type(space)
+        if kind not in _DIRECT_BATCHERS:
+            kind = _direct_base(cast(Any, type(space)))  # (mypy sees type[Space] as unhashable)
+        rule = _batching.batch_space.dispatch(type(space))
     if kind is None and not kwargs:
         # Another library's class whose batch_space rule vouches that it batches
         # as one of these (Gymnasium's, under patch mode): sampled alike.
         batches_as = getattr(rule, "batches_as", None)
         kind = batches_as(type(space)) if batches_as is not None else None
-        vouched = kind in _DIRECT_BATCHERS
-        kind = kind if vouched else None
+        kind = vouched = kind if kind in _DIRECT_BATCHERS else None
     if kind is not None and (type(n) is int or isinstance(n, np.integer)) and n >= 1:
         build = _DIRECT_BATCHERS[kind]
         # Users may register their own batch_space for these types: respect it.
-        if vouched or rule is _batching.BUILT_IN_BATCH_SPACE.get(kind):
+        if vouched is not None or rule is _batching.BUILT_IN_BATCH_SPACE.get(kind):
             detached = _DETACHED_SAMPLERS.get(kind) if not kwargs else None
             result = None if detached is None else detached(space, int(n))
             if result is not None:

@@ -24,7 +24,7 @@ import numpy as np
 import gymspaces as _gs
 from gymspaces import _batching, _batching_rules, _judge
 from gymspaces.graph import sample_graph
-from gymspaces.gymnasium import _calls, _guard, _release_rules
+from gymspaces.gymnasium import _calls, _guard, _registration, _release_rules
 from gymspaces.gymnasium._calls import Live
 from gymspaces.gymnasium._convert import GYMSPACES_ERRORS, gymnasium_error
 from gymspaces.gymnasium._release import SAMPLE_TAKES_PROBABILITY
@@ -101,6 +101,11 @@ def _sample_entry(
     )
 
 
+# How Gymnasium's batch_space batches a class (its own rule: as the gymspaces
+# equivalent), for Graph.sample's children.
+_batches_as = _registration.batches_as_in_gymnasium
+
+
 def _graph_sample_entry(original: Callable[..., Any], live: Live) -> Any:
     def sample(
         self: Any, mask: Any = None, probability: Any = None, num_nodes: int = 10, num_edges: int | None = None
@@ -116,6 +121,14 @@ def _graph_sample_entry(original: Callable[..., Any], live: Live) -> Any:
             and _guard.tree_reason(self) is None
         ):
             try:
+                if mask is None:  # Gymnasium's batch_space rule of each child decides how it batches
+                    namespace = vars(self)
+                    edge = namespace.get("edge_space")
+                    batch_as = (
+                        _batches_as(type(namespace.get("node_space"))),
+                        None if edge is None else _batches_as(type(edge)),
+                    )
+                    return sample_graph(self, None, None, num_nodes, num_edges, _gym.GraphInstance, batch_as)
                 return sample_graph(self, mask, probability, num_nodes, num_edges, _gym.GraphInstance)
             except GYMSPACES_ERRORS as error:
                 failure = error

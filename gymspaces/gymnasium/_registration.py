@@ -207,3 +207,7 @@ def _batches_as(gymnasium_helper: Any) -> Any:
         return base if gymnasium_helper.dispatch(cls) is own_rules[theirs] else None
 
     return batches_as
+
+
+batches_as_in_gymnasium = _batches_as(gym_vector.batch_space)
+"""``batches_as_in_gymnasium(cls)``: the gymspaces class Gymnasium's ``batch_space`` batches ``cls`` as, or None."""

@@ -713,6 +713,32 @@ def test_a_rule_registered_with_gymspaces_does_not_reach_gymnasiums_spaces(helpe
     assert_plain_equals_patched(case)
 
 
+def test_graph_sample_follows_a_batch_space_rule_registered_with_gymnasium() -> None:
+    """Patched, a Graph's children are batched as Gymnasium's own batch_space
+    rule batches them; a rule a user registers there for a child's class is
+    run, as Gymnasium's Graph.sample runs it."""
+    import gymnasium.vector.utils as gym_vector_utils
+
+    class Bounded(G.Box):
+        pass
+
+    def case() -> Any:
+        space = G.Graph(Bounded(-1.0, 1.0, (2,)), G.Discrete(3), seed=0)
+        return space.sample(num_nodes=4), space.sample(), repr(space.np_random.bit_generator.state)
+
+    before = assert_plain_equals_patched(case)["value"]
+    calls: list[int] = []
+
+    def counted(space: Any, n: int = 1) -> Any:
+        calls.append(n)
+        return gym_vector_utils.batch_space(G.Box(space.low, space.high, dtype=space.dtype, seed=0), n)
+
+    gym_vector_utils.batch_space.register(Bounded, counted)
+    plain = assert_plain_equals_patched(case)
+    assert calls == [1, 4, 10] * 2  # plain, then patched: the Graph's own batch at creation, then two samples
+    assert not np.array_equal(plain["value"][0].nodes, before[0].nodes)  # the rule ran
+
+
 class CountingArray:
     """A value numpy converts through ``__array__``, counting the conversions."""
 
