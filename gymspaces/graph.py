@@ -533,12 +533,6 @@ def _sample_through_copy(space: Space[Any], n: Any, kwargs: dict[str, Any], vouc
         if kind not in _DIRECT_BATCHERS:
             kind = _direct_base(cast(Any, type(space)))  # (mypy sees type[Space] as unhashable)
         rule = _batching.batch_space.dispatch(type(space))
-    if kind is None and not kwargs:
-        # Another library's class whose batch_space rule vouches that it batches
-        # as one of these (Gymnasium's, under patch mode): sampled alike.
-        batches_as = getattr(rule, "batches_as", None)
-        kind = batches_as(type(space)) if batches_as is not None else None
-        kind = vouched = kind if kind in _DIRECT_BATCHERS else None
     if kind is not None and (type(n) is int or isinstance(n, np.integer)) and n >= 1:
         build = _DIRECT_BATCHERS[kind]
         # Users may register their own batch_space for these types: respect it.

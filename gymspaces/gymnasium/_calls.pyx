@@ -62,6 +62,12 @@ cdef class Live:
         self.note = None
 
 
+cdef inline bint rules_on(Live live) noexcept:
+    """Whether the helper rules ``live`` made run gymspaces' code: still patched,
+    and gymspaces' helpers still resolve its classes to its own rules."""
+    return live.on and live.own_rules
+
+
 cdef class Failures:
     """How a compiled call's failure reaches the caller: gymspaces' ``errors``
     leave as ``translate(error)`` (Gymnasium's namesake), and ``note_plain(live,
@@ -248,7 +254,7 @@ def helper_rule(helper, Live live, Helper how, Failures failures):
     def rule(space, *args, **kwargs):
         # (The tree's verdict: ``tree_reason`` of gymspaces._judge, whose judges
         # remember each node's verdict by the identity of its attributes.)
-        if not (live.on and live.own_rules) or tree_reason(space) is not None:
+        if not rules_on(live) or tree_reason(space) is not None:
             return how.gymnasiums(space)(space, *args, **kwargs)
         if how.may_warn is not None and len(args) > how.value_at and how.may_warn(space, args[how.value_at]):
             return how.gymnasiums(space)(space, *args, **kwargs)
@@ -308,7 +314,7 @@ def checked_rule(str name, general, Live live, Helper how, Failures failures, fa
     """
     if name == "flatdim":
         def flatdim(space, *args, **kwargs):
-            if not (live.on and live.own_rules) or args or kwargs:
+            if not rules_on(live) or args or kwargs:
                 return general(space, *args, **kwargs)
             result = failure = None
             try:
@@ -327,7 +333,7 @@ def checked_rule(str name, general, Live live, Helper how, Failures failures, fa
             # dispatcher: the compiled copy with the very fallbacks its rules
             # pass (``stack_items`` for an array leaf, the general rule for a
             # Tuple or Dict). A result of None leaves the call, whole, to ``general``.
-            if (not (live.on and live.own_rules) or len(args) != 2 or kwargs or how.release_proven is not None
+            if (not rules_on(live) or len(args) != 2 or kwargs or how.release_proven is not None
                     or tree_reason(space) is not None):
                 return general(space, *args, **kwargs)
             fallback = fallbacks[0] if is_array_leaf(registry, space_class(registry, space)) else fallbacks[1]
@@ -343,7 +349,7 @@ def checked_rule(str name, general, Live live, Helper how, Failures failures, fa
             # (A write the kernel takes is whole: it checks every leaf before it
             # writes, so nothing is written when it answers False.)
             cdef bint written = False
-            if not (live.on and live.own_rules) or len(args) != 3 or kwargs:
+            if not rules_on(live) or len(args) != 3 or kwargs:
                 return general(space, *args, **kwargs)
             failure = None
             try:
@@ -354,7 +360,7 @@ def checked_rule(str name, general, Live live, Helper how, Failures failures, fa
         return write_to_shared_memory
     if name == "read_from_shared_memory":
         def read_from_shared_memory(space, *args, **kwargs):
-            if not (live.on and live.own_rules) or kwargs or not 1 <= len(args) <= 2:
+            if not rules_on(live) or kwargs or not 1 <= len(args) <= 2:
                 return general(space, *args, **kwargs)
             result = failure = None
             try:
@@ -384,7 +390,7 @@ cdef object one_value_rule(ValueKernel checked, general, Live live, Helper how, 
     def rule(space, x=MISSING, *args, **kwargs):
         if x is MISSING:
             return general(space, *args, **kwargs)
-        if not (live.on and live.own_rules) or args or kwargs:
+        if not rules_on(live) or args or kwargs:
             return general(space, x, *args, **kwargs)
         result = failure = None
         try:

@@ -176,7 +176,6 @@ def _defer_to_gymnasium(gymnasium_helper: Any, gymspaces_helper: Any, ours: Any)
         return previous(space, *args)
 
     default.__qualname__ = default.__name__ = f"{previous.__name__}_or_gymnasium"
-    default.batches_as = _batches_as(gymnasium_helper)  # type: ignore[attr-defined]
     return default
 
 
