@@ -1462,31 +1462,6 @@ def unflatten(space, x):
     return registry.unflatten(space, x)
 
 
-# Gymnasium's ``flatten``/``unflatten`` run these on the compatible spaces of
-# ``gymspaces.gymnasium``: gymspaces' result, passed through
-# ``registry.compatible_finish`` (which makes graph samples compatible) unless
-# it cannot hold a graph -- an
-# array, or the unflattened tree of fundamental spaces -- which saves a Python
-# layer and a walk of the result on Gymnasium's most frequent calls.
-def flatten_compatible(space, x):
-    """``registry.compatible_finish(flatten(space, x))``, without the call for an array result."""
-    result = flatten_value(space, x)
-    if type(result) is cnp.ndarray:
-        return result
-    return registry.compatible_finish(result)
-
-
-def unflatten_compatible(space, x):
-    """``registry.compatible_finish(unflatten(space, x))``, without the call for a tree of fundamental spaces."""
-    cdef object out
-    cdef type cls = space_class(registry, space)
-    if registry.flatten_enabled and (cls is registry.Dict or cls is registry.Tuple):
-        out = unflatten_tree(space, x, registry.unflatten)
-        if out is not None:  # fundamental leaves only: no graph in it
-            return out
-    return registry.compatible_finish(registry.unflatten(space, x))
-
-
 cpdef object unflatten_tree(space, x, fallback):
     """``unflatten`` of a Tuple/Dict tree of fundamental spaces from a 1-D array, else ``None``.
 

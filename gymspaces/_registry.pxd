@@ -41,9 +41,8 @@ cdef class Registry:
     # it hands a leaf or Tuple node it does not cover to.
     cdef public object SynchronizedArray, SharedSlice
     cdef public object write_shared_leaf, write_shared_tuple, read_shared_leaf
-    # The Gymnasium layer's: the judge of a class (patch mode), and what makes a
-    # flatten result that may hold graphs compatible.
-    cdef public object judge_lookup, compatible_finish
+    # The Gymnasium layer's: the judge of a class (patch mode, the compatible classes).
+    cdef public object judge_lookup
     # Compatible subclass -> gymspaces class whose rules it follows; the dict of
     # gymspaces._kernel_wiring, only ever updated in place.
     cdef readonly dict aliases

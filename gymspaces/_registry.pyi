@@ -33,7 +33,6 @@ class Registry:
     write_shared_tuple: Any
     read_shared_leaf: Any
     judge_lookup: Any
-    compatible_finish: Any
     @property
     def aliases(self) -> dict[type, type]: ...
     flatten_enabled: bool

@@ -3,9 +3,8 @@
 ``REGISTRY`` is filled by :mod:`gymspaces._wire_kernels` once ``import gymspaces``
 has defined every class and rule, except the fields of the layers that load on
 use: the shared-memory ones by :mod:`gymspaces.vector.shared_memory` (``import
-gymspaces`` does not import multiprocessing), ``judge_lookup`` by
-:mod:`gymspaces.gymnasium._guard` and ``compatible_finish`` by
-:mod:`gymspaces.gymnasium._registration`. The switches are kept by
+gymspaces`` does not import multiprocessing), and ``judge_lookup`` by
+:mod:`gymspaces.gymnasium._guard`. The switches are kept by
 :mod:`gymspaces._kernel_wiring`; tests may flip them.
 """
 

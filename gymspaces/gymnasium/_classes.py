@@ -1,20 +1,18 @@
 """The compatible classes: spaces that are Gymnasium spaces and run on gymspaces.
 
 Public as :mod:`gymspaces.gymnasium.spaces` (see its docstring for what they
-are); their registration with both libraries' helpers is
-:mod:`gymspaces.gymnasium._registration`.
+are). Declared here; their methods (the release's, and patch mode's
+entries) are given by :mod:`._release_classes`, their registration with
+gymspaces' helpers by :mod:`._registration`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import gymnasium.spaces as _gym
 
 import gymspaces as _gs
-from gymspaces.dict import _ordered_spaces
-from gymspaces.graph import sample_graph
 from gymspaces.gymnasium import _calls, _convert
 from gymspaces.gymnasium._release import SPACE_NAMES
 
@@ -44,55 +42,6 @@ def adopt(child: Any) -> Any:
     return _convert.convert(child, "compat", share=True, keep_unknown=True)
 
 
-def _check_child(child: Any, message: str) -> Any:
-    if not isinstance(child, (_gs.Space, _gym.Space)):
-        raise TypeError(message)
-    return adopt(child)
-
-
-def _raising_gymnasiums_errors(cls: type) -> None:
-    """Give ``cls`` a ``sample`` and ``seed`` that raise Gymnasium's error classes.
-
-    A compatible space is a Gymnasium space, so ``except gymnasium.error.Error``
-    must catch what its methods raise (a mask given to a Box, a negative seed).
-    """
-    ours: Any = cls.__mro__[1]
-    sample, seed = ours.sample, ours.seed
-
-    def sample_(self: Any, mask: Any = None, probability: Any = None) -> Any:
-        try:
-            return sample(self, mask, probability)
-        except _convert.GYMSPACES_ERRORS as error:
-            failure = error
-        raise _convert.gymnasium_error(failure)
-
-    def seed_(self: Any, seed: Any = None) -> Any:
-        try:
-            return seed_of_ours(self, seed)
-        except _convert.GYMSPACES_ERRORS as error:
-            failure = error
-        raise _convert.gymnasium_error(failure)
-
-    seed_of_ours = seed
-    methods: list[tuple[Any, str, Any]] = [(sample_, "sample", sample), (seed_, "seed", seed)]
-    for method, name, original in methods:
-        if name == "sample" and "sample" in vars(cls):
-            continue  # its own (Graph's), which translates itself
-        method.__name__ = name
-        method.__qualname__ = f"{cls.__name__}.{name}"
-        method.__doc__ = original.__doc__
-        method.__wrapped__ = original
-        setattr(cls, name, method)
-
-
-def _checked_children(children: Iterable[Any]) -> tuple[Any, ...]:
-    """A Tuple's or OneOf's children, each checked and adopted (Gymnasium's message)."""
-    return tuple(
-        _check_child(child, f"{child} does not inherit from `gymnasium.Space`. Actual Type: {type(child)}")
-        for child in children
-    )
-
-
 def _equal(gs_cls: Any, gym_cls: Any) -> Any:
     """``__eq__`` accepting the gymspaces and the Gymnasium namesake (and subclasses).
 
@@ -114,8 +63,8 @@ def _equal(gs_cls: Any, gym_cls: Any) -> Any:
 # declare the same attributes and methods with different (equally valid) types --
 # e.g. ``_np_random`` optional or not, ``spaces`` of gymspaces or Gymnasium spaces,
 # both ``tuple`` bases of GraphInstance -- which mypy reports as incompatible base
-# definitions ([misc]). At run time gymspaces' definition wins (it comes first in
-# the MRO); a class type can't say "this base's declaration wins", so it is ignored.
+# definitions ([misc]). At run time Gymnasium's methods are set on each class
+# (_release_classes); a class type can't say "this base's declaration wins", so it is ignored.
 class Space(_gs.Space, _gym.Space):  # type: ignore[misc]  # see above: both libraries' declarations
     """Base of the compatible spaces; derive custom spaces from it.
 
@@ -231,22 +180,6 @@ class MultiDiscrete(_gs.MultiDiscrete, Space, _gym.MultiDiscrete):  # type: igno
     5
     """
 
-    def __getitem__(self, index: Any) -> Any:
-        """The sub-space at ``index``, a compatible ``Discrete`` or ``MultiDiscrete``.
-
-        It continues this space's stream, as Gymnasium's does; iteration yields
-        the same sub-spaces.
-
-        Examples
-        --------
-        >>> import gymnasium
-        >>> from gymspaces.gymnasium.spaces import MultiDiscrete
-        >>> space = MultiDiscrete([[2, 3], [4, 5]], seed=0)
-        >>> isinstance(space[0], gymnasium.spaces.MultiDiscrete), isinstance(space[0, 1], gymnasium.spaces.Discrete)
-        (True, True)
-        """
-        return _convert.convert(_gs.MultiDiscrete.__getitem__(self, index), "compat", share=True)
-
     __eq__ = _equal(_gs.MultiDiscrete, _gym.MultiDiscrete)
     __hash__ = None  # type: ignore[assignment]
 
@@ -293,10 +226,6 @@ class Tuple(_gs.Tuple, Space, _gym.Tuple):  # type: ignore[misc]  # see above: b
     Tuple(MultiDiscrete([3 3]), Box(0.0, 1.0, (2, 2), float32), Box(0, 1, (2, 2), int8))
     """
 
-    def __init__(self, spaces: Any, seed: Any = None) -> None:
-        self.spaces = _checked_children(spaces)
-        _gs.Space.__init__(self, None, None, seed)
-
     __eq__ = _equal(_gs.Tuple, _gym.Tuple)
     __hash__ = None  # type: ignore[assignment]
 
@@ -324,15 +253,6 @@ if "OneOf" in SPACE_NAMES:
         array([0., 0., 1.])
         """
 
-        def __init__(self, spaces: Any, seed: Any = None) -> None:
-            if not isinstance(spaces, Iterable):
-                raise TypeError(f"{spaces} is not an iterable")
-            children = tuple(spaces)
-            if not children:
-                raise ValueError("Empty `OneOf` spaces are not supported.")
-            self.spaces = _checked_children(children)
-            _gs.Space.__init__(self, None, None, seed)
-
         __eq__ = _equal(_gs.OneOf, _gym.OneOf)
         __hash__ = None  # type: ignore[assignment]
 
@@ -357,34 +277,6 @@ class Dict(_gs.Dict, Space, _gym.Dict):  # type: ignore[misc]  # see above: both
     <class 'gymspaces.gymnasium.spaces.Discrete'>
     """
 
-    def __init__(
-        self, spaces: Any = None, seed: Any = None, *, sort_keys: bool = True, **spaces_kwargs: Any
-    ) -> None:
-        self.sort_keys = sort_keys
-        children = _ordered_spaces(spaces, sort_keys)
-        for key, child in spaces_kwargs.items():
-            if key in children:
-                raise ValueError(
-                    f"Dict space keyword '{key}' already exists in the spaces dictionary."
-                )
-            children[key] = child
-        self.spaces = {
-            key: _check_child(
-                child,
-                f"Dict space element is not an instance of Space: key='{key}', space={child}",
-            )
-            for key, child in children.items()
-        }
-        _gs.Space.__init__(self, None, None, seed)
-
-    def __setitem__(self, key: Any, value: Any) -> None:
-        """Store a sub-space (made compatible) under ``key``."""
-        self.spaces[key] = _check_child(
-            value,
-            f"Trying to set {key} to Dict space with value that is not a gymnasium space, "
-            f"actual type: {type(value)}",
-        )
-
     __eq__ = _equal(_gs.Dict, _gym.Dict)
     __hash__ = None  # type: ignore[assignment]
 
@@ -393,7 +285,7 @@ class Sequence(_gs.Sequence, Space, _gym.Sequence):  # type: ignore[misc]  # see
     """:class:`gymspaces.Sequence` that is a :class:`gymnasium.spaces.Sequence`.
 
     The feature space (and the stacked feature space) are made compatible; a
-    custom Gymnasium feature space is kept, and cannot be stacked.
+    custom Gymnasium feature space is kept, and stacked as Gymnasium stacks it.
 
     Examples
     --------
@@ -408,25 +300,6 @@ class Sequence(_gs.Sequence, Space, _gym.Sequence):  # type: ignore[misc]  # see
     >>> stacked.sample().shape, isinstance(stacked.stacked_feature_space, gymnasium.spaces.Box)
     ((3, 2), True)
     """
-
-    def __init__(self, space: Any, seed: Any = None, stack: bool = False) -> None:
-        feature = _check_child(
-            space,
-            "Expects the feature space to be instance of a gym Space, "
-            f"actual type: {type(space)}",
-        )
-        if isinstance(feature, _gs.Space):
-            _gs.Sequence.__init__(self, feature, seed, stack)
-            if stack:
-                self.stacked_feature_space = adopt(self.stacked_feature_space)
-            return
-        if stack:  # gymspaces cannot batch a custom Gymnasium space
-            raise TypeError(
-                f"A Sequence of the custom space {type(feature).__qualname__} cannot be "
-                "stacked; use gymnasium.spaces.Sequence for it"
-            )
-        self.feature_space, self.stack = feature, stack
-        _gs.Space.__init__(self, None, None, seed)
 
     __eq__ = _equal(_gs.Sequence, _gym.Sequence)
     __hash__ = None  # type: ignore[assignment]
@@ -474,87 +347,6 @@ class Graph(_gs.Graph, Space, _gym.Graph):  # type: ignore[misc]  # see above: b
     <class 'gymspaces.gymnasium.spaces.GraphInstance'>
     """
 
-    def __init__(self, node_space: Any, edge_space: Any, seed: Any = None) -> None:
-        node = adopt(node_space) if isinstance(node_space, (_gs.Space, _gym.Space)) else node_space
-        edge = adopt(edge_space) if isinstance(edge_space, (_gs.Space, _gym.Space)) else edge_space
-        _gs.Graph.__init__(self, node, edge, seed)
-        self.batch_node_space = adopt(self.batch_node_space)
-        if self.batch_edge_space is not None:
-            self.batch_edge_space = adopt(self.batch_edge_space)
-
-    def sample(
-        self,
-        mask: Any = None,
-        probability: Any = None,
-        num_nodes: int = 10,
-        num_edges: int | None = None,
-    ) -> GraphInstance:
-        """Draw a graph (see :meth:`gymspaces.Graph.sample`) as a compatible :class:`GraphInstance`.
-
-        Examples
-        --------
-        An edge mask that forbids edge value 0; the graph equals Gymnasium's
-        for the same seed:
-
-        >>> import gymnasium
-        >>> import numpy as np
-        >>> from gymspaces.gymnasium.spaces import Box, Discrete, Graph
-        >>> space = Graph(Box(0, 1, (2,)), Discrete(3), seed=0)
-        >>> mask = (None, np.array([0, 1, 1], dtype=np.int8))
-        >>> graph = space.sample(mask=mask, num_nodes=3)
-        >>> graph.edges
-        array([1, 2, 2, 1, 1])
-        >>> G = gymnasium.spaces
-        >>> reference = G.Graph(G.Box(0, 1, (2,)), G.Discrete(3), seed=0).sample(mask=mask, num_nodes=3)
-        >>> np.array_equal(reference.edge_links, graph.edge_links)
-        True
-        """
-        try:
-            return sample_graph(self, mask, probability, num_nodes, num_edges, GraphInstance)
-        except _convert.GYMSPACES_ERRORS as error:
-            failure = error
-        raise _convert.gymnasium_error(failure)
-
-    def contains(self, x: Any) -> bool:
-        """Whether ``x`` (either library's ``GraphInstance``) is a valid graph.
-
-        Examples
-        --------
-        >>> import gymnasium
-        >>> import numpy as np
-        >>> from gymspaces.gymnasium.spaces import Box, Discrete, Graph
-        >>> space = Graph(Box(0, 1, (2,)), Discrete(3))
-        >>> nodes, links = np.zeros((2, 2), dtype=np.float32), np.array([[0, 1]], dtype=np.int32)
-        >>> space.contains(gymnasium.spaces.GraphInstance(nodes, np.array([2]), links))
-        True
-        >>> space.contains(gymnasium.spaces.GraphInstance(nodes, np.array([5]), links))
-        False
-        """
-        if isinstance(x, _gym.GraphInstance) and not isinstance(x, _gs.GraphInstance):
-            x = GraphInstance(*x)
-        return _gs.Graph.contains(self, x)
-
-    # list is invariant: each base declares its own GraphInstance, and ours is both.
-    def from_jsonable(self, sample_n: Any) -> list[GraphInstance]:  # type: ignore[override]
-        """Inverse of :meth:`to_jsonable`, as compatible :class:`GraphInstance` (see :meth:`gymspaces.Graph.from_jsonable`).
-
-        The graphs are the ones ``sample`` would hand out, so Gymnasium's own
-        ``Graph.contains`` accepts them; composites holding a Graph (``Tuple``,
-        ``Dict``, ``Sequence``, ``OneOf``) get them through this method.
-
-        Examples
-        --------
-        >>> import gymnasium
-        >>> from gymspaces.gymnasium.spaces import Discrete, Graph
-        >>> space = Graph(node_space=Discrete(5), edge_space=Discrete(3))
-        >>> [graph] = space.from_jsonable([{"nodes": [[0, 4]], "edges": [[2]], "edge_links": [[0, 1]]}])
-        >>> graph.edge_links
-        array([[0, 1]], dtype=int32)
-        >>> gymnasium.spaces.Graph(gymnasium.spaces.Discrete(5), gymnasium.spaces.Discrete(3)).contains(graph)
-        True
-        """
-        return [compatible_graphs(graph) for graph in _gs.Graph.from_jsonable(self, sample_n)]
-
     __eq__ = _equal(_gs.Graph, _gym.Graph)
     __hash__ = None  # type: ignore[assignment]
 
@@ -562,9 +354,6 @@ class Graph(_gs.Graph, Space, _gym.Graph):  # type: ignore[misc]  # see above: b
 compatible_graphs = _calls.GraphInstances(_gs.GraphInstance, GraphInstance)
 """``compatible_graphs(value)``: ``value`` with every gymspaces ``GraphInstance`` in it made compatible."""
 
-
-for _name in SPACE_NAMES:
-    _raising_gymnasiums_errors(globals()[_name])
 
 # Shown (reprs, pickles by reference) under their public module.
 for _name in (*SPACE_NAMES, "Space", "GraphInstance"):

@@ -42,8 +42,8 @@ def _is_legacy(cls: type) -> bool:
     module = cls.__module__
     if module == "gym" or module.startswith("gym."):
         return True
-    # The compatible classes are built by the installed release's __init__ on
-    # releases other than 1.4.0 (gymspaces.gymnasium._release_classes).
+    # The compatible classes are built by the installed release's __init__
+    # (gymspaces.gymnasium._release_classes).
     return LEGACY_LAYOUT and (module.startswith("gymnasium.") or module == "gymspaces.gymnasium.spaces")
 
 

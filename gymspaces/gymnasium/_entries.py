@@ -29,7 +29,7 @@ from gymspaces.gymnasium._calls import Live
 from gymspaces.gymnasium._convert import GYMSPACES_ERRORS, gymnasium_error
 from gymspaces.gymnasium._release import SAMPLE_TAKES_PROBABILITY
 
-__all__ = ["POLICIES", "Live", "Policy", "helper_rule", "make_entries"]
+__all__ = ["POLICIES", "Live", "Policy", "answer_registered_in_c", "helper_rule", "make_entries"]
 
 _OPTIMIZED = bool(sys.flags.optimize)  # under python -O Gymnasium skips its asserts
 
@@ -106,7 +106,9 @@ def _sample_entry(
 _batches_as = _registration.batches_as_in_gymnasium
 
 
-def _graph_sample_entry(original: Callable[..., Any], live: Live) -> Any:
+def _graph_sample_entry(original: Callable[..., Any], live: Live, graph_class: type) -> Any:
+    """Graph's ``sample``, its graphs of ``graph_class`` (Gymnasium's, or the
+    compatible classes', a subclass of it)."""
     def sample(
         self: Any, mask: Any = None, probability: Any = None, num_nodes: int = 10, num_edges: int | None = None
     ) -> Any:
@@ -128,14 +130,15 @@ def _graph_sample_entry(original: Callable[..., Any], live: Live) -> Any:
                         _batches_as(type(namespace.get("node_space"))),
                         None if edge is None else _batches_as(type(edge)),
                     )
-                    return sample_graph(self, None, None, num_nodes, num_edges, _gym.GraphInstance, batch_as)
-                return sample_graph(self, mask, probability, num_nodes, num_edges, _gym.GraphInstance)
+                    return sample_graph(self, None, None, num_nodes, num_edges, graph_class, batch_as)
+                return sample_graph(self, mask, probability, num_nodes, num_edges, graph_class)
             except GYMSPACES_ERRORS as error:
                 failure = error
             raise gymnasium_error(failure)
         if live.recording:
             _note_plain(live, "Graph.sample", self)
-        return original(self, mask, probability, num_nodes, num_edges)
+        graph = original(self, mask, probability, num_nodes, num_edges)
+        return graph if graph_class is _gym.GraphInstance else graph_class(*graph)
 
     return sample
 
@@ -192,19 +195,21 @@ def _without_probability(entry: Callable[..., Any], graph: bool) -> Callable[...
     return sample
 
 
-def make_entries(name: str, live: Live, judge: _judge.Judge | None = None) -> dict[str, Any]:
+def make_entries(
+    name: str, live: Live, judge: _judge.Judge | None = None, graph_class: type = _gym.GraphInstance
+) -> dict[str, Any]:
     """``sample`` and ``contains`` for Gymnasium's class ``name``, bound to ``live``.
 
     ``judge.reason(space)`` says why a space cannot run compiled (default: the
-    judge of Gymnasium's class; the compatible classes on another release have
-    their own, :mod:`._release_classes`).
+    judge of Gymnasium's class; the compatible classes have their own,
+    :mod:`._release_classes`). A Graph's samples are of ``graph_class``.
     """
     ours, theirs = getattr(_gs, name), getattr(_gym, name)
     original_sample, original_contains = theirs.__dict__["sample"], theirs.__dict__["contains"]
     plain_sample = _as_current_sample(original_sample)
     judge = judge or _guard.JUDGES[name]
     if name == "Graph":
-        sample = _graph_sample_entry(plain_sample, live)
+        sample = _graph_sample_entry(plain_sample, live, graph_class)
         graph_contains = _graph_contains(ours.contains)
         contains = _contains_entry(name, graph_contains, original_contains, live, judge)
     else:
@@ -218,6 +223,38 @@ def make_entries(name: str, live: Live, judge: _judge.Judge | None = None) -> di
         entry.__doc__ = original.__doc__
         entry.__module__ = __name__
     return {"sample": sample, "contains": contains}
+
+
+def answer_registered_in_c(dispatcher: Any) -> Callable[[], None] | None:
+    """Let ``dispatcher`` (a ``functools.singledispatch`` function) find an
+    exactly registered class in C (``_calls.registry_first``): its closure's
+    ``dispatch`` is swapped, its public ``dispatch`` attribute kept. Returns
+    what puts functools' back, or None where nothing was swapped (already
+    swapped, or not shaped as functools makes it)."""
+    original = getattr(dispatcher, "dispatch", None)
+    cell = _closure_cell(dispatcher, "dispatch")
+    registry = _closure_cell(original, "registry")
+    if cell is None or registry is None or cell.cell_contents is not original:
+        return None
+    if type(registry.cell_contents) is not dict:
+        return None
+    fast = _calls.registry_first(registry.cell_contents, original)
+
+    def restore() -> None:
+        if cell.cell_contents is fast:
+            cell.cell_contents = original
+
+    cell.cell_contents = fast
+    return restore
+
+
+def _closure_cell(function: Any, name: str) -> Any:
+    """The cell of ``function``'s free variable ``name``, or None."""
+    code = getattr(function, "__code__", None)
+    closure = getattr(function, "__closure__", None)
+    if code is None or closure is None or name not in code.co_freevars:
+        return None
+    return closure[code.co_freevars.index(name)]
 
 
 # The helpers whose calls leave nothing behind but their result.

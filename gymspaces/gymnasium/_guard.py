@@ -39,7 +39,7 @@ from gymspaces._registry import REGISTRY
 from gymspaces.gymnasium._release import SPACE_NAMES
 from gymspaces.gymnasium._release_rules import INSTANCE as _RELEASE_INSTANCE
 
-__all__ = ["GYMNASIUM_CLASSES", "JUDGES", "add_compatible_classes", "class_reason", "follows_release", "plain_reason", "tree_reason"]
+__all__ = ["GYMNASIUM_CLASSES", "JUDGES", "add_compatible_classes", "class_reason", "is_compatible_class", "plain_reason", "tree_reason"]
 
 GYMNASIUM_CLASSES: dict[type, str] = {getattr(_gym, name): name for name in SPACE_NAMES}
 _GENERATOR = np.random.Generator
@@ -253,8 +253,8 @@ JUDGES: dict[str, _judge.Judge] = {
 }
 
 
-# The compatible classes on a release other than 1.4.0 (:mod:`._release_classes`):
-# built by that release's ``__init__``, judged as Gymnasium's classes are.
+# The compatible classes (:mod:`._release_classes`): built by the release's
+# ``__init__``, judged as Gymnasium's classes are.
 COMPATIBLE_JUDGES: dict[type, _judge.Judge] = {}
 
 
@@ -262,10 +262,9 @@ def _compatible_base(cls: type) -> type | None:
     return next((klass for klass in cls.__mro__ if klass in COMPATIBLE_JUDGES), None)
 
 
-def follows_release(cls: type) -> bool:
-    """Whether ``cls`` is (or derives from) a compatible class that follows the
-    installed release, judged as Gymnasium's classes are (not on 1.4.0)."""
-    return bool(COMPATIBLE_JUDGES) and _compatible_base(cls) is not None
+def is_compatible_class(cls: type) -> bool:
+    """Whether ``cls`` is (or derives from) a compatible class, judged as Gymnasium's classes are."""
+    return _compatible_base(cls) is not None
 
 
 def _judge_compatible_class(cls: type) -> str | None:

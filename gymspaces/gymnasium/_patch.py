@@ -157,25 +157,11 @@ class _PatchState:
         self.journal.append(lambda: dispatcher.register(cls, previous))
 
     def answer_registered_in_c(self, dispatcher: Any) -> None:
-        """Let ``dispatcher`` (a ``functools.singledispatch`` function) find an
-        exactly registered class in C (``_calls.registry_first``): its closure's
-        ``dispatch`` is swapped, its public ``dispatch`` attribute kept. Left as
-        it is when it is not shaped as functools makes it."""
-        original = getattr(dispatcher, "dispatch", None)
-        cell = _closure_cell(dispatcher, "dispatch")
-        registry = _closure_cell(original, "registry")
-        if cell is None or registry is None or cell.cell_contents is not original:
-            return
-        if type(registry.cell_contents) is not dict:
-            return
-        fast = _calls.registry_first(registry.cell_contents, original)
-
-        def restore() -> None:
-            if cell.cell_contents is fast:
-                cell.cell_contents = original
-
-        cell.cell_contents = fast
-        self.journal.append(restore)
+        """Let ``dispatcher`` find an exactly registered class in C (see
+        :func:`._entries.answer_registered_in_c`) until :meth:`undo`."""
+        restore = _entries.answer_registered_in_c(dispatcher)
+        if restore is not None:
+            self.journal.append(restore)
 
     def add_equivalents(self, equivalents: dict[type, type]) -> None:
         """gymspaces' dispatchers and kernels treat each key as its value."""
@@ -190,15 +176,6 @@ class _PatchState:
         self.live.on = False
         while self.journal:
             self.journal.pop()()
-
-
-def _closure_cell(function: Any, name: str) -> Any:
-    """The cell of ``function``'s free variable ``name``, or None."""
-    code = getattr(function, "__code__", None)
-    closure = getattr(function, "__closure__", None)
-    if code is None or closure is None or name not in code.co_freevars:
-        return None
-    return closure[code.co_freevars.index(name)]
 
 
 def _may_patch(unverified: bool | None) -> bool:
@@ -481,7 +458,7 @@ def plain_reason(space: Any) -> str | None:
     Doubled redefines n
     """
     cls = type(space)
-    if _guard.follows_release(cls):  # a compatible class on a release other than 1.4.0
+    if _guard.is_compatible_class(cls):
         return _guard.tree_reason(space)
     if issubclass(cls, _GYMSPACES_BASES):
         if not _compiled_class(cls):

@@ -1,10 +1,9 @@
-"""The compatible classes on a Gymnasium release other than 1.4.0: that release's results.
+"""The compatible classes' methods: the installed release's own, with patch mode's entries always on.
 
-gymspaces' kernels reproduce Gymnasium 1.4.0, and so do the compatible
-classes (:mod:`._classes`) where 1.4.0 is installed. On another release a
-compatible space gives what the same space of that release gives -- values,
-generator states, exceptions, warnings -- the way patch mode does for
-Gymnasium's own classes:
+A compatible space gives what the same space of the installed Gymnasium
+gives -- values, generator states, exceptions, warnings -- by the mechanism
+patch mode uses for Gymnasium's own classes, installed for good on these
+classes:
 
 * it is built by the release's own ``__init__`` (children made compatible
   first), so it holds the attributes that release's methods read;
@@ -17,10 +16,12 @@ Gymnasium's own classes:
   rules on the same terms (:func:`._entries.helper_rule`); the helpers that
   build spaces (``batch_space``, ``batch_differing_spaces``,
   ``flatten_space``) run the release's own rule, and the spaces they build
-  are made compatible.
+  are made compatible;
+* graph samples are the compatible :class:`GraphInstance` (an instance of
+  both libraries'), and ``Graph.contains`` also takes gymspaces' own.
 
 Methods gymspaces adds (``sample_batch``, ``contains_batch``...) stay
-gymspaces'. Nothing here runs on 1.4.0.
+gymspaces'.
 """
 
 from __future__ import annotations
@@ -36,12 +37,9 @@ import gymspaces as _gs
 from gymspaces import utils as gs_utils
 from gymspaces import vector as gs_vector
 from gymspaces.gymnasium import _classes, _convert, _entries, _guard
-from gymspaces.gymnasium._release import RELEASE, SPACE_NAMES, utils_helper, vector_helper
+from gymspaces.gymnasium._release import SPACE_NAMES, utils_helper, vector_helper
 
-__all__ = ["FOLLOWS_RELEASE", "follow_release"]
-
-FOLLOWS_RELEASE: bool = RELEASE < (1, 4)
-"""Whether the compatible classes follow the installed release (any but 1.4)."""
+__all__ = ["follow_release"]
 
 # What a compatible class keeps of its own when it takes the release's methods:
 # its construction and equality (see _classes), gymspaces' pickling and copying
@@ -179,6 +177,7 @@ def _register_helpers(classes: Mapping[str, type]) -> None:
         rule = _entries.helper_rule(getattr(library, name), name, always, originals, convert)
         for ours in originals:
             helper.register(ours, rule)
+        _entries.answer_registered_in_c(helper)  # for good, as the rules
     for name, lookup in _SPACE_BUILDERS:
         helper = lookup(name)
         if helper is None:
@@ -199,17 +198,38 @@ def _building_compatible(rule: Callable[..., Any], name: str) -> Callable[..., A
     return build
 
 
+def _graph_methods(graph: type) -> None:
+    """The compatible Graph's graphs are compatible :class:`GraphInstance`, and its
+    ``contains`` takes gymspaces' own too (as the release's takes its own)."""
+    contains, from_jsonable = graph.contains, graph.from_jsonable  # type: ignore[attr-defined]
+    compatible = _classes.GraphInstance
+
+    def contains_(self: Any, x: Any) -> bool:
+        return contains(self, compatible(*x) if type(x) is _gs.GraphInstance else x)
+
+    def from_jsonable_(self: Any, sample_n: Any) -> Any:
+        return [compatible(*graph) if type(graph) is _gym.GraphInstance else graph
+                for graph in from_jsonable(self, sample_n)]
+
+    for method, original in ((contains_, contains), (from_jsonable_, from_jsonable)):
+        method.__name__ = original.__name__
+        method.__qualname__ = f"Graph.{original.__name__}"
+        method.__doc__ = original.__doc__
+        setattr(graph, original.__name__, method)
+
+
 def follow_release() -> None:
-    """Make the compatible classes give the installed release's results (not on 1.4)."""
-    if not FOLLOWS_RELEASE:
-        return
+    """Give the compatible classes the installed release's methods, patch mode's
+    entries and helper rules (once, when :mod:`gymspaces.gymnasium.spaces` is imported)."""
     classes = {name: getattr(_classes, name) for name in SPACE_NAMES}
     judges = _guard.add_compatible_classes(classes)
     live = _entries.Live()  # never undone: the classes follow the release for good
     for name, ours in classes.items():
         theirs = getattr(_gym, name)
         _take_release_methods(name, ours, theirs)
-        for attribute, entry in _entries.make_entries(name, live, judges[name]).items():
+        entries = _entries.make_entries(name, live, judges[name], _classes.GraphInstance)
+        for attribute, entry in entries.items():
             entry.__qualname__ = f"{name}.{attribute}"
             setattr(ours, attribute, entry)
+    _graph_methods(classes["Graph"])
     _register_helpers(classes)

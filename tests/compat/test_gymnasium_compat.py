@@ -93,20 +93,24 @@ def test_instances_of_both_libraries_with_gymnasium_repr(kind):
     _compat_tree(space)
 
 
-def test_gymspaces_comes_first_in_the_mro():
+def test_gymnasiums_methods_with_patch_modes_entries():
+    """A compatible class is its gymspaces namesake (isinstance) whose methods are
+    the installed Gymnasium's own, but ``sample`` and ``contains``: patch mode's
+    entries, which run gymspaces' kernels where the outcome is provably Gymnasium's."""
     for name in LEAVES + COMPOSITES:
-        cls = getattr(compat, name)
+        cls, theirs = getattr(compat, name), getattr(gym_spaces, name)
         mro = cls.__mro__
         assert mro[1] is getattr(gymspaces, name)
-        assert mro.index(gymspaces.Space) < mro.index(getattr(gym_spaces, name))
-        # contains is gymspaces' own function; sample and seed wrap gymspaces'
-        # only to raise Gymnasium's error classes (a compatible space is a
-        # Gymnasium space: ``except gymnasium.error.Error`` must catch them).
-        if name != "Graph":  # Graph's re-wrap GraphInstance (see test_graph_instances)
-            assert cls.contains is getattr(gymspaces, name).contains
-            assert cls.sample.__wrapped__ is getattr(gymspaces, name).sample
-        assert cls.seed.__wrapped__ is getattr(gymspaces, name).seed
-        assert cls.np_random is gymspaces.Space.np_random
+        assert issubclass(cls, theirs) and issubclass(cls, gymspaces.Space)
+        for method in ("seed", "to_jsonable", "__repr__"):
+            assert getattr(cls, method) is getattr(theirs, method), (name, method)
+        assert cls.np_random is gym_spaces.Space.np_random
+        for method in ("sample", "contains"):
+            entry = vars(cls)[method]
+            if name == "Graph" and method == "contains":  # takes gymspaces' GraphInstance too
+                continue
+            assert entry.__module__ == "gymspaces.gymnasium._entries", (name, method)
+            assert entry.__doc__ == getattr(theirs, method).__doc__
 
 
 @pytest.mark.parametrize(
@@ -257,8 +261,10 @@ def test_custom_gymnasium_children_are_kept():
     assert space.sample()["c"] in (0, 1) and {"b": np.int64(0), "c": 1} in space
     assert compat.Tuple([coin])[0] is coin
     assert all(x in (0, 1) for x in compat.Sequence(coin, seed=0).sample())
-    with pytest.raises(TypeError, match="Coin cannot be stacked"):
-        compat.Sequence(coin, stack=True)
+    # Stacked as Gymnasium stacks it (its batch_space rule for a custom space).
+    stacked, reference = compat.Sequence(coin, stack=True, seed=3), gym_spaces.Sequence(Coin(seed=1), stack=True, seed=3)
+    assert type(stacked.stacked_feature_space) is type(reference.stacked_feature_space)
+    assert stacked.sample() == reference.sample()
     with pytest.raises(TypeError, match="does not inherit"):
         compat.Tuple([3])
     with pytest.raises(TypeError, match="not an instance of Space"):

@@ -1,8 +1,8 @@
 """Gymnasium's helpers run gymspaces' compiled paths on compatible spaces.
 
 Importing ``gymspaces.gymnasium`` registers the compatible classes with
-Gymnasium's ``flatten`` family and vector helpers (so ``FlattenObservation``
-and vector envs get gymspaces' kernels), lets the kernels treat each
+Gymnasium's ``flatten`` family and vector helpers, patch mode's rules (so
+``FlattenObservation`` and vector envs get gymspaces' kernels), lets the kernels treat each
 compatible class as its gymspaces base, and hands Gymnasium spaces that
 gymspaces does not know (custom children of a compatible composite) to
 Gymnasium's helpers, where their registrations live. Results must stay
@@ -20,7 +20,7 @@ import pytest
 from test_gymnasium_compat import _same, _spaces
 
 import gymspaces
-from gymspaces import _flatten, _kernel_wiring
+from gymspaces import _kernel_wiring
 from gymspaces.gymnasium import spaces as compat
 from gymspaces.gymnasium.spaces import utils as compat_utils
 
@@ -40,15 +40,22 @@ def _compat_classes_only(space):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_gymnasium_dispatches_compatible_classes_to_gymspaces(name):
-    ours = getattr(compat, name)
-    # compat_utils.flatten/unflatten, compiled (their results are compared in
-    # test_compiled_compatible_flatten_matches_compat_utils)
-    assert gym_utils.flatten.dispatch(ours) is _flatten.flatten_compatible
-    assert gym_utils.unflatten.dispatch(ours) is _flatten.unflatten_compatible
-    assert gym_utils.flatten_space.dispatch(ours) is compat_utils.flatten_space
-    assert gym_vector_utils.concatenate.dispatch(ours) is gymspaces.vector.concatenate
-    assert gym_vector_utils.iterate.dispatch(ours).__wrapped__ is gymspaces.vector.iterate
-    assert gym_vector_utils.create_shared_memory.dispatch(ours).__wrapped__ is gymspaces.vector.create_shared_memory
+    ours, theirs = getattr(compat, name), getattr(gym_spaces, name)
+    # Patch mode's helper rules (gymspaces' helper where the outcome is proven,
+    # Gymnasium's own rule otherwise), answered in C by the dispatcher.
+    for gymnasium_helper, gymspaces_helper in [
+        (gym_utils.flatten, gymspaces.utils.flatten),
+        (gym_utils.unflatten, gymspaces.utils.unflatten),
+        (gym_vector_utils.concatenate, gymspaces.vector.concatenate),
+        (gym_vector_utils.iterate, gymspaces.vector.iterate),
+        (gym_vector_utils.create_shared_memory, gymspaces.vector.create_shared_memory),
+    ]:
+        if theirs in gymnasium_helper.registry:  # (else Gymnasium's default rule: iterate of a Text)
+            assert gymnasium_helper.dispatch(ours).__wrapped__ is gymspaces_helper
+        else:
+            assert gymnasium_helper.dispatch(ours) is gymnasium_helper.dispatch(theirs)
+    # The helpers that build spaces run Gymnasium's own rule; the spaces come back compatible.
+    assert gym_utils.flatten_space.dispatch(ours).__wrapped__ is gym_utils.flatten_space.dispatch(theirs)
     assert _kernel_wiring.ACTIVE[ours] is getattr(gymspaces, name)  # the kernels take it as its base
 
 

@@ -90,10 +90,22 @@ def _exported():
                 yield f"{module_name}.{name}", obj
 
 
+def _gymnasiums_own(cls, attr, member):
+    """Whether ``member`` is the installed Gymnasium's method, or one its classes
+    inherit from the standard library (a compatible class takes the release's
+    methods, and patch mode's entries carry their docstrings): documented there."""
+    for base in cls.__mro__[1:]:
+        if not base.__module__.startswith("gymspaces") and attr in vars(base):
+            return _own_doc(member) == _own_doc(vars(base)[attr])
+    return False
+
+
 def _members(cls):
     """``(name, member)`` for the public methods and properties ``cls`` defines itself."""
     for attr, member in vars(cls).items():
-        if not attr.startswith("_") and (isinstance(member, (property, staticmethod, classmethod)) or callable(member)):
+        if attr.startswith("_") or not (isinstance(member, (property, staticmethod, classmethod)) or callable(member)):
+            continue
+        if not _gymnasiums_own(cls, attr, member):
             yield attr, member
 
 

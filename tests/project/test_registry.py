@@ -20,10 +20,9 @@ WRITERS = {
     "_kernel_wiring.py": "the switches",
     "vector/shared_memory.py": "the shared-memory fields (loaded on use)",
     "gymnasium/_guard.py": "judge_lookup (with Gymnasium)",
-    "gymnasium/_registration.py": "compatible_finish (with Gymnasium)",
 }
 ON_USE = {"SynchronizedArray", "SharedSlice", "write_shared_leaf", "write_shared_tuple", "read_shared_leaf",
-          "shared_memory_enabled", "judge_lookup", "compatible_finish"}
+          "shared_memory_enabled", "judge_lookup"}
 ASSIGNMENT = re.compile(r"\b(?:REGISTRY|registry)\.\w+(?:\s*,\s*(?:REGISTRY|registry)\.\w+)*\s*=(?!=)|setattr\(REGISTRY\b")
 
 

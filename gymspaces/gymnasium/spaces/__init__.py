@@ -1,14 +1,19 @@
 """Spaces that are Gymnasium spaces and run on gymspaces.
 
 Every class here derives from its gymspaces namesake *and* from the
-Gymnasium one, in that order: ``isinstance(space, gymnasium.spaces.Box)``
-holds, Gymnasium's helpers (``flatten``, ``batch_space``, shared memory,
-``check_env``, wrappers, vector envs) accept the spaces, while ``sample``,
-``contains``, ``seed`` and ``np_random`` are gymspaces' compiled
-implementations. Gymnasium's flatten family and vector helpers are
-registered to run gymspaces' implementations on these classes (same
-results, compatible spaces returned), so ``FlattenObservation`` and vector
-envs take the compiled paths too. An environment switches with one line::
+Gymnasium one: ``isinstance(space, gymnasium.spaces.Box)`` and
+``isinstance(space, gymspaces.Box)`` hold, and Gymnasium's helpers
+(``flatten``, ``batch_space``, shared memory, ``check_env``, wrappers, vector
+envs) accept the spaces. They are the installed Gymnasium's classes with
+patch mode's code always on (:mod:`gymspaces.gymnasium`, ``patch``): each is
+built by that release's ``__init__`` and keeps its methods, while ``sample``
+and ``contains`` -- and Gymnasium's flatten family and vector helpers on
+these classes -- run gymspaces' kernels wherever the outcome is provably the
+release's, and the release's own code otherwise. Whatever the release, a
+compatible space gives exactly what the same Gymnasium space gives (values,
+generator states, exceptions, warnings); ``sample_batch``, ``contains_batch``
+and the other methods gymspaces adds are there too. An environment switches
+with one line::
 
     from gymspaces.gymnasium import spaces   # was: from gymnasium import spaces
 
@@ -20,17 +25,12 @@ object; only reseeding the original, which gives it a new generator, no
 longer reaches the view). A custom space (a subclass, or a ``Space`` of no known class) is
 kept as it is: it samples itself, but only a custom *Gymnasium* space is
 understood by Gymnasium's helpers. Derive custom spaces from
-:class:`Space` below to have both.
+:class:`Space` below to have both. Graph samples are :class:`GraphInstance`,
+an instance of both libraries' ``GraphInstance``.
 
 Each Gymnasium space class the installed release has gets its compatible
 class: on Gymnasium 0.29, which has no ``OneOf``, there is no compatible
 ``OneOf`` (use :class:`gymspaces.OneOf`, which Gymnasium's code does not know).
-
-On a Gymnasium release other than 1.4.0 the classes give that release's own
-results: each is built by the release's ``__init__``, keeps the release's
-methods, and samples, checks membership and runs Gymnasium's hot helpers
-through patch mode's guarded paths, with the release's rules
-(``docs/patching.md``, "Gymnasium releases").
 
 Equality follows Gymnasium's rules and accepts the plain Gymnasium and the
 plain gymspaces namesake on either side: ``spaces.Box(0, 1) ==
@@ -62,5 +62,5 @@ if "OneOf" in _SPACE_NAMES:  # Gymnasium 1.x; before, there is no Gymnasium OneO
 __all__ = [*_classes.CLASS_NAMES, "flatdim", "flatten_space", "flatten", "unflatten"]
 
 _registration.register_with_gymnasium()
-# On a release other than 1.4.0, the classes give that release's results.
+# The release's methods, patch mode's entries and helper rules.
 _release_classes.follow_release()
