@@ -22,15 +22,12 @@ import copy
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Sequence as SequenceABC
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from gymspaces import _rng
 from gymspaces._dispatch import space_building_dispatch, space_dispatch
-
-if TYPE_CHECKING:
-    from gymspaces.space import Space
 
 __all__ = [
     "batch_space",
@@ -92,7 +89,7 @@ def not_a_space(function: str, space: Any) -> TypeError:
 
 
 @space_building_dispatch
-def batch_space(space: Space[Any], n: int = 1) -> Space[Any]:
+def batch_space(space: Any, n: int = 1) -> Any:
     """The space of ``n`` samples of ``space`` batched together.
 
     Parameters
@@ -126,7 +123,7 @@ def batch_space(space: Space[Any], n: int = 1) -> Space[Any]:
 
 
 @space_dispatch
-def batch_differing_spaces(spaces: SequenceABC[Space[Any]]) -> Space[Any]:
+def batch_differing_spaces(spaces: SequenceABC[Any]) -> Any:
     """Batch several spaces of one type whose parameters may differ.
 
     Parameters
@@ -165,7 +162,7 @@ def batch_differing_spaces(spaces: SequenceABC[Space[Any]]) -> Space[Any]:
 
 
 @space_dispatch
-def iterate(space: Space[Any], items: Any) -> Iterator[Any]:
+def iterate(space: Any, items: Any) -> Iterator[Any]:
     """Iterate over the single samples held in a batched sample.
 
     Parameters
@@ -202,7 +199,7 @@ def iterate(space: Space[Any], items: Any) -> Iterator[Any]:
 
 
 @space_dispatch
-def concatenate(space: Space[Any], items: Iterable[Any], out: Any) -> Any:
+def concatenate(space: Any, items: Iterable[Any], out: Any) -> Any:
     """Stack single samples of ``space`` into one batch.
 
     Parameters
@@ -240,7 +237,7 @@ def concatenate(space: Space[Any], items: Iterable[Any], out: Any) -> Any:
 
 
 @space_dispatch
-def create_empty_array(space: Space[Any], n: int = 1, fn: Callable[..., Any] = np.zeros) -> Any:
+def create_empty_array(space: Any, n: int = 1, fn: Callable[..., Any] = np.zeros) -> Any:
     """Allocate the destination of :func:`concatenate` for ``n`` samples of ``space``.
 
     Parameters
@@ -272,7 +269,7 @@ def create_empty_array(space: Space[Any], n: int = 1, fn: Callable[..., Any] = n
     raise not_a_space("create_empty_array", space)
 
 
-def concatenate_as_tuple(space: Space[Any], items: Iterable[Any], out: Any) -> tuple[Any, ...]:
+def concatenate_as_tuple(space: Any, items: Iterable[Any], out: Any) -> tuple[Any, ...]:
     """The ``concatenate`` rule of spaces batched as a tuple of samples (Text,
     Sequence, Graph, OneOf, custom spaces): ``out`` is ignored."""
     return tuple(items)
