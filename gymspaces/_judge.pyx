@@ -24,7 +24,7 @@ such guarantee either: there the table is off and the memo answers.
 """
 
 from cpython.list cimport PyList_GET_ITEM
-from cpython.object cimport PyObject
+from cpython.object cimport Py_TYPE, PyObject
 from cpython.ref cimport Py_XDECREF, Py_XINCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_New, PyTuple_SET_ITEM
 
@@ -69,12 +69,15 @@ cdef extern from *:
     uint64_t gs_dict_version(object namespace) noexcept
 
 
-# Direct-mapped, by the dict's address: the dict, the judge that found it sound
-# and the dict's version then (see the module docstring).
+# Direct-mapped, by the dict's address: the dict, the judge that found it sound,
+# the dict's version then (see the module docstring), and the space's class and
+# whether that judge's spaces are leaves (for a tree's walk, node_reason).
 ctypedef struct SoundEntry:
     PyObject *namespace
     void *judge
     uint64_t version
+    void *cls
+    bint leaf
 
 cdef enum:
     SOUND_BITS = 12
@@ -87,11 +90,13 @@ cdef inline bint sound_known(dict namespace, Judge judge, uint64_t version) noex
             and entry.version == version)
 
 
-cdef inline void remember_sound(dict namespace, Judge judge, uint64_t version) noexcept:
+cdef inline void remember_sound(dict namespace, Judge judge, uint64_t version, cls) noexcept:
     cdef SoundEntry *entry = &SOUND[address_slot(<void *> namespace, SOUND_BITS)]
     entry.namespace = <PyObject *> namespace
     entry.judge = <void *> judge
     entry.version = version
+    entry.cls = <void *> cls
+    entry.leaf = judge.leaf
 
 
 cdef inline void forget_sound() noexcept:
@@ -187,7 +192,7 @@ cdef class Judge:
             mixed = (mixed ^ <size_t> values[i]) * <size_t> 0x9E3779B97F4A7C15ULL
         slot = PyList_GET_ITEM(self.memo, (mixed >> 17) & (MEMO_SLOTS - 1))
         if (<object> slot) is not None and remembered(<tuple> <object> slot, values, count):
-            remember_sound(namespace, self, version)
+            remember_sound(namespace, self, version, cls)
             return None
         current = owned_tuple(values, count)
         # Two combinations that share a slot would evict each other on every
@@ -198,11 +203,11 @@ cdef class Judge:
         known = self.sound.get(key)
         if known is not None and all([a is b for a, b in zip(<tuple> known, current)]):
             self.memo[(mixed >> 17) & (MEMO_SLOTS - 1)] = known
-            remember_sound(namespace, self, version)
+            remember_sound(namespace, self, version, cls)
             return None
         verdict = self.validate(space)
         if verdict is None:
-            remember_sound(namespace, self, version)
+            remember_sound(namespace, self, version, cls)
             self.memo[(mixed >> 17) & (MEMO_SLOTS - 1)] = current
             if len(self.sound) >= MAX_CLASSES:
                 self.sound.clear()
@@ -266,6 +271,7 @@ cdef Registry registry = _registry.REGISTRY
 def forget_verdicts():
     """Forget the judges found by class so far (the rules' resolver answers anew)."""
     JUDGES.clear()
+    forget_sound()  # its entries stand for the judge of their class
 
 
 cdef object judge_of(cls):
@@ -276,6 +282,7 @@ cdef object judge_of(cls):
     judge = lookup(cls) if lookup is not None else None
     if len(JUDGES) >= MAX_CLASSES:
         JUDGES.clear()
+        forget_sound()
     JUDGES[cls] = judge
     return judge
 
@@ -286,6 +293,8 @@ cdef str unjudged(cls):
 
 cpdef object space_reason(space):
     """Why ``space`` itself cannot run compiled, or None."""
+    if known_sound(space, instance_dict(space)) != UNKNOWN:
+        return None
     judge = judge_of(type(space))
     if judge is None:
         return unjudged(type(space))
@@ -308,37 +317,83 @@ cpdef object tree_reason(space):
     return node_reason(space, 0)
 
 
+cdef enum:
+    UNKNOWN, SOUND_LEAF, SOUND_COMPOSITE
+
+
+cdef inline int known_sound(space, dict namespace) noexcept:
+    """``SOUND_LEAF`` or ``SOUND_COMPOSITE`` when the judge of ``space``'s class
+    found it sound and its dict (``namespace``) is unchanged since: what that
+    judge's own check (:meth:`Judge.reason`) answers, without finding the
+    judge; else ``UNKNOWN``."""
+    cdef SoundEntry *entry
+    if not GS_DICT_VERSIONS or namespace is None:
+        return UNKNOWN
+    entry = &SOUND[address_slot(<void *> namespace, SOUND_BITS)]
+    if (entry.namespace == <PyObject *> namespace and entry.cls == <void *> Py_TYPE(space)
+            and entry.version == gs_dict_version(namespace)):
+        return SOUND_LEAF if entry.leaf else SOUND_COMPOSITE
+    return UNKNOWN
+
+
 cdef object node_reason(space, int depth):
     """``tree_reason`` of the node ``space`` at ``depth`` (0 at the root)."""
-    cdef PyObject *found
     cdef dict namespace
+    cdef int known
     if depth > MAX_KERNEL_DEPTH:
         return f"spaces nested more than {MAX_KERNEL_DEPTH} levels deep"
-    judge = judge_of(type(space))
-    if judge is None:
-        return unjudged(type(space))
-    reason = (<Judge> judge).reason(space)
-    if reason is not None or (<Judge> judge).leaf:
-        return reason
     namespace = instance_dict(space)
+    known = known_sound(space, namespace)
+    if known == SOUND_LEAF:
+        return None
+    if known == UNKNOWN:
+        judge = judge_of(type(space))
+        if judge is None:
+            return unjudged(type(space))
+        reason = (<Judge> judge).reason(space)
+        if reason is not None or (<Judge> judge).leaf:
+            return reason
+        namespace = instance_dict(space)
+    return children_reason(namespace, depth)
+
+
+cdef object children_reason(dict namespace, int depth):
+    """``tree_reason`` of the sub-spaces of the node whose instance dict is ``namespace``."""
+    cdef PyObject *found
     found = PyDict_GetItemWithError(namespace, "spaces")
     if found != NULL:
         children = <object> found
+        # (Exact dicts and tuples walked in C; a dict changed meanwhile raises
+        # RuntimeError, as Python's iteration of its values does.)
         if type(children) is dict:
-            children = (<dict> children).values()
-        for child in children:
-            reason = node_reason(child, depth + 1)
-            if reason is not None:
-                return sub_space_reason(child, reason)
+            for child in (<dict> children).values():
+                reason = child_reason(child, depth)
+                if reason is not None:
+                    return reason
+        elif type(children) is tuple:
+            for child in <tuple> children:
+                reason = child_reason(child, depth)
+                if reason is not None:
+                    return reason
+        else:
+            for child in children:
+                reason = child_reason(child, depth)
+                if reason is not None:
+                    return reason
         return None
     for name in SUB_SPACE_ATTRIBUTES[1:]:
         found = PyDict_GetItemWithError(namespace, name)
         if found != NULL and <object> found is not None:
             sub_space = <object> found  # owned: judging it runs Python code
-            reason = node_reason(sub_space, depth + 1)
+            reason = child_reason(sub_space, depth)
             if reason is not None:
-                return sub_space_reason(sub_space, reason)
+                return reason
     return None
+
+
+cdef inline object child_reason(child, int depth):
+    reason = node_reason(child, depth + 1)
+    return None if reason is None else sub_space_reason(child, reason)
 
 
 cdef str sub_space_reason(child, str reason):

@@ -245,6 +245,20 @@ def test_is_compiled_says_why_a_subclass_runs_plain() -> None:
         assert is_compiled(Harmless(3))
 
 
+def test_a_node_found_sound_is_judged_again_when_its_class_changes() -> None:
+    """A tree's walk takes a node whose dict is unchanged since its judge found it
+    sound; a class assigned in place (the dict untouched) is judged afresh."""
+    with patched():
+        child = G.Discrete(3)
+        tree = G.Dict(a=child)
+        assert plain_reason(tree) is None and plain_reason(tree) is None
+        child.__class__ = DoubledN
+        assert plain_reason(tree) == "sub-space DoubledN: DoubledN redefines n"
+        assert_plain_equals_patched(lambda: flatten(tree, {"a": np.int64(1)}))
+        child.__class__ = G.Discrete
+        assert plain_reason(tree) is None
+
+
 # ------------------------------------------------------------------ 5-6. generators
 class HalfUniform(np.random.Generator):
     calls = 0
