@@ -14,20 +14,20 @@ Two more things plain singledispatch has no place for:
 * listeners (``on_register``): a kernel that stands in for built-in rules
   must stop the moment a user registers another rule for one of their
   classes (``_kernel_wiring``);
-* the equivalents table (:func:`set_equivalents`), through which patch mode
-  sends Gymnasium's classes to gymspaces' rules. A table rather than one
-  registration per class and dispatcher: a dispatcher created after
-  ``patch()`` (shared memory loads on use) follows it. A rule a user
-  registers for a gymspaces class would reach Gymnasium's class too, so
-  patch mode then runs Gymnasium's own code for its helpers
-  (``gymspaces.gymnasium._patch``, ``own_rules``). Patch mode sets and
-  clears the table through its undo journal.
+* ``unregister``: a registration can be taken back (patch mode registers
+  gymspaces' rules for Gymnasium's classes, and takes them back on
+  ``unpatch()``); :func:`value_dispatchers` lists the dispatchers of helpers
+  that read a space and values, as opposed to those that build spaces
+  (``batch_space``, ``flatten_space``), whose results are of the caller's
+  library.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Callable, Mapping
+import threading
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Generic, ParamSpec, Protocol, TypeVar, overload
 
 _P = ParamSpec("_P")
@@ -53,6 +53,8 @@ class SpaceDispatcher(Protocol, Generic[_P, _R_co]):
 
     def dispatch(self, cls: Any) -> Callable[..., Any]: ...
 
+    def unregister(self, cls: Any) -> None: ...
+
     def on_register(self, listener: Callable[[], None]) -> None: ...
 
     def handles(self, cls: type) -> bool: ...
@@ -66,17 +68,11 @@ def _parameters(function: Callable[..., Any]) -> tuple[list[str], dict[str, Any]
     return names, dict(zip(names[len(names) - len(defaults) :], defaults))
 
 
-# Classes from outside gymspaces that take a gymspaces class's rules in every
-# dispatcher, without being registered: Gymnasium's own space classes while
-# ``gymspaces.gymnasium.patch()`` is on. A class (or a subclass of one) listed
-# here resolves to its equivalent's rule unless a rule is registered for it or
-# for a class nearer in its MRO.
-_EQUIVALENTS: dict[type, type] = {}
-# (cache, listeners) of every dispatcher, to be told when _EQUIVALENTS changes.
-_ALL_DISPATCHERS: list[tuple[dict[type, Callable[..., Any]], list[Callable[[], None]]]] = []
-# Bumped before any cache is cleared (a rule registered, the equivalents
-# changed): a lookup that read the rules before a bump does not leave its
-# answer in a cache, even if it stores it after the clear (another thread).
+# Every dispatcher, and whether its helper builds spaces (see value_dispatchers).
+_ALL_DISPATCHERS: list[tuple[Any, bool]] = []
+# Bumped before any cache is cleared (a rule registered or taken back): a
+# lookup that read the rules before a bump does not leave its answer in a
+# cache, even if it stores it after the clear (another thread).
 _generation = 0
 
 
@@ -86,45 +82,61 @@ def _invalidate(cache: dict[type, Callable[..., Any]]) -> None:
     cache.clear()
 
 
-def set_equivalents(added: Mapping[type, type], removed: tuple[type, ...] = ()) -> None:
-    """Make each key of ``added`` follow its value's rules; forget ``removed``."""
-    global _generation
-    for cls in removed:
-        _EQUIVALENTS.pop(cls, None)
-    _EQUIVALENTS.update(added)
-    _generation += 1
-    for cache, _ in _ALL_DISPATCHERS:
-        cache.clear()
-    for _, listeners in _ALL_DISPATCHERS:
+# Per thread: the listeners whose calls are held back (see listeners_once), or None.
+_held = threading.local()
+
+
+def _tell(listeners: list[Callable[[], None]]) -> None:
+    held = getattr(_held, "listeners", None)
+    if held is None:
         for listener in listeners:
+            listener()
+    else:
+        held.extend(listener for listener in listeners if listener not in held)
+
+
+@contextlib.contextmanager
+def listeners_once() -> Iterator[None]:
+    """Within the block, registrations made by this thread call each listener
+    once, at its end (many registrations at once: patch mode's)."""
+    if getattr(_held, "listeners", None) is not None:  # nested: the outer block tells
+        yield
+        return
+    held: list[Callable[[], None]] = []
+    _held.listeners = held
+    try:
+        yield
+    finally:
+        _held.listeners = None
+        for listener in held:
             listener()
 
 
-def equivalent_of(cls: type) -> type | None:
-    """The class whose rules ``cls`` takes through :func:`set_equivalents`, if any."""
-    return _EQUIVALENTS.get(cls)
+def value_dispatchers() -> list[SpaceDispatcher[..., Any]]:
+    """The dispatchers of helpers that read a space and values (all but those that build spaces)."""
+    return [dispatcher for dispatcher, builds in _ALL_DISPATCHERS if not builds]
 
 
 def space_dispatch(default: Callable[_P, _R_co]) -> SpaceDispatcher[_P, _R_co]:
     """Decorator: make ``default`` dispatch on the class of its first argument."""
-    return _space_dispatch(default, follow_equivalents=True)
+    return _space_dispatch(default, builds_spaces=False)
 
 
 def space_building_dispatch(default: Callable[_P, _R_co]) -> SpaceDispatcher[_P, _R_co]:
     """:func:`space_dispatch` for helpers that build spaces (``batch_space``, ``flatten_space``).
 
-    They ignore :func:`set_equivalents`: a Gymnasium space keeps getting
-    Gymnasium's rule, so what they build is of the caller's library whether
+    Left out of :func:`value_dispatchers`: patch mode registers no rule for
+    Gymnasium's classes with them, so a Gymnasium space keeps getting
+    Gymnasium's rule and what they build is of the caller's library whether
     or not Gymnasium is patched.
     """
-    return _space_dispatch(default, follow_equivalents=False)
+    return _space_dispatch(default, builds_spaces=True)
 
 
-def _space_dispatch(default: Callable[_P, _R_co], *, follow_equivalents: bool) -> SpaceDispatcher[_P, _R_co]:
+def _space_dispatch(default: Callable[_P, _R_co], *, builds_spaces: bool) -> SpaceDispatcher[_P, _R_co]:
     resolver = functools.singledispatch(default)
     cache: dict[type, Callable[..., Any]] = {}
     listeners: list[Callable[[], None]] = []
-    _ALL_DISPATCHERS.append((cache, listeners))
 
     registry = resolver.registry
 
@@ -139,26 +151,14 @@ def _space_dispatch(default: Callable[_P, _R_co], *, follow_equivalents: bool) -
         implementation = cache.get(cls)
         if implementation is None:
             generation = _generation
-            if follow_equivalents and _EQUIVALENTS:
-                implementation = _through_equivalent(cls)
-            if implementation is None:
-                implementation = resolver.dispatch(cls)
-            if cls in registry or (follow_equivalents and cls in _EQUIVALENTS):
+            implementation = resolver.dispatch(cls)
+            if cls in registry:
                 cache[cls] = implementation
                 if _generation != generation:
                     # The rules changed while this looked them up: the answer
                     # is used once but not kept (the clear may have passed).
                     cache.pop(cls, None)
         return implementation
-
-    def _through_equivalent(cls: type) -> Callable[..., Any] | None:
-        for klass in cls.__mro__:
-            if klass in registry:
-                return None
-            equivalent = _EQUIVALENTS.get(klass)
-            if equivalent is not None:
-                return dispatch(equivalent)
-        return None
 
     # The dispatcher is generated with ``default``'s own parameter list: a
     # ``*args, **kwargs`` wrapper would cost more than many implementations.
@@ -184,14 +184,31 @@ def _space_dispatch(default: Callable[_P, _R_co], *, follow_equivalents: bool) -
             return lambda f: register(cls, f)
         registered = resolver.register(cls) if func is None else resolver.register(cls, func)
         _invalidate(cache)
-        for listener in listeners:
-            listener()
+        _tell(listeners)
         return registered
 
+    # singledispatch's own dict behind its read-only ``registry`` view: it has
+    # no way to take a registration back.
+    rules = _closure_cell(resolver.register, "registry").cell_contents
+
+    def unregister(cls: Any) -> None:
+        """Take back the rule registered for ``cls`` (nothing if there is none)."""
+        if rules.pop(cls, None) is not None:
+            resolver._clear_cache()
+            _invalidate(cache)
+            _tell(listeners)
+
     dispatcher.register = register
+    dispatcher.unregister = unregister
     dispatcher.dispatch = dispatch
     dispatcher.registry = resolver.registry
     dispatcher.on_register = listeners.append
-    # A rule registered for ``cls`` itself, or one it takes as an equivalent.
-    dispatcher.handles = lambda cls: cls in registry or (follow_equivalents and _EQUIVALENTS.get(cls) in registry)
+    # A rule registered for ``cls`` itself.
+    dispatcher.handles = lambda cls: cls in registry
+    _ALL_DISPATCHERS.append((dispatcher, builds_spaces))
     return dispatcher
+
+
+def _closure_cell(function: Any, name: str) -> Any:
+    """The cell of ``function``'s free variable ``name``."""
+    return function.__closure__[function.__code__.co_freevars.index(name)]

@@ -46,9 +46,10 @@ cdef class Live:
     ``unpatch()``), and where calls that run plain are noted."""
 
     cdef public bint on
-    # Whether gymspaces' helpers still resolve gymspaces' space classes to
-    # gymspaces' own rules: a rule a user registers there would otherwise
-    # reach Gymnasium's spaces through the equivalents (see _patch).
+    # Whether gymspaces' helpers resolved gymspaces' space classes to
+    # gymspaces' own rules when patched: a rule a user had registered there is
+    # not registered for Gymnasium's classes, whose helper calls then run
+    # Gymnasium's code (see _patch).
     cdef public bint own_rules
     # patch(report=True): calls that run plain are noted with their reason.
     cdef public bint recording
@@ -64,7 +65,7 @@ cdef class Live:
 
 cdef inline bint rules_on(Live live) noexcept:
     """Whether the helper rules ``live`` made run gymspaces' code: still patched,
-    and gymspaces' helpers still resolve its classes to its own rules."""
+    and gymspaces' helpers resolved its classes to its own rules then."""
     return live.on and live.own_rules
 
 

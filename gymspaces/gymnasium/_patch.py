@@ -130,7 +130,7 @@ class _PatchState:
 
     Each change is journalled as it is made and :meth:`undo` reverts the
     journal last change first. :func:`patch` makes its changes dependencies
-    first (the equivalence table, then the private helpers), entry points
+    first (gymspaces' rules for Gymnasium's classes, then the private helpers), entry points
     (``sample``, ``contains``, Gymnasium's dispatcher rules) last, so undoing
     takes the entry points away before anything they call: a call that
     starts at any moment of either finds everything it needs.
@@ -141,7 +141,6 @@ class _PatchState:
         self.equivalents: dict[type, type] = {}
         self.recording = False  # patch(report=True)
         self.live = _entries.Live()  # turned off first thing on undo
-        self.gymspaces_helpers: list[Any] = []  # the helpers whose rules patched calls run
 
     def set_attribute(self, cls: type, name: str, value: Any) -> None:
         previous = cls.__dict__.get(name, _MISSING)
@@ -164,11 +163,32 @@ class _PatchState:
             self.journal.append(restore)
 
     def add_equivalents(self, equivalents: dict[type, type]) -> None:
-        """gymspaces' dispatchers and kernels treat each key as its value."""
+        """gymspaces' dispatchers and kernels treat each key as its value: each
+        dispatcher of values (not those that build spaces) gets the value's
+        rule registered for the key, where the value has one of its own."""
         self.equivalents.update(equivalents)
+        taken_back: list[Callable[[], None]] = []
+
+        def take_back_all() -> None:
+            with _dispatch.listeners_once():
+                for take_back in reversed(taken_back):
+                    take_back()
+
+        self.journal.append(take_back_all)  # first: a registration that fails is undone too
+        with _dispatch.listeners_once():
+            for dispatcher in _dispatch.value_dispatchers():
+                for theirs, ours in equivalents.items():
+                    if ours not in dispatcher.registry or theirs in dispatcher.registry:
+                        continue
+                    rule = dispatcher.dispatch(ours)
+                    if not _defined_in_gymspaces(rule):
+                        # A user's rule for gymspaces' class must not reach Gymnasium's:
+                        # its helpers run Gymnasium's own code for this patch.
+                        self.live.own_rules = False
+                        continue
+                    taken_back.append(_taking_back(dispatcher, theirs, rule))
+                    dispatcher.register(theirs, rule)
         classes = tuple(equivalents)
-        _dispatch.set_equivalents(equivalents)
-        self.journal.append(lambda: _dispatch.set_equivalents({}, removed=classes))
         _kernel_wiring.add(equivalents, subclasses_only=False)
         self.journal.append(lambda: _kernel_wiring.remove(classes))
 
@@ -176,6 +196,17 @@ class _PatchState:
         self.live.on = False
         while self.journal:
             self.journal.pop()()
+
+
+def _taking_back(dispatcher: Any, cls: type, rule: Any) -> Callable[[], None]:
+    """What takes back ``rule``, registered for ``cls`` with ``dispatcher``
+    (unless a rule registered since has replaced it)."""
+
+    def take_back() -> None:
+        if dispatcher.registry.get(cls) is rule:
+            dispatcher.unregister(cls)
+
+    return take_back
 
 
 def _may_patch(unverified: bool | None) -> bool:
@@ -270,12 +301,11 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
         state.recording = report
         try:
             # Dependencies first: what gymspaces' code needs to run on
-            # Gymnasium's classes (the equivalence table, private helpers).
+            # Gymnasium's classes (gymspaces' rules for them, private helpers).
             state.add_equivalents({getattr(_gym, name): getattr(_gs, name) for name in SPACE_NAMES})
             # Entry points last: Gymnasium's dispatchers, then the methods.
             helpers = [(utils_helper(name), getattr(gs_utils, name), name) for name in _UTILS_HELPERS]
             helpers += [(vector_helper(name), getattr(gs_vector, name), name) for name in _VECTOR_HELPERS]
-            state.gymspaces_helpers = [gymspaces_helper for _, gymspaces_helper, _ in helpers]
             for gymnasium_helper, gymspaces_helper, name in helpers:
                 if gymnasium_helper is None:  # a helper the installed Gymnasium lacks
                     continue
@@ -304,8 +334,6 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
             state.undo()
             raise
         _state = state
-        _watch_own_rules(state.gymspaces_helpers)
-        _recheck_own_rules()
 
 
 def unpatch() -> None:
@@ -384,32 +412,7 @@ def patched() -> Iterator[None]:
 _GYMSPACES_BASES = tuple(getattr(_gs, name) for name in ALL_SPACE_NAMES)
 
 
-# The gymspaces helpers whose registrations re-check ``Live.own_rules``
-# (listeners cannot be removed: each is added once and reads the current patch).
-_WATCHED: set[int] = set()
 _PACKAGE_DIRECTORY = os.path.dirname(os.path.abspath(_gs.__file__)) + os.sep
-
-
-def _watch_own_rules(helpers: list[Any]) -> None:
-    for helper in helpers:
-        if id(helper) not in _WATCHED:
-            _WATCHED.add(id(helper))
-            helper.on_register(_recheck_own_rules)
-
-
-def _recheck_own_rules() -> None:
-    """Let patched helper calls run gymspaces' rules only while every gymspaces
-    helper resolves gymspaces' space classes to gymspaces' own code: a rule a
-    user registers for, say, ``gymspaces.Discrete`` would otherwise reach
-    Gymnasium's Discrete inside a patched call (gymspaces' dispatchers send
-    Gymnasium's classes to their gymspaces equivalents' rules)."""
-    state = _state
-    if state is None:
-        return
-    classes = list(state.equivalents.values())
-    state.live.own_rules = all(
-        _defined_in_gymspaces(helper.dispatch(cls)) for helper in state.gymspaces_helpers for cls in classes
-    )
 
 
 def _defined_in_gymspaces(rule: Any) -> bool:

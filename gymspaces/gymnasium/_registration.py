@@ -11,7 +11,7 @@ import gymnasium.spaces as _gym
 import gymnasium.vector.utils as gym_vector
 
 import gymspaces as _gs
-from gymspaces import _dispatch, _kernel_wiring
+from gymspaces import _kernel_wiring
 from gymspaces import utils as gs_utils
 from gymspaces import vector as gs_vector
 from gymspaces.gymnasium import _classes, _convert
@@ -80,7 +80,7 @@ def _defer_to_gymnasium(gymnasium_helper: Any, gymspaces_helper: Any, compatible
 def _batches_as(gymnasium_helper: Any) -> Any:
     """``batches_as(cls)``: the gymspaces class whose built-in rule gives what
     Gymnasium's ``gymnasium_helper`` gives for ``cls`` (Gymnasium's own rule,
-    on a class that takes a gymspaces class's rules while patched), or None.
+    on a Gymnasium class or a subclass of one), or None.
 
     Gymnasium's own rules are the ones its modules registered; a rule a user
     registered for the class (or a nearer base) is not.
@@ -91,13 +91,14 @@ def _batches_as(gymnasium_helper: Any) -> Any:
     }
 
     registry = gymnasium_helper.registry
+    gymspaces_of = {getattr(_gym, name): getattr(_gs, name) for name in _convert.SPACE_NAMES}
 
     def batches_as(cls: type) -> type | None:
-        base = _dispatch.equivalent_of(cls)
+        base = gymspaces_of.get(cls)
         if base is not None:  # Gymnasium's own class: its registered rule decides
             rule = own_rules.get(cls)
             return base if rule is not None and registry.get(cls) is rule else None
-        base = next((_dispatch.equivalent_of(klass) for klass in cls.__mro__ if _dispatch.equivalent_of(klass)), None)
+        base = next((gymspaces_of[klass] for klass in cls.__mro__ if klass in gymspaces_of), None)
         theirs = getattr(_gym, base.__name__, None) if base is not None else None
         if theirs is None or own_rules.get(theirs) is None:
             return None

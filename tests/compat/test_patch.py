@@ -68,6 +68,7 @@ def snapshot() -> dict[str, Any]:
         "classes": {cls: dict(vars(cls)) for cls in [G.Space, *SPACE_CLASSES]},
         "gymnasium": {helper: dict(helper.registry) for helper in GYMNASIUM_HELPERS},
         "gymspaces": {helper: {cls: helper.dispatch(cls) for cls in SPACE_CLASSES} for helper in GYMSPACES_HELPERS},
+        "gymspaces registries": {helper: dict(helper.registry) for helper in _dispatch.value_dispatchers()},
         "aliases": dict(_kernel_wiring.ACTIVE),
         "dispatchers": {helper: called_dispatch(helper) for helper in GYMNASIUM_HELPERS},
     }
@@ -88,6 +89,8 @@ def assert_same_snapshot(after: dict[str, Any], before: dict[str, Any]) -> None:
         assert all(after["gymnasium"][helper][cls] is rule for cls, rule in registry.items()), helper
     for helper, rules in before["gymspaces"].items():
         assert all(after["gymspaces"][helper][cls] is rule for cls, rule in rules.items()), helper
+    for helper, registry in before["gymspaces registries"].items():
+        assert after["gymspaces registries"][helper] == registry, helper
     assert after["aliases"] == before["aliases"]
     assert all(after["dispatchers"][helper] is found for helper, found in before["dispatchers"].items())
 
@@ -103,9 +106,11 @@ def test_unpatch_restores_gymnasium_exactly() -> None:
     assert during["gymnasium"][gym_utils.flatten][G.Box] is not before["gymnasium"][gym_utils.flatten][G.Box]
     # Space-building helpers stay Gymnasium's: what they build is compiled anyway.
     assert during["gymnasium"][gym_vector.batch_space] == before["gymnasium"][gym_vector.batch_space]
+    # gymspaces' dispatchers take gymspaces' rules for Gymnasium's classes.
+    assert during["gymspaces"][gs_utils.flatten][G.Box] is gs_utils.flatten.dispatch(gymspaces.Box)
+    assert during["gymspaces"][gs_utils.flatten][G.Box] is not before["gymspaces"][gs_utils.flatten][G.Box]
     unpatch()
     assert_same_snapshot(snapshot(), before)
-    assert not _dispatch._EQUIVALENTS
 
 
 def test_patched_dispatchers_answer_as_functools_does() -> None:
@@ -235,11 +240,22 @@ def _runs_gymspaces_code(function: Any) -> bool:
     return (getattr(function, "__module__", None) or "").startswith("gymspaces")
 
 
+def _takes_gymspaces_rules(cls: type) -> bool:
+    """Whether every gymspaces dispatcher of values gives ``cls`` its gymspaces namesake's rule."""
+    namesake = getattr(gymspaces, cls.__name__)
+    return all(
+        dispatcher.dispatch(cls) is dispatcher.dispatch(namesake)
+        for dispatcher in _dispatch.value_dispatchers()
+        if namesake in dispatcher.registry
+    )
+
+
 def test_every_step_of_patch_and_unpatch_is_a_consistent_state() -> None:
     """After each line patch() and unpatch() run, a call starting in another
     thread finds what it needs: gymspaces' sample/contains and gymspaces'
-    rules in Gymnasium's dispatchers only with the equivalence table that
-    their recursion into sub-spaces uses; and nothing but ``sample`` and
+    rules in Gymnasium's dispatchers only while gymspaces' dispatchers give
+    Gymnasium's classes gymspaces' rules, which their recursion into
+    sub-spaces uses; and nothing but ``sample`` and
     ``contains`` is ever added to Gymnasium's classes."""
     from gymspaces.gymnasium import _patch
 
@@ -255,12 +271,12 @@ def test_every_step_of_patch_and_unpatch_is_a_consistent_state() -> None:
                 problems.append(f"{where}: {cls.__name__} gained {sorted(added)}")
         for cls in SPACE_CLASSES:
             if any(_runs_gymspaces_code(getattr(cls, name)) for name in ("sample", "contains")):
-                if _dispatch.equivalent_of(cls) is None:
-                    problems.append(f"{where}: {cls.__name__} runs gymspaces code without its equivalent")
+                if not _takes_gymspaces_rules(cls):
+                    problems.append(f"{where}: {cls.__name__} runs gymspaces code without gymspaces' rules")
         for helper in GYMNASIUM_HELPERS:
             for cls in SPACE_CLASSES:
-                if _runs_gymspaces_code(helper.registry.get(cls)) and _dispatch.equivalent_of(cls) is None:
-                    problems.append(f"{where}: {helper.__name__} sends {cls.__name__} to gymspaces, no equivalent")
+                if _runs_gymspaces_code(helper.registry.get(cls)) and not _takes_gymspaces_rules(cls):
+                    problems.append(f"{where}: {helper.__name__} sends {cls.__name__} to gymspaces without its rules")
 
     def in_patch_module(frame: Any, event: str, arg: Any) -> Any:
         if frame.f_code.co_filename != _patch.__file__:

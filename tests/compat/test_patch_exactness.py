@@ -688,10 +688,12 @@ def test_unflatten_of_nested_values_that_warn_in_a_cast_runs_gymnasiums_rule(spa
 
 @pytest.mark.parametrize("helper", ["flatdim", "flatten", "concatenate"])
 def test_a_rule_registered_with_gymspaces_does_not_reach_gymnasiums_spaces(helper: str) -> None:
-    """gymspaces' dispatchers send Gymnasium's classes to their gymspaces
-    equivalents' rules: while a user's rule replaces one of gymspaces' own,
-    patched calls on Gymnasium's spaces run Gymnasium's code, and run compiled
-    again once it is put back."""
+    """Patched, gymspaces' dispatchers give Gymnasium's classes the rules of their
+    gymspaces namesakes, registered at patch(): where a user's rule replaced
+    one of gymspaces' own then, patched calls on Gymnasium's spaces run
+    Gymnasium's code (compiled again once it is put back and patched anew); a
+    rule registered while patched does not reach Gymnasium's classes."""
+    import gymnasium.spaces.utils as gym_utils
     import gymnasium.vector.utils as gym_vector_utils
 
     import gymspaces.utils as gs_utils
@@ -725,6 +727,15 @@ def test_a_rule_registered_with_gymspaces_does_not_reach_gymnasiums_spaces(helpe
     with patched():
         assert _patch._state.live.own_rules
     assert_plain_equals_patched(case)
+    # Registered while patched: Gymnasium's classes keep the rules patch() gave them.
+    plain = case()
+    with patched():
+        try:
+            gymspaces_helper.register(replaced, lambda *args: "the user's rule")
+            assert_same_value(case(), plain)
+            assert _patch._state.live.own_rules
+        finally:
+            gymspaces_helper.register(replaced, original)
 
 
 def test_graph_sample_follows_a_batch_space_rule_registered_with_gymnasium() -> None:
