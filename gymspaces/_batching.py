@@ -122,7 +122,7 @@ def batch_space(space: Any, n: int = 1) -> Any:
     raise not_a_space("batch_space", space)
 
 
-@space_dispatch
+@space_building_dispatch
 def batch_differing_spaces(spaces: SequenceABC[Any]) -> Any:
     """Batch several spaces of one type whose parameters may differ.
 
