@@ -195,19 +195,14 @@ def _without_probability(entry: Callable[..., Any], graph: bool) -> Callable[...
     return sample
 
 
-def make_entries(
-    name: str, live: Live, judge: _judge.Judge | None = None, graph_class: type = _gym.GraphInstance
-) -> dict[str, Any]:
-    """``sample`` and ``contains`` for Gymnasium's class ``name``, bound to ``live``.
-
-    ``judge.reason(space)`` says why a space cannot run compiled (default: the
-    judge of Gymnasium's class; the compatible classes have their own,
-    :mod:`._release_classes`). A Graph's samples are of ``graph_class``.
-    """
+def make_entries(name: str, live: Live, graph_class: type = _gym.GraphInstance) -> dict[str, Any]:
+    """``sample`` and ``contains`` for Gymnasium's class ``name``, bound to ``live``
+    (judged by the judge of that class, :data:`._guard.JUDGES`). A Graph's
+    samples are of ``graph_class``."""
     ours, theirs = getattr(_gs, name), getattr(_gym, name)
     original_sample, original_contains = theirs.__dict__["sample"], theirs.__dict__["contains"]
     plain_sample = _as_current_sample(original_sample)
-    judge = judge or _guard.JUDGES[name]
+    judge = _guard.JUDGES[name]
     if name == "Graph":
         sample = _graph_sample_entry(plain_sample, live, graph_class)
         graph_contains = _graph_contains(ours.contains)

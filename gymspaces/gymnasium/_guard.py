@@ -28,7 +28,7 @@ report use it).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import gymnasium.spaces as _gym
@@ -77,7 +77,7 @@ def _judge_class(cls: type) -> str | None:
         return "not one of Gymnasium's space classes"
     reads = _COMMON_READS | _CLASS_READS[GYMNASIUM_CLASSES[base]]
     for klass in cls.__mro__:
-        if klass is base:
+        if klass is base or klass in COMPATIBLE_CLASSES:  # (a compatible class holds the base's methods)
             break
         redefined = sorted(reads.intersection(vars(klass)))
         if redefined:
@@ -254,50 +254,22 @@ JUDGES: dict[str, _judge.Judge] = {
 
 
 # The compatible classes (:mod:`._release_classes`): built by the release's
-# ``__init__``, judged as Gymnasium's classes are.
-COMPATIBLE_JUDGES: dict[type, _judge.Judge] = {}
-
-
-def _compatible_base(cls: type) -> type | None:
-    return next((klass for klass in cls.__mro__ if klass in COMPATIBLE_JUDGES), None)
+# ``__init__`` and holding its methods, judged by their Gymnasium bases' judges.
+COMPATIBLE_CLASSES: set[type] = set()
 
 
 def is_compatible_class(cls: type) -> bool:
-    """Whether ``cls`` is (or derives from) a compatible class, judged as Gymnasium's classes are."""
-    return _compatible_base(cls) is not None
+    """Whether ``cls`` is (or derives from) a compatible class."""
+    return any(klass in COMPATIBLE_CLASSES for klass in cls.__mro__)
 
 
-def _judge_compatible_class(cls: type) -> str | None:
-    """Why instances of ``cls``, a compatible class or a subclass of one, cannot run compiled."""
-    base = _compatible_base(cls)
-    assert base is not None
-    reads = _COMMON_READS | _CLASS_READS[GYMNASIUM_CLASSES[_gymnasium_base(base)]]  # type: ignore[index]
-    for klass in cls.__mro__:
-        if klass is base:
-            return None
-        redefined = sorted(reads.intersection(vars(klass)))
-        if redefined:
-            return f"{klass.__qualname__} redefines {', '.join(redefined)}"
-    return None
-
-
-def add_compatible_classes(classes: Mapping[str, type]) -> dict[str, _judge.Judge]:
-    """Judge the compatible classes ``classes`` (by Gymnasium class name) as
-    Gymnasium's: the same validity and release rules. Returns their judges."""
-    judges = {
-        name: _judge.Judge(cls, _WATCHED[name], _judge_compatible_class, _validator(name), _generator_reason)
-        for name, cls in classes.items()
-    }
-    COMPATIBLE_JUDGES.update({classes[name]: judge for name, judge in judges.items()})
+def add_compatible_classes(classes: Iterable[type]) -> None:
+    """Judge ``classes``, the compatible classes, as their Gymnasium bases."""
+    COMPATIBLE_CLASSES.update(classes)
     _judge.forget_verdicts()  # the classes judged so far may be these
-    return judges
 
 
 def _judge_of_class(cls: type) -> _judge.Judge | None:
-    if COMPATIBLE_JUDGES:
-        compatible = _compatible_base(cls)
-        if compatible is not None:
-            return COMPATIBLE_JUDGES[compatible]
     base = _gymnasium_base(cls)
     return None if base is None else JUDGES[GYMNASIUM_CLASSES[base]]
 

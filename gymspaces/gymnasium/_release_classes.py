@@ -222,12 +222,12 @@ def follow_release() -> None:
     """Give the compatible classes the installed release's methods, patch mode's
     entries and helper rules (once, when :mod:`gymspaces.gymnasium.spaces` is imported)."""
     classes = {name: getattr(_classes, name) for name in SPACE_NAMES}
-    judges = _guard.add_compatible_classes(classes)
+    _guard.add_compatible_classes(classes.values())
     live = _entries.Live()  # never undone: the classes follow the release for good
     for name, ours in classes.items():
         theirs = getattr(_gym, name)
         _take_release_methods(name, ours, theirs)
-        entries = _entries.make_entries(name, live, judges[name], _classes.GraphInstance)
+        entries = _entries.make_entries(name, live, _classes.GraphInstance)
         for attribute, entry in entries.items():
             entry.__qualname__ = f"{name}.{attribute}"
             setattr(ours, attribute, entry)
