@@ -177,7 +177,6 @@ def _register_helpers(classes: Mapping[str, type]) -> None:
         rule = _entries.helper_rule(getattr(library, name), name, always, originals, convert)
         for ours in originals:
             helper.register(ours, rule)
-        _entries.answer_registered_in_c(helper)  # for good, as the rules
     for name, lookup in _SPACE_BUILDERS:
         helper = lookup(name)
         if helper is None:
