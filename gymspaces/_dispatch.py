@@ -189,7 +189,7 @@ def _space_dispatch(default: Callable[_P, _R_co], *, builds_spaces: bool) -> Spa
 
     # singledispatch's own dict behind its read-only ``registry`` view: it has
     # no way to take a registration back.
-    rules = _closure_cell(resolver.register, "registry").cell_contents
+    rules = closure_cell(resolver.register, "registry").cell_contents
 
     def unregister(cls: Any) -> None:
         """Take back the rule registered for ``cls`` (nothing if there is none)."""
@@ -209,6 +209,11 @@ def _space_dispatch(default: Callable[_P, _R_co], *, builds_spaces: bool) -> Spa
     return dispatcher
 
 
-def _closure_cell(function: Any, name: str) -> Any:
-    """The cell of ``function``'s free variable ``name``."""
-    return function.__closure__[function.__code__.co_freevars.index(name)]
+def closure_cell(function: Any, name: str) -> Any:
+    """The cell of ``function``'s free variable ``name``, or None (patch mode
+    reaches functools' dispatchers' state the same way)."""
+    code = getattr(function, "__code__", None)
+    closure = getattr(function, "__closure__", None)
+    if code is None or closure is None or name not in code.co_freevars:
+        return None
+    return closure[code.co_freevars.index(name)]

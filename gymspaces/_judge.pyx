@@ -293,7 +293,7 @@ cdef str unjudged(cls):
 
 cpdef object space_reason(space):
     """Why ``space`` itself cannot run compiled, or None."""
-    if known_sound(space, instance_dict(space)) != UNKNOWN:
+    if sound_by_class(space, instance_dict(space)) != UNKNOWN:
         return None
     judge = judge_of(type(space))
     if judge is None:
@@ -321,7 +321,7 @@ cdef enum:
     UNKNOWN, SOUND_LEAF, SOUND_COMPOSITE
 
 
-cdef inline int known_sound(space, dict namespace) noexcept:
+cdef inline int sound_by_class(space, dict namespace) noexcept:
     """``SOUND_LEAF`` or ``SOUND_COMPOSITE`` when the judge of ``space``'s class
     found it sound and its dict (``namespace``) is unchanged since: what that
     judge's own check (:meth:`Judge.reason`) answers, without finding the
@@ -343,7 +343,7 @@ cdef object node_reason(space, int depth):
     if depth > MAX_KERNEL_DEPTH:
         return f"spaces nested more than {MAX_KERNEL_DEPTH} levels deep"
     namespace = instance_dict(space)
-    known = known_sound(space, namespace)
+    known = sound_by_class(space, namespace)
     if known == SOUND_LEAF:
         return None
     if known == UNKNOWN:
@@ -363,15 +363,11 @@ cdef object children_reason(dict namespace, int depth):
     found = PyDict_GetItemWithError(namespace, "spaces")
     if found != NULL:
         children = <object> found
-        # (Exact dicts and tuples walked in C; a dict changed meanwhile raises
-        # RuntimeError, as Python's iteration of its values does.)
+        # (An exact dict's values walked in C -- a dict changed meanwhile raises
+        # RuntimeError, as Python's iteration of its values does; Cython's loop
+        # walks an exact tuple or list in C too.)
         if type(children) is dict:
             for child in (<dict> children).values():
-                reason = child_reason(child, depth)
-                if reason is not None:
-                    return reason
-        elif type(children) is tuple:
-            for child in <tuple> children:
                 reason = child_reason(child, depth)
                 if reason is not None:
                     return reason

@@ -29,7 +29,7 @@ from gymspaces.gymnasium._calls import Live
 from gymspaces.gymnasium._convert import GYMSPACES_ERRORS, gymnasium_error
 from gymspaces.gymnasium._release import SAMPLE_TAKES_PROBABILITY
 
-__all__ = ["POLICIES", "Live", "Policy", "answer_registered_in_c", "helper_rule", "make_entries"]
+__all__ = ["POLICIES", "Live", "Policy", "helper_rule", "make_entries"]
 
 _OPTIMIZED = bool(sys.flags.optimize)  # under python -O Gymnasium skips its asserts
 
@@ -218,38 +218,6 @@ def make_entries(name: str, live: Live, graph_class: type = _gym.GraphInstance) 
         entry.__doc__ = original.__doc__
         entry.__module__ = __name__
     return {"sample": sample, "contains": contains}
-
-
-def answer_registered_in_c(dispatcher: Any) -> Callable[[], None] | None:
-    """Let ``dispatcher`` (a ``functools.singledispatch`` function) find an
-    exactly registered class in C (``_calls.registry_first``): its closure's
-    ``dispatch`` is swapped, its public ``dispatch`` attribute kept. Returns
-    what puts functools' back, or None where nothing was swapped (already
-    swapped, or not shaped as functools makes it)."""
-    original = getattr(dispatcher, "dispatch", None)
-    cell = _closure_cell(dispatcher, "dispatch")
-    registry = _closure_cell(original, "registry")
-    if cell is None or registry is None or cell.cell_contents is not original:
-        return None
-    if type(registry.cell_contents) is not dict:
-        return None
-    fast = _calls.registry_first(registry.cell_contents, original)
-
-    def restore() -> None:
-        if cell.cell_contents is fast:
-            cell.cell_contents = original
-
-    cell.cell_contents = fast
-    return restore
-
-
-def _closure_cell(function: Any, name: str) -> Any:
-    """The cell of ``function``'s free variable ``name``, or None."""
-    code = getattr(function, "__code__", None)
-    closure = getattr(function, "__closure__", None)
-    if code is None or closure is None or name not in code.co_freevars:
-        return None
-    return closure[code.co_freevars.index(name)]
 
 
 # The helpers whose calls leave nothing behind but their result.

@@ -156,11 +156,25 @@ class _PatchState:
         self.journal.append(lambda: dispatcher.register(cls, previous))
 
     def answer_registered_in_c(self, dispatcher: Any) -> None:
-        """Let ``dispatcher`` find an exactly registered class in C (see
-        :func:`._entries.answer_registered_in_c`) until :meth:`undo`."""
-        restore = _entries.answer_registered_in_c(dispatcher)
-        if restore is not None:
-            self.journal.append(restore)
+        """Let ``dispatcher`` (a ``functools.singledispatch`` function) find an
+        exactly registered class in C (``_calls.registry_first``): its closure's
+        ``dispatch`` is swapped, its public ``dispatch`` attribute kept. Left as
+        it is when it is not shaped as functools makes it."""
+        original = getattr(dispatcher, "dispatch", None)
+        cell = _dispatch.closure_cell(dispatcher, "dispatch")
+        registry = _dispatch.closure_cell(original, "registry")
+        if cell is None or registry is None or cell.cell_contents is not original:
+            return
+        if type(registry.cell_contents) is not dict:
+            return
+        fast = _calls.registry_first(registry.cell_contents, original)
+
+        def restore() -> None:
+            if cell.cell_contents is fast:
+                cell.cell_contents = original
+
+        cell.cell_contents = fast
+        self.journal.append(restore)
 
     def add_equivalents(self, equivalents: dict[type, type]) -> None:
         """gymspaces' dispatchers and kernels treat each key as its value: each
