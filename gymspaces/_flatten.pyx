@@ -714,14 +714,16 @@ cdef object node_dtype(Gathered *parts, Py_ssize_t base):
     return dtype
 
 
-cdef object gather_dict(object children, object x, Gathered *parts, npy_intp *n, int depth, bint checked=False):
-    """``gather`` (``n`` is ``NULL``: ``x`` is one sample) or ``gather_rows`` (``x`` is a
-    batch, an exact dict) of a Dict node's children at ``depth``; the node's dtype or ``None``."""
+cdef object gather_dict(object children, object x, Gathered *parts, npy_intp *n, int depth, bint checked):
+    """``gather`` of a Dict node's children; the node's dtype or ``None``."""
     cdef Py_ssize_t pos = 0, base, count
     cdef PyObject *key_ptr
     cdef PyObject *child_ptr
     cdef PyObject *found
-    if type(children) is not dict or (n != NULL and type(x) is not dict):
+    # Checked or batched, the value is read without running the caller's code
+    # (another mapping's lookup might edit anything): an answer of None then
+    # leaves no trace for the general rule to see.
+    if type(children) is not dict or ((checked or n != NULL) and type(x) is not dict):
         return None
     base = parts.dtype_count
     count = len(<dict> children)
@@ -731,13 +733,13 @@ cdef object gather_dict(object children, object x, Gathered *parts, npy_intp *n,
         key = <object> key_ptr
         child = <object> child_ptr
         if n == NULL:
-            dtype = gather(child, x[key], parts, depth + 1, checked)
+            value = x[key]
         else:
             found = PyDict_GetItemWithError(<dict> x, key)
             if found == NULL:
                 return None
-            rows = <object> found
-            dtype = gather_rows(child, rows, parts, n, depth + 1)
+            value = <object> found
+        dtype = gather(child, value, parts, n, depth + 1, checked)
         if len(<dict> children) != count:  # as iterating ``spaces.items()`` would
             raise RuntimeError("dictionary changed size during iteration")
         if dtype is None:
@@ -746,45 +748,52 @@ cdef object gather_dict(object children, object x, Gathered *parts, npy_intp *n,
     return node_dtype(parts, base)
 
 
-cdef object gather(space, object x, Gathered *parts, int depth, bint checked=False):
+cdef object gather(space, object x, Gathered *parts, npy_intp *n, int depth, bint checked=False):
     """Record every leaf under ``space`` in ``parts``; return the node's flat dtype,
-    or ``None`` if the tree holds anything this kernel leaves to numpy (nodes
-    deeper than ``MAX_KERNEL_DEPTH`` included; ``depth`` is 0 at the root).
+    or ``None`` if the tree holds anything this kernel leaves to the general rule
+    (nodes deeper than ``MAX_KERNEL_DEPTH`` included; ``depth`` is 0 at the root).
+
+    ``n`` is ``NULL`` when ``x`` is one sample; otherwise ``x`` is a batch (Tuple
+    nodes as tuples, Dict nodes as dicts) whose leaves all hold ``n[0]`` rows,
+    ``-1`` until the first leaf sets it.
 
     ``checked``: a Gymnasium space under patch mode (see ``flatten_checked``):
     each node must pass its judge, a Dict's value must be an exact dict, and
     a leaf value is taken only where no cast can warn."""
     cdef type cls = space_class(registry, space)
-    cdef dict namespace
-    cdef npy_intp size = 0, index, count
-    cdef int64_t total
-    cdef int64_t *positions
-    cdef cnp.ndarray arr
     cdef Py_ssize_t base
-    cdef Part *part
     if depth > MAX_KERNEL_DEPTH:
         return None
     if checked and space_reason(space) is not None:
         return None
     if cls is registry.Dict:
-        if checked and type(x) is not dict:
-            # Checked, the value is read without running the caller's code
-            # (another mapping's lookup might edit anything): an answer of None
-            # then leaves no trace for the general rule to see.
-            return None
-        return gather_dict(space.spaces, x, parts, NULL, depth, checked)
+        return gather_dict(space.spaces, x, parts, n, depth, checked)
     if cls is registry.Tuple:
         children = space.spaces
-        if type(children) is not tuple or type(x) not in (tuple, list) or len(x) != len(children):
+        # One sample's Tuple value may be a list, as flatten's general rule allows.
+        if (type(children) is not tuple or (type(x) is not tuple and (n != NULL or type(x) is not list))
+                or len(x) != len(children)):
             return None
         base = parts.dtype_count
-        for child, part_value in zip(children, x):
-            dtype = gather(child, part_value, parts, depth + 1, checked)
+        for child, value in zip(children, x):
+            dtype = gather(child, value, parts, n, depth + 1, checked)
             if dtype is None:
                 return None
             push_dtype(parts, dtype)
         return node_dtype(parts, base)
-    namespace = instance_dict(space)
+    if n == NULL:
+        return gather_leaf(cls, space, x, parts, checked)
+    return gather_leaf_rows(cls, space, x, parts, n)
+
+
+cdef object gather_leaf(type cls, space, object x, Gathered *parts, bint checked):
+    """``gather`` of one sample of a fundamental leaf."""
+    cdef dict namespace = instance_dict(space)
+    cdef npy_intp size = 0, index, count
+    cdef int64_t total
+    cdef int64_t *positions
+    cdef cnp.ndarray arr
+    cdef Part *part
     if cls is registry.Box or cls is registry.MultiBinary:
         descr = attr(namespace, space, "dtype")
         if not (cnp.PyArray_Check(x)
@@ -855,7 +864,7 @@ cdef int detach_parts(Gathered *parts, cnp.ndarray target) except -1:
         if parts.parts[i].kind != PART_ARRAY:
             continue
         arr = <cnp.ndarray> parts.parts[i].array
-        # Parts are C-contiguous (see ``gather`` and ``gather_rows``): one byte range each.
+        # Parts are C-contiguous (see ``gather_leaf`` and ``gather_leaf_rows``): one byte range each.
         data = <const char *> cnp.PyArray_DATA(arr)
         if data < end and data + cnp.PyArray_NBYTES(arr) > begin:
             copy = cnp.PyArray_NewCopy(arr, cnp.NPY_CORDER)
@@ -892,7 +901,7 @@ cdef object gathered_write(bint rows, space, x, target, bint checked=False):
 
 cdef object write_parts(space, x, target, Gathered *parts, bint checked):
     """``flatten_tree``'s work, with the gathering storage set up by it."""
-    out_dtype = gather(space, x, parts, 0, checked)
+    out_dtype = gather(space, x, parts, NULL, 0, checked)
     if out_dtype is None or element_of(<cnp.dtype> out_dtype) == NOT_NUMERIC:
         return None
     cdef npy_intp total = 0, offset = 0, i, j
@@ -978,13 +987,11 @@ cdef bint python_int64(object value, int64_t *out):
     return True
 
 
-cdef object gather_rows(space, object batch, Gathered *parts, npy_intp *n, int depth):
-    """``gather`` for a batch: record every leaf batch under ``space`` (one-hot
-    positions of every row included), return the node's flat dtype, or ``None``
-    when anything is left to the general rule (which raises what it raises)."""
-    cdef type cls = space_class(registry, space)
+cdef object gather_leaf_rows(type cls, space, object batch, Gathered *parts, npy_intp *n):
+    """``gather`` of a batch of a fundamental leaf: the leaf's rows (one-hot
+    positions of every row included), or ``None`` when the general rule decides
+    (and raises what it raises)."""
     cdef dict namespace
-    cdef Py_ssize_t base
     cdef cnp.ndarray arr, nvec, start
     cdef cnp.dtype descr
     cdef Part *part
@@ -996,21 +1003,6 @@ cdef object gather_rows(space, object batch, Gathered *parts, npy_intp *n, int d
     cdef const char *sv
     cdef Element element, md_element
     cdef int64_t *entries
-    if depth > MAX_KERNEL_DEPTH:
-        return None
-    if cls is registry.Dict:
-        return gather_dict(space.spaces, batch, parts, n, depth)
-    if cls is registry.Tuple:
-        children = space.spaces
-        if type(children) is not tuple or type(batch) is not tuple or len(batch) != len(children):
-            return None
-        base = parts.dtype_count
-        for child, part_batch in zip(children, batch):
-            dtype = gather_rows(child, part_batch, parts, n, depth + 1)
-            if dtype is None:
-                return None
-            push_dtype(parts, dtype)
-        return node_dtype(parts, base)
     if type(batch) is not np.ndarray or not native_numeric(<cnp.ndarray> batch):
         return None
     arr = <cnp.ndarray> batch
@@ -1127,7 +1119,7 @@ cpdef object flatten_rows(space, batch, target=None):
 cdef object write_rows(space, batch, target, Gathered *parts):
     """``flatten_rows``'s work, with the gathering storage set up by it."""
     cdef npy_intp n = -1
-    out_dtype = gather_rows(space, batch, parts, &n, 0)
+    out_dtype = gather(space, batch, parts, &n, 0)
     if out_dtype is None or n < 0 or element_of(<cnp.dtype> out_dtype) == NOT_NUMERIC:
         return None
     cdef cnp.dtype out_descr = <cnp.dtype> out_dtype
