@@ -29,8 +29,7 @@ from gymspaces._outputs cimport batch_array
 from gymspaces._registry cimport Registry
 from gymspaces._rng cimport (
     NOGIL_THRESHOLD, RNGHandle, any_bitgen, clone_pcg64, double_source, gs_pcg128_t, gs_pcg64_fill_raw, inline_pcg64,
-    is_own_space, pcg64_clone,
-    rng_handle_from, source_double,
+    pcg64_clone, rng_handle_from, source_double,
 )
 
 import numpy as np
@@ -41,9 +40,8 @@ from gymspaces.error import Error
 cnp.import_array()
 
 # gymspaces' Python code for the cases the kernel leaves undecided, and
-# Space's ``shape`` property (see _registry.pxd). gymspaces' spaces look the
-# method up (a subclass may refine it); a Gymnasium space run by patch mode
-# has no such method and gets the function.
+# Space's ``shape`` property (see _registry.pxd): functions, not methods, so
+# they serve any space the kernel runs for.
 cdef Registry registry = _registry.REGISTRY
 
 
@@ -418,7 +416,7 @@ def box_sample(self, mask=None, probability=None):
     if drawn is None:
         # Bounds reassigned with another dtype: numpy's promotions then decide the
         # result, so replay Gymnasium's numpy calls on the space's generator.
-        return self._sample_with_numpy() if is_own_space(self) else registry.box_sample_with_numpy(self)
+        return registry.box_sample_with_numpy(self)
     return drawn
 
 
@@ -668,7 +666,7 @@ def box_contains(self, x):
     """
     verdict = box_contains_same_dtype(self, x)
     if verdict is None:
-        return self._contains_with_numpy(x) if is_own_space(self) else registry.box_contains_with_numpy(self, x)
+        return registry.box_contains_with_numpy(self, x)
     return verdict
 
 

@@ -45,7 +45,7 @@ from gymspaces._dtypes cimport (
 from gymspaces._multi_discrete cimport multi_discrete_fill
 from gymspaces._outputs cimport batch_array
 from gymspaces._registry cimport Registry
-from gymspaces._rng cimport RNGHandle, clone_pcg64, is_own_space, pcg64_clone, rng_handle, rng_handle_from
+from gymspaces._rng cimport RNGHandle, clone_pcg64, pcg64_clone, rng_handle, rng_handle_from
 from gymspaces._scalars cimport (
     NPY_SAFE_CASTING, PyArray_CanCastTypeTo, add_overflows, int_bits, is_numpy_integer, make_scalar,
     native_integer_descr, store_bits,
@@ -58,9 +58,8 @@ from gymspaces import _registry
 cnp.import_array()
 
 # gymspaces' Python code for the cases the kernel leaves undecided (see
-# _registry.pxd). gymspaces' spaces look the method up (a subclass may refine
-# it); a Gymnasium space run by patch mode has no such method and gets the
-# function.
+# _registry.pxd): functions, not methods, so they serve any space the kernel
+# runs for.
 cdef Registry registry = _registry.REGISTRY
 
 # Gymnasium validates masks with ``assert``; mirror ``python -O`` skipping them.
@@ -147,7 +146,7 @@ def discrete_sample(self, mask=None, probability=None):
         start_obj = attr(namespace, self, "start")
         dtype = attr(namespace, self, "dtype")
         if not params_cached(handle, n_obj, start_obj, dtype):
-            if not _cache_discrete_params(handle, n_obj, start_obj, dtype, is_own_space(self)):
+            if not _cache_discrete_params(handle, n_obj, start_obj, dtype):
                 # Reassigned with values of another type: numpy's own rules apply.
                 return start_obj + handle.generator.integers(n_obj, dtype=dtype.type)
         descr = handle.discrete_descr
@@ -176,14 +175,9 @@ cdef inline bint params_cached(RNGHandle handle, n_obj, start_obj, dtype) noexce
             and handle.discrete_dtype is dtype)
 
 
-cdef bint _cache_discrete_params(RNGHandle handle, n_obj, start_obj, dtype, bint share_results) except -1:
+cdef bint _cache_discrete_params(RNGHandle handle, n_obj, start_obj, dtype) except -1:
     """Cache the C parameters of a Discrete space; ``False`` if they are not plain
-    scalars of the space's own dtype (then nothing is cached).
-
-    ``share_results``: samples may be prebuilt scalars shared between calls.
-    Not for Gymnasium's spaces run by patch mode, whose every sample is a new
-    object as in Gymnasium (``a.sample() is b.sample()`` never holds, and
-    pickles of several samples hold several objects)."""
+    scalars of the space's own dtype (then nothing is cached)."""
     if not cnp.PyArray_DescrCheck(dtype):
         return False
     if type(n_obj) is not dtype.type or type(start_obj) is not dtype.type:
@@ -202,7 +196,7 @@ cdef bint _cache_discrete_params(RNGHandle handle, n_obj, start_obj, dtype, bint
     # numpy scalars are immutable, so small spaces hand out prebuilt results
     # (unless some result would overflow: that path must warn on every call).
     handle.discrete_results = None
-    if share_results and n <= SCALAR_TABLE_MAX:
+    if handle.shares_results and n <= SCALAR_TABLE_MAX:
         for value in range(n):
             if add_overflows(start, value, descr.kind == b'i', <int> descr.itemsize):
                 break
@@ -306,7 +300,7 @@ def discrete_sample_batch(space, npy_intp n, mask=None, probability=None, out=No
     start_obj = attr(namespace, space, "start")
     dtype = attr(namespace, space, "dtype")
     if not params_cached(handle, n_obj, start_obj, dtype):
-        if not _cache_discrete_params(handle, n_obj, start_obj, dtype, True):
+        if not _cache_discrete_params(handle, n_obj, start_obj, dtype):
             return None
     cdef cnp.dtype descr = handle.discrete_descr
     if descr is not dtype and descr != dtype:
@@ -507,7 +501,7 @@ def discrete_contains(self, x):
     """
     verdict = discrete_contains_scalar(self, x)
     if verdict is None:
-        return self._contains_general(x) if is_own_space(self) else registry.discrete_contains_general(self, x)
+        return registry.discrete_contains_general(self, x)
     return verdict
 
 

@@ -30,9 +30,8 @@ from gymspaces._box cimport space_shape
 from gymspaces._attrs cimport attr, instance_dict
 from gymspaces._outputs cimport batch_array
 from gymspaces._rng cimport (
-    NOGIL_THRESHOLD, RNGHandle, any_bitgen, double_source, gs_pcg128_t, inline_pcg64, is_own_space, rng_handle,
-    rng_handle_from,
-    source_double,
+    NOGIL_THRESHOLD, RNGHandle, any_bitgen, double_source, gs_pcg128_t, inline_pcg64, rng_handle,
+    rng_handle_from, source_double,
 )
 from gymspaces._dtypes cimport (
     EL_BOOL, EL_INT8, EL_INT16, EL_INT32, EL_INT64, EL_UINT8, EL_UINT16, EL_UINT32, EL_UINT64, NO_KERNEL, Element,
@@ -50,9 +49,8 @@ from gymspaces import _registry
 cnp.import_array()
 
 # gymspaces' Python code for the cases the kernel leaves undecided (see
-# _registry.pxd). gymspaces' spaces look the method up (a subclass may refine
-# it); a Gymnasium space run by patch mode has no such method and gets the
-# function.
+# _registry.pxd): functions, not methods, so they serve any space the kernel
+# runs for.
 cdef Registry registry = _registry.REGISTRY
 
 # Gymnasium validates masks with ``assert``; mirror ``python -O`` skipping them.
@@ -160,8 +158,6 @@ def multi_discrete_sample_entry(self, mask=None, probability=None):
         result = flat_masked_multi_discrete_sample(self, <tuple> mask)
         if result is not None:
             return result
-    if is_own_space(self):  # a subclass may refine the general rule
-        return self._sample_masked(mask, probability)
     return registry.multi_discrete_sample_masked(self, mask, probability)
 
 
@@ -489,7 +485,7 @@ def multi_discrete_contains(self, x):
     """
     verdict = multi_discrete_contains_array(self, x)
     if verdict is None:
-        return self._contains_general(x) if is_own_space(self) else registry.multi_discrete_contains_general(self, x)
+        return registry.multi_discrete_contains_general(self, x)
     return verdict
 
 

@@ -198,6 +198,9 @@ cdef class RNGHandle:
     cdef uint64_t discrete_start_bits
     cdef cnp.dtype discrete_descr      # the dtype in native byte order
     cdef tuple discrete_results        # every result as a numpy scalar (small n), or None
+    # Whether draws may hand out prebuilt immutable results shared between
+    # calls: only for gymspaces' own spaces (see rng_handle_from).
+    cdef readonly bint shares_results
 
     # The one lock idiom of every kernel (numpy's is ``with lock, nogil:``):
     #
@@ -280,4 +283,3 @@ cdef bint PCG64_INLINE_VERIFIED
 cdef dict FOREIGN_CACHES
 cdef RNGHandle rng_handle_from(dict namespace, object space)
 cdef dict cache_namespace(object space, dict namespace)
-cdef bint is_own_space(object space) noexcept

@@ -109,6 +109,10 @@ cdef RNGHandle rng_handle_from(dict namespace, object space):
         handle = <RNGHandle> found
     else:
         handle = RNGHandle(generator)
+        # Any other space's samples are new objects every call, as its own code's
+        # are (``a.sample() is b.sample()`` never holds, and a pickle of several
+        # samples holds several objects).
+        handle.shares_results = own
         cache[HANDLE_ATTR] = handle
     if not own:
         RECENT[slot] = handle
