@@ -90,8 +90,8 @@ if DEBUG:
 RANDOM_KERNELS = ["_rng", "_categorical", "_discrete", "_multi_discrete", "_box", "_multi_binary", "_text", "_graph"]
 # Kernels that draw nothing link only npymath (float16 conversions).
 PLAIN_KERNELS = [
-    "_registry", "_contains", "_flatten", "_jsonable", "_batch", "_shared_memory", "_children", "_judge",
-    "_probes", "gymnasium._calls",
+    "_registry", "_contains", "_flatten", "_jsonable", "_batch", "_shared_memory", "_children", "_probes",
+    "gymnasium._judge", "gymnasium._calls",
 ]
 
 

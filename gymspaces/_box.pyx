@@ -665,9 +665,7 @@ def box_contains(self, x):
     False
     """
     verdict = box_contains_same_dtype(self, x)
-    if verdict is None:
-        return registry.box_contains_with_numpy(self, x)
-    return verdict
+    return registry.box_contains_with_numpy(self, x) if verdict is None else verdict
 
 
 cdef object box_contains_same_dtype(space, x):

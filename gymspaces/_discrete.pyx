@@ -500,9 +500,7 @@ def discrete_contains(self, x):
     (False, False)
     """
     verdict = discrete_contains_scalar(self, x)
-    if verdict is None:
-        return registry.discrete_contains_general(self, x)
-    return verdict
+    return registry.discrete_contains_general(self, x) if verdict is None else verdict
 
 
 cdef object discrete_contains_scalar(space, x):

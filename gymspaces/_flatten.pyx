@@ -25,7 +25,6 @@ from numpy cimport npy_intp
 
 from gymspaces._arrays cimport as_c_array, same_dims
 from gymspaces._attrs cimport PyDict_GetItemWithError, attr, instance_dict
-from gymspaces._judge cimport class_passes, space_reason
 from gymspaces._dtypes cimport (
     EL_BOOL, EL_DOUBLE, EL_FLOAT, EL_HALF, EL_INT8, EL_INT16, EL_INT32, EL_INT64, EL_UINT8, EL_UINT16, EL_UINT32,
     EL_UINT64, NO_KERNEL, NOT_NUMERIC, Element, array_element, as_bits, as_double, bool_t, element_bits, element_of,
@@ -764,7 +763,7 @@ cdef object gather(space, object x, Gathered *parts, npy_intp *n, int depth, bin
     cdef Py_ssize_t base
     if depth > MAX_KERNEL_DEPTH:
         return None
-    if checked and space_reason(space) is not None:
+    if checked and registry.node_reason(space) is not None:
         return None
     if cls is registry.Dict:
         return gather_dict(space.spaces, x, parts, n, depth, checked)
@@ -1194,7 +1193,7 @@ cdef bint is_fast_node(object space, int depth, bint checked=False) except -1:
     cdef type cls = space_class(registry, space)
     if depth > MAX_KERNEL_DEPTH:
         return False
-    if checked and space_reason(space) is not None:
+    if checked and registry.node_reason(space) is not None:
         return False
     if cls is registry.Box or cls is registry.MultiBinary or cls is registry.Discrete:
         return True
@@ -1580,13 +1579,13 @@ cpdef object flatten_checked(space, x):
         # np.asarray(x, dtype=space.dtype).flatten(): ``x`` itself when its dtype
         # is the space's. It reads the dtype only: the class verdict and that
         # attribute's own check decide.
-        if type(x) is cnp.ndarray and class_passes(space):
+        if type(x) is cnp.ndarray and registry.class_passes(space):
             dtype = attr(instance_dict(space), space, "dtype")
             if cnp.PyArray_DescrCheck(dtype) and cnp.PyArray_EquivTypes(
                     <cnp.dtype> cnp.PyArray_DESCR(<cnp.ndarray> x), <cnp.dtype> dtype):
                 return flat_copy(<cnp.ndarray> x)
         return None
-    if space_reason(space) is not None:
+    if registry.node_reason(space) is not None:
         return None
     if cls is registry.Discrete:
         return discrete_flat(space, x)
@@ -1605,7 +1604,7 @@ cpdef object unflatten_checked(space, x):
         # np.asarray(x, dtype=space.dtype).reshape(space.shape), of an x of any
         # shape: it reads the dtype and the shape only (the class verdict and
         # their own checks decide).
-        if not class_passes(space):
+        if not registry.class_passes(space):
             return None
         namespace = instance_dict(space)
         dtype = attr(namespace, space, "dtype")
@@ -1634,7 +1633,7 @@ cpdef object flatdim_checked(space):
         return total if total >= 0 else None
     if cls is registry.Box or cls is registry.MultiBinary:
         # functools.reduce(operator.mul, space.shape, 1): the shape only.
-        if not class_passes(space):
+        if not registry.class_passes(space):
             return None
         shape = attr(instance_dict(space), space, "_shape")
         if type(shape) is not tuple:
@@ -1647,7 +1646,7 @@ cpdef object flatdim_checked(space):
         return product
     if cls is registry.MultiDiscrete:
         # int(np.sum(space.nvec)): an integer array of the space's dtype (the judge), summed in C.
-        if space_reason(space) is not None or not is_fast_node(space, 0, False):
+        if registry.node_reason(space) is not None or not is_fast_node(space, 0, False):
             return None
         total = flat_size(space)
         return total if total >= 0 else None

@@ -484,9 +484,7 @@ def multi_discrete_contains(self, x):
     (False, False)
     """
     verdict = multi_discrete_contains_array(self, x)
-    if verdict is None:
-        return registry.multi_discrete_contains_general(self, x)
-    return verdict
+    return registry.multi_discrete_contains_general(self, x) if verdict is None else verdict
 
 
 cdef object multi_discrete_contains_array(space, x):

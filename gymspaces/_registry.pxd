@@ -18,6 +18,11 @@ from cpython.object cimport PyObject
 
 from gymspaces._attrs cimport PyDict_GetItemWithError
 
+# A checked kernel's question about a space: why it may not run compiled, or None.
+ctypedef object (*Verdict)(object)
+# Whether the space's class may, as far as the class goes.
+ctypedef bint (*ClassVerdict)(object) except -1
+
 
 cdef class Registry:
     # The space classes, recognised by exact type (a user subclass may behave
@@ -41,8 +46,13 @@ cdef class Registry:
     # it hands a leaf or Tuple node it does not cover to.
     cdef public object SynchronizedArray, SharedSlice
     cdef public object write_shared_leaf, write_shared_tuple, read_shared_leaf
-    # The Gymnasium layer's: the judge of a class (patch mode, the compatible classes).
-    cdef public object judge_lookup
+    # The questions of the checked kernels (``*_checked`` in _flatten and
+    # _shared_memory, run only by the Gymnasium layer): why a node, or a whole
+    # tree, may not run compiled, and whether a node's class may. Answered by
+    # the Gymnasium layer's judges once it loads; until then, every space is
+    # refused.
+    cdef Verdict node_reason, tree_reason
+    cdef ClassVerdict class_passes
     # Compatible subclass -> gymspaces class whose rules it follows; the dict of
     # gymspaces._kernel_wiring, only ever updated in place.
     cdef readonly dict aliases

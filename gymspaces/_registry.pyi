@@ -32,7 +32,6 @@ class Registry:
     write_shared_leaf: Any
     write_shared_tuple: Any
     read_shared_leaf: Any
-    judge_lookup: Any
     @property
     def aliases(self) -> dict[type, type]: ...
     flatten_enabled: bool

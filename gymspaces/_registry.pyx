@@ -3,8 +3,8 @@
 ``REGISTRY`` is filled by :mod:`gymspaces._wire_kernels` once ``import gymspaces``
 has defined every class and rule, except the fields of the layers that load on
 use: the shared-memory ones by :mod:`gymspaces.vector.shared_memory` (``import
-gymspaces`` does not import multiprocessing), and ``judge_lookup`` by
-:mod:`gymspaces.gymnasium._guard`. The switches are kept by
+gymspaces`` does not import multiprocessing), and the checked kernels' verdicts
+by :mod:`gymspaces.gymnasium._judge`. The switches are kept by
 :mod:`gymspaces._kernel_wiring`; tests may flip them.
 """
 
@@ -25,6 +25,16 @@ cdef class Registry:
 
     def __cinit__(self):
         self.aliases = {}
+        self.node_reason = self.tree_reason = refused
+        self.class_passes = class_refused
+
+
+cdef object refused(object space):
+    return "the checked kernels are not in use"
+
+
+cdef bint class_refused(object space) except -1:
+    return False
 
 
 REGISTRY = Registry()

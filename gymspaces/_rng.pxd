@@ -200,7 +200,7 @@ cdef class RNGHandle:
     cdef tuple discrete_results        # every result as a numpy scalar (small n), or None
     # Whether draws may hand out prebuilt immutable results shared between
     # calls: only for gymspaces' own spaces (see rng_handle_from).
-    cdef readonly bint shares_results
+    cdef bint shares_results
 
     # The one lock idiom of every kernel (numpy's is ``with lock, nogil:``):
     #

@@ -35,7 +35,6 @@ from libc.string cimport memcpy, memmove
 from numpy cimport npy_intp
 
 from gymspaces._attrs cimport PyDict_GetItemWithError, attr, instance_dict
-from gymspaces._judge cimport tree_reason
 from gymspaces._nesting cimport MAX_KERNEL_DEPTH
 from gymspaces._registry cimport Registry, is_array_leaf, space_class
 from gymspaces._rng cimport cache_namespace
@@ -535,7 +534,7 @@ cpdef bint write_checked(space, index, value, shared_memory) except -1:
     """Gymnasium's ``write_to_shared_memory`` of a Gymnasium space under patch mode:
     written when every node of ``space`` passes its judge and the kernel copies
     every leaf of ``value`` itself; ``False`` (nothing written) otherwise."""
-    if not registry.shared_memory_enabled or type(index) is not int or tree_reason(space) is not None:
+    if not registry.shared_memory_enabled or type(index) is not int or registry.tree_reason(space) is not None:
         return False
     plan = plan_for(space, shared_memory)
     if plan is None or not copied_whole(<Plan> plan, c_count(index), value):
@@ -547,7 +546,7 @@ cpdef bint write_checked(space, index, value, shared_memory) except -1:
 cpdef object read_checked(space, shared_memory, n):
     """Gymnasium's ``read_from_shared_memory`` of a Gymnasium space under patch mode,
     when every node of ``space`` passes its judge (``read_tree``); ``None`` otherwise."""
-    if tree_reason(space) is not None:
+    if registry.tree_reason(space) is not None:
         return None
     return read_tree(space, shared_memory, n)
 

@@ -1,7 +1,7 @@
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from gymspaces._judge import Judge
+from gymspaces.gymnasium._judge import Judge
 
 FUNDAMENTAL: int
 COMPOSITE: int

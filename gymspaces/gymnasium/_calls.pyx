@@ -25,7 +25,7 @@ import numpy as np
 
 from gymspaces._batch cimport concatenate_tree
 from gymspaces._flatten cimport flatdim_checked, flatten_checked, unflatten_checked
-from gymspaces._judge cimport Judge, tree_reason
+from gymspaces.gymnasium._judge cimport Judge, tree_reason
 from gymspaces._registry cimport Registry, is_array_leaf, space_class
 from gymspaces._rng cimport GS_FREE_THREADED
 from gymspaces._shared_memory cimport read_checked, write_checked
@@ -113,7 +113,7 @@ def sample_entry(str name, int kind, compiled, original, Live live, Judge judge,
         (Gymnasium raises, in its words).
     compiled, original : callable
         gymspaces' method and Gymnasium's, called as ``(self, mask, probability)``.
-    judge : gymspaces._judge.Judge
+    judge : gymspaces.gymnasium._judge.Judge
         Its ``reason(space)``: why the space cannot run compiled, or None.
     masked_in_floats : callable, optional
         ``masked_in_floats(space)``: masked draws of ``space`` are computed in
@@ -253,7 +253,7 @@ def helper_rule(helper, Live live, Helper how, Failures failures):
     """
 
     def rule(space, *args, **kwargs):
-        # (The tree's verdict: ``tree_reason`` of gymspaces._judge, whose judges
+        # (The tree's verdict: ``tree_reason`` of gymspaces.gymnasium._judge, whose judges
         # remember each node's verdict by the identity of its attributes.)
         if not rules_on(live) or tree_reason(space) is not None:
             return how.gymnasiums(space)(space, *args, **kwargs)

@@ -22,9 +22,9 @@ import gymnasium.spaces as _gym
 import numpy as np
 
 import gymspaces as _gs
-from gymspaces import _batching, _batching_rules, _judge
+from gymspaces import _batching, _batching_rules
 from gymspaces.graph import sample_graph
-from gymspaces.gymnasium import _calls, _guard, _registration, _release_rules
+from gymspaces.gymnasium import _calls, _guard, _judge, _registration, _release_rules
 from gymspaces.gymnasium._calls import Live
 from gymspaces.gymnasium._convert import GYMSPACES_ERRORS, gymnasium_error
 from gymspaces.gymnasium._release import SAMPLE_TAKES_PROBABILITY

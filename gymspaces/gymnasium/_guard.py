@@ -15,7 +15,7 @@ facts, checked in this order:
    attributes the kernels read are as Gymnasium's ``__init__`` leaves them
    (types, shapes, dtypes, a Discrete range that fits its dtype). Decided
    when the attribute objects change, then remembered by their identity
-   (``gymspaces._judge``, compiled: the per-call check costs tens of ns).
+   (``gymspaces.gymnasium._judge``, compiled: the per-call check costs tens of ns).
 3. **The arguments** -- the rare inputs on which Gymnasium's method warns
    through its logger or numpy, depends on ``python -O`` (its ``assert``
    checks) or returns an ndarray subclass are left to Gymnasium (see the
@@ -34,8 +34,8 @@ from typing import Any
 import gymnasium.spaces as _gym
 import numpy as np
 
-from gymspaces import _flatten, _judge
-from gymspaces._registry import REGISTRY
+from gymspaces import _flatten
+from gymspaces.gymnasium import _judge
 from gymspaces.gymnasium._release import SPACE_NAMES
 from gymspaces.gymnasium._release_rules import INSTANCE as _RELEASE_INSTANCE
 
@@ -274,9 +274,8 @@ def _judge_of_class(cls: type) -> _judge.Judge | None:
     return None if base is None else JUDGES[GYMNASIUM_CLASSES[base]]
 
 
-# The kernel asks this for the judge of a class it has not met (see _registry.pxd).
-REGISTRY.judge_lookup = _judge_of_class
-_judge.forget_verdicts()
+# The kernel asks this for the judge of a class it has not met.
+_judge.use_judges(_judge_of_class)
 
 plain_reason = _judge.space_reason
 """``plain_reason(space)``: why ``space`` itself runs Gymnasium's code while patched, or None."""

@@ -19,10 +19,10 @@ WRITERS = {
     "_wire_kernels.py": "every field ``import gymspaces`` can fill",
     "_kernel_wiring.py": "the switches",
     "vector/shared_memory.py": "the shared-memory fields (loaded on use)",
-    "gymnasium/_guard.py": "judge_lookup (with Gymnasium)",
+    "gymnasium/_judge.pyx": "the checked kernels' verdicts (with Gymnasium)",
 }
 ON_USE = {"SynchronizedArray", "SharedSlice", "write_shared_leaf", "write_shared_tuple", "read_shared_leaf",
-          "shared_memory_enabled", "judge_lookup"}
+          "shared_memory_enabled"}
 ASSIGNMENT = re.compile(r"\b(?:REGISTRY|registry)\.\w+(?:\s*,\s*(?:REGISTRY|registry)\.\w+)*\s*=(?!=)|setattr\(REGISTRY\b")
 
 

@@ -264,8 +264,15 @@ cdef inline bint remembered(tuple slot, PyObject **values, Py_ssize_t count) noe
 # ----------------------------------------------------------------------------
 
 cdef dict JUDGES = {}  # class -> Judge, or None for a class no judge covers
-# The rules' resolver, ``judge_lookup(cls)``: the Judge of ``cls``'s kind or None (see _registry.pxd).
-cdef Registry registry = _registry.REGISTRY
+# The rules' resolver, ``judge_lookup(cls)``: the Judge of ``cls``'s kind or None.
+cdef object judge_lookup = None
+
+
+def use_judges(lookup):
+    """Find the judge of each class with ``lookup(cls)`` (a Judge, or None)."""
+    global judge_lookup
+    judge_lookup = lookup
+    forget_verdicts()
 
 
 def forget_verdicts():
@@ -278,8 +285,7 @@ cdef object judge_of(cls):
     cdef PyObject *found = PyDict_GetItemWithError(JUDGES, cls)
     if found != NULL:
         return <object> found
-    lookup = registry.judge_lookup
-    judge = lookup(cls) if lookup is not None else None
+    judge = judge_lookup(cls) if judge_lookup is not None else None
     if len(JUDGES) >= MAX_CLASSES:
         JUDGES.clear()
         forget_sound()
@@ -396,3 +402,22 @@ cdef str sub_space_reason(child, str reason):
     if reason.startswith("sub-space "):
         return reason
     return f"sub-space {type(child).__name__}: {reason}"
+
+
+# The questions of gymspaces' checked kernels (see _registry.pxd), answered here.
+cdef object node_verdict(object space):
+    return space_reason(space)
+
+
+cdef object tree_verdict(object space):
+    return tree_reason(space)
+
+
+cdef bint class_verdict(object space) except -1:
+    return class_passes(space)
+
+
+cdef Registry registry = _registry.REGISTRY
+registry.node_reason = node_verdict
+registry.tree_reason = tree_verdict
+registry.class_passes = class_verdict
