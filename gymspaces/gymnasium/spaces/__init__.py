@@ -51,9 +51,9 @@ from gymspaces.gymnasium._classes import (
     Text,
     Tuple,
 )
-from gymspaces.gymnasium._compat_utils import flatdim, flatten, flatten_space, unflatten
 from gymspaces.gymnasium._release import SPACE_NAMES as _SPACE_NAMES
 from gymspaces.gymnasium.spaces import utils
+from gymspaces.gymnasium.spaces.utils import flatdim, flatten, flatten_space, unflatten
 
 if "OneOf" in _SPACE_NAMES:  # Gymnasium 1.x; before, there is no Gymnasium OneOf to be
     from gymspaces.gymnasium._classes import OneOf
