@@ -117,6 +117,46 @@ def value_dispatchers() -> list[SpaceDispatcher[..., Any]]:
     return [dispatcher for dispatcher, builds in _ALL_DISPATCHERS if not builds]
 
 
+def all_dispatchers() -> list[SpaceDispatcher[..., Any]]:
+    """Every dispatcher, those of helpers that build spaces included."""
+    return [dispatcher for dispatcher, _ in _ALL_DISPATCHERS]
+
+
+def register_like(
+    equivalents: Mapping[type, type],
+    dispatchers: list[SpaceDispatcher[..., Any]],
+    *,
+    accept: Callable[[Callable[..., Any]], bool] | None = None,
+    taken_back: list[Callable[[], None]] | None = None,
+) -> None:
+    """With each of ``dispatchers``, register for each key of ``equivalents`` the
+    rule its value has, where the value has one of its own, the key has none and
+    ``accept(rule)`` holds. What takes each back is appended to ``taken_back`` as
+    it is made. Listeners hear once, at the end."""
+    with listeners_once():
+        for dispatcher in dispatchers:
+            for cls, model in equivalents.items():
+                if model not in dispatcher.registry or cls in dispatcher.registry:
+                    continue
+                rule = dispatcher.dispatch(model)
+                if accept is not None and not accept(rule):
+                    continue
+                if taken_back is not None:
+                    taken_back.append(_taking_back(dispatcher, cls, rule))
+                dispatcher.register(cls, rule)
+
+
+def _taking_back(dispatcher: SpaceDispatcher[..., Any], cls: type, rule: Callable[..., Any]) -> Callable[[], None]:
+    """What takes back ``rule``, registered for ``cls`` with ``dispatcher``
+    (unless a rule registered since has replaced it)."""
+
+    def take_back() -> None:
+        if dispatcher.registry.get(cls) is rule:
+            dispatcher.unregister(cls)
+
+    return take_back
+
+
 def space_dispatch(default: Callable[_P, _R_co]) -> SpaceDispatcher[_P, _R_co]:
     """Decorator: make ``default`` dispatch on the class of its first argument."""
     return _space_dispatch(default, builds_spaces=False)

@@ -1,9 +1,9 @@
 """The compatible classes: spaces that are Gymnasium spaces and run on gymspaces.
 
 Public as :mod:`gymspaces.gymnasium.spaces` (see its docstring for what they
-are). Declared here; their methods (the release's, and patch mode's
-entries) are given by :mod:`._release_classes`, their registration with
-gymspaces' helpers by :mod:`._registration`.
+are). Built here; their methods (the release's, and patch mode's
+entries) and their rules in both libraries' helpers are given by
+:mod:`._release_classes`.
 """
 
 from __future__ import annotations

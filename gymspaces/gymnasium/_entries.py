@@ -19,12 +19,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import gymnasium.spaces as _gym
+import gymnasium.vector.utils as gym_vector
 import numpy as np
 
 import gymspaces as _gs
 from gymspaces import _batching, _batching_rules
 from gymspaces.graph import sample_graph
-from gymspaces.gymnasium import _calls, _guard, _judge, _registration, _release_rules
+from gymspaces.gymnasium import _calls, _convert, _guard, _judge, _release_rules
 from gymspaces.gymnasium._calls import Live
 from gymspaces.gymnasium._convert import GYMSPACES_ERRORS, gymnasium_error
 from gymspaces.gymnasium._release import SAMPLE_TAKES_PROBABILITY
@@ -101,9 +102,39 @@ def _sample_entry(
     )
 
 
+def _batches_as_in(gymnasium_helper: Any) -> Any:
+    """``batches_as(cls)``: the gymspaces class whose built-in rule gives what
+    Gymnasium's ``gymnasium_helper`` gives for ``cls`` (Gymnasium's own rule,
+    on a Gymnasium class or a subclass of one), or None.
+
+    Gymnasium's own rules are the ones its modules registered; a rule a user
+    registered for the class (or a nearer base) is not.
+    """
+    own_rules = {
+        cls: rule for cls, rule in gymnasium_helper.registry.items()
+        if (getattr(rule, "__module__", None) or "").startswith("gymnasium.")
+    }
+
+    registry = gymnasium_helper.registry
+    gymspaces_of = {getattr(_gym, name): getattr(_gs, name) for name in _convert.SPACE_NAMES}
+
+    def batches_as(cls: type) -> type | None:
+        base = gymspaces_of.get(cls)
+        if base is not None:  # Gymnasium's own class: its registered rule decides
+            rule = own_rules.get(cls)
+            return base if rule is not None and registry.get(cls) is rule else None
+        base = next((gymspaces_of[klass] for klass in cls.__mro__ if klass in gymspaces_of), None)
+        theirs = getattr(_gym, base.__name__, None) if base is not None else None
+        if theirs is None or own_rules.get(theirs) is None:
+            return None
+        return base if gymnasium_helper.dispatch(cls) is own_rules[theirs] else None
+
+    return batches_as
+
+
 # How Gymnasium's batch_space batches a class (its own rule: as the gymspaces
 # equivalent), for Graph.sample's children.
-_batches_as = _registration.batches_as_in_gymnasium
+_batches_as = _batches_as_in(gym_vector.batch_space)
 
 
 def _graph_sample_entry(original: Callable[..., Any], live: Live, graph_class: type) -> Any:

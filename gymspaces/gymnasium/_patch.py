@@ -188,20 +188,16 @@ class _PatchState:
                 for take_back in reversed(taken_back):
                     take_back()
 
+        def accept(rule: Any) -> bool:
+            if _defined_in_gymspaces(rule):
+                return True
+            # A user's rule for gymspaces' class must not reach Gymnasium's:
+            # its helpers run Gymnasium's own code for this patch.
+            self.live.own_rules = False
+            return False
+
         self.journal.append(take_back_all)  # first: a registration that fails is undone too
-        with _dispatch.listeners_once():
-            for dispatcher in _dispatch.value_dispatchers():
-                for theirs, ours in equivalents.items():
-                    if ours not in dispatcher.registry or theirs in dispatcher.registry:
-                        continue
-                    rule = dispatcher.dispatch(ours)
-                    if not _defined_in_gymspaces(rule):
-                        # A user's rule for gymspaces' class must not reach Gymnasium's:
-                        # its helpers run Gymnasium's own code for this patch.
-                        self.live.own_rules = False
-                        continue
-                    taken_back.append(_taking_back(dispatcher, theirs, rule))
-                    dispatcher.register(theirs, rule)
+        _dispatch.register_like(equivalents, _dispatch.value_dispatchers(), accept=accept, taken_back=taken_back)
         classes = tuple(equivalents)
         _kernel_wiring.add(equivalents, subclasses_only=False)
         self.journal.append(lambda: _kernel_wiring.remove(classes))
@@ -210,17 +206,6 @@ class _PatchState:
         self.live.on = False
         while self.journal:
             self.journal.pop()()
-
-
-def _taking_back(dispatcher: Any, cls: type, rule: Any) -> Callable[[], None]:
-    """What takes back ``rule``, registered for ``cls`` with ``dispatcher``
-    (unless a rule registered since has replaced it)."""
-
-    def take_back() -> None:
-        if dispatcher.registry.get(cls) is rule:
-            dispatcher.unregister(cls)
-
-    return take_back
 
 
 def _may_patch(unverified: bool | None) -> bool:

@@ -34,10 +34,12 @@ from typing import Any
 import gymnasium.spaces as _gym
 
 import gymspaces as _gs
+from gymspaces import _dispatch, _kernel_wiring
 from gymspaces import utils as gs_utils
 from gymspaces import vector as gs_vector
 from gymspaces.gymnasium import _classes, _convert, _entries, _guard
 from gymspaces.gymnasium._release import SPACE_NAMES, utils_helper, vector_helper
+from gymspaces.space import FOREIGN_SPACE_CLASSES
 
 __all__ = ["follow_release"]
 
@@ -66,6 +68,59 @@ _GUARDED_HELPERS = (
 )
 _SPACE_BUILDERS = (("flatten_space", utils_helper), ("batch_space", vector_helper),
                    ("batch_differing_spaces", vector_helper))
+
+
+# The helpers of both libraries that hand a Gymnasium space gymspaces' helper
+# does not know to Gymnasium's, by name.
+_UTILS = ("flatdim", "flatten", "unflatten", "flatten_space")
+_VECTOR = (
+    "batch_space", "iterate", "concatenate", "create_empty_array",
+    "create_shared_memory", "read_from_shared_memory", "write_to_shared_memory",
+)
+
+
+def _register_with_gymspaces() -> None:
+    """Hook the compatible classes into gymspaces' helper dispatch
+    (:func:`_register_helpers` does Gymnasium's).
+
+    * In gymspaces' helpers each compatible class takes its base's rule under
+      its own name (some rules look children up by exact class, as
+      Gymnasium's iterate of a Tuple does), and the kernels treat it as its
+      base.
+    * gymspaces' helpers hand any other Gymnasium space (a custom child that a
+      compatible composite keeps as it is) to Gymnasium's helper, where its
+      own registrations live.
+    """
+    # Composites of gymspaces accept Gymnasium spaces as children: a custom
+    # Gymnasium space, or what Gymnasium's own helper builds for it.
+    if _gym.Space not in FOREIGN_SPACE_CLASSES:
+        FOREIGN_SPACE_CLASSES.append(_gym.Space)
+    pairs = [(utils_helper(name), getattr(gs_utils, name)) for name in _UTILS]
+    pairs += [(vector_helper(name), getattr(gs_vector, name)) for name in _VECTOR]
+    bases = {getattr(_classes, name): getattr(_gs, name) for name in _convert.SPACE_NAMES}
+    _dispatch.register_like(bases, _dispatch.all_dispatchers())
+    compatible = tuple(bases)
+    for gymnasium_helper, gymspaces_helper in pairs:
+        gymspaces_helper.register(object, _defer_to_gymnasium(gymnasium_helper, gymspaces_helper, compatible))
+    # Last: every registration above re-checks the alias table, which is empty until now.
+    _kernel_wiring.add(bases)
+
+
+def _defer_to_gymnasium(gymnasium_helper: Any, gymspaces_helper: Any, compatible: tuple[type, ...]) -> Any:
+    """A default rule for ``gymspaces_helper``: Gymnasium spaces go to ``gymnasium_helper``.
+
+    The compatible classes (``compatible``), whose Gymnasium rules run
+    gymspaces' helpers, keep gymspaces' previous default (no loop).
+    """
+    previous = gymspaces_helper.dispatch(object)
+
+    def default(space: Any, *args: Any) -> Any:
+        if isinstance(space, _gym.Space) and not isinstance(space, compatible):
+            return gymnasium_helper(space, *args)
+        return previous(space, *args)
+
+    default.__qualname__ = default.__name__ = f"{previous.__name__}_or_gymnasium"
+    return default
 
 
 def _is_space(value: Any) -> bool:
@@ -172,7 +227,7 @@ def _register_helpers(classes: Mapping[str, type]) -> None:
             continue
         # The rule Gymnasium's dispatch gives each class (its own or a base's).
         originals = {ours: helper.dispatch(theirs) for ours, theirs in gymnasium_classes.items()
-                     if theirs in helper.registry}  # as _registration registered them
+                     if theirs in helper.registry}  # as _register_with_gymspaces registered them
         convert = None if name == "flatdim" else _classes.compatible_graphs
         rule = _entries.helper_rule(getattr(library, name), name, always, originals, convert)
         for ours in originals:
@@ -220,6 +275,7 @@ def _graph_methods(graph: type) -> None:
 def follow_release() -> None:
     """Give the compatible classes the installed release's methods, patch mode's
     entries and helper rules (once, when :mod:`gymspaces.gymnasium.spaces` is imported)."""
+    _register_with_gymspaces()
     classes = {name: getattr(_classes, name) for name in SPACE_NAMES}
     _guard.add_compatible_classes(classes.values())
     live = _entries.Live()  # never undone: the classes follow the release for good

@@ -37,7 +37,7 @@ plain gymspaces namesake on either side: ``spaces.Box(0, 1) ==
 gymnasium.spaces.Box(0, 1) == gymspaces.Box(0, 1)``.
 """
 
-from gymspaces.gymnasium import _classes, _registration, _release_classes
+from gymspaces.gymnasium import _classes, _release_classes
 from gymspaces.gymnasium._classes import (
     Box,
     Dict,
@@ -61,6 +61,5 @@ if "OneOf" in _SPACE_NAMES:  # Gymnasium 1.x; before, there is no Gymnasium OneO
 # The compatible classes (as _classes lists them), then their flatten family.
 __all__ = [*_classes.CLASS_NAMES, "flatdim", "flatten_space", "flatten", "unflatten"]
 
-_registration.register_with_gymnasium()
-# The release's methods, patch mode's entries and helper rules.
+# Registered with both libraries' helpers; the release's methods, patch mode's entries and helper rules.
 _release_classes.follow_release()
