@@ -69,7 +69,8 @@ def throwaway_copy(generator: np.random.Generator) -> np.random.Generator:
         pool = _SCRATCH.pool = {}
     scratch = pool.get(kind)
     if scratch is None:
-        scratch = pool[kind] = np.random.Generator(kind())
+        # Seeded, not from OS entropy: its state is overwritten before any draw.
+        scratch = pool[kind] = np.random.Generator(kind(0))
     if not _rng.copy_generator_state(generator, scratch):
         scratch.bit_generator.state = bit_generator.state
     return scratch

@@ -39,8 +39,9 @@ def _wire() -> None:
     # __contains__ is Space's (which calls ``contains``); the membership
     # kernels read ``_shape`` while ``shape`` is Space's property.
     registry.space_contains, registry.space_shape = Space.__contains__, Space.shape
-    # What the kernels leave undecided, handed over as functions, not methods:
-    # a Gymnasium space run by patch mode has no such methods.
+    # What the kernels leave undecided, handed over as functions, not looked up
+    # as methods: they serve every space a kernel runs for, and a private name
+    # on a subclass is no hook.
     registry.box_sample_with_numpy = Box._sample_with_numpy
     registry.box_contains_with_numpy = Box._contains_with_numpy
     registry.discrete_contains_general = Discrete._contains_general

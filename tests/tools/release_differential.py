@@ -199,19 +199,6 @@ def run_mode(
     return meta, outcomes, problems
 
 
-def _as_compatible_outcome(outcome: Any) -> Any:
-    """What the compatible classes promise of an outcome: all of it but where a
-    warning points (their code is gymspaces', so is the line that warns) and how
-    many seeds were drawn from OS entropy (a generator whose state is then set
-    from another's, as the compared states show)."""
-    if not isinstance(outcome, dict):
-        return outcome
-    kept = dict(outcome)
-    kept["warnings"] = tuple(row[:2] for row in outcome.get("warnings", ()))
-    kept.pop("entropy_draws", None)
-    return kept
-
-
 def _short(value: Any, width: int) -> str:
     text = repr(value)
     return text if len(text) <= width else text[: width - 20] + f"... ({len(text)} chars)"
@@ -304,10 +291,6 @@ def main(argv: list[str] | None = None) -> int:
     }
     (meta_plain, plain, problems_plain), (meta_patched, patched, problems_patched) = runs["plain"], runs["patched"]
     problems = problems_plain + problems_patched
-    if args.compat:
-        for outcomes in (plain, patched):
-            for name, outcome in outcomes.items():
-                outcomes[name] = _as_compatible_outcome(outcome)
     names = list(plain) + [name for name in patched if name not in plain]
     differing = [name for name in names if plain.get(name) != patched.get(name)]
     summary = {
