@@ -519,8 +519,7 @@ def multi_discrete_from_one_hot(space, x):
 
 cdef enum:
     PART_ARRAY = 0
-    PART_ONE_HOT = 1
-    PART_MULTI_ONE_HOT = 2
+    PART_ONE_HOTS = 1
     # Parts, one-hot positions and dtypes of a small tree (or of a 64-row batch of a
     # few discrete leaves) are kept inline, without allocating.
     INLINE_PARTS = 16
@@ -533,9 +532,8 @@ cdef enum:
 cdef struct Part:
     int kind
     npy_intp size         # elements of the flat output this leaf fills
-    npy_intp index        # PART_ONE_HOT: the position of the 1
-    npy_intp first        # PART_MULTI_ONE_HOT: its first position in ``positions``
-    npy_intp count        # PART_MULTI_ONE_HOT: how many positions
+    npy_intp first        # PART_ONE_HOTS: its first position in ``positions``...
+    npy_intp count        # ...and how many a row holds (one per Discrete, per MultiDiscrete entry)
     PyObject *array       # PART_ARRAY: an owned reference to a C-contiguous native array...
     Element element       # ...of this element type
     int itemsize
@@ -651,15 +649,63 @@ cdef Part *add_array(Gathered *g, cnp.ndarray arr) except NULL:
     return part
 
 
-cdef const char *array_data(Part *part) except NULL:
-    """The data of an array part, checked to still hold what was gathered."""
+cdef const char *part_data(Part *part, npy_intp rows) except NULL:
+    """The data of an array part of ``rows`` rows, checked to still hold what was gathered."""
     cdef cnp.ndarray arr = <cnp.ndarray> part.array
     # Python code may run between gathering and copying (an allocation can
     # start the garbage collector): never trust a stale pointer or size.
-    if (cnp.PyArray_SIZE(arr) != part.size or array_element(arr) != part.element
+    if (cnp.PyArray_SIZE(arr) != part.size * rows or array_element(arr) != part.element
             or not cnp.PyArray_IS_C_CONTIGUOUS(arr)):
         raise RuntimeError("a sample changed while it was being flattened")
     return <const char *> cnp.PyArray_DATA(arr)
+
+
+cdef object written_dtype(object dtype):
+    """The gathered tree's flat ``dtype`` if the parts can be written to it in C
+    (numeric, native byte order), else None."""
+    if (dtype is None or element_of(<cnp.dtype> dtype) == NOT_NUMERIC
+            or not cnp.PyArray_ISNBO((<cnp.dtype> dtype).byteorder)):
+        return None
+    return dtype
+
+
+cdef npy_intp row_width(Gathered *parts) noexcept:
+    """The elements one flat row of the gathered parts holds."""
+    cdef npy_intp width = 0, i
+    for i in range(parts.count):
+        width += parts.parts[i].size
+    return width
+
+
+cdef int fill_rows(cnp.ndarray out, Gathered *parts, npy_intp rows, npy_intp width) except -1:
+    """Write ``rows`` rows of ``width`` elements of the gathered parts into ``out``
+    (zeroed, C-contiguous): array parts copied and cast, one-hot positions set."""
+    cdef cnp.dtype descr = <cnp.dtype> cnp.PyArray_DESCR(out)
+    cdef Element element = element_of(descr)
+    cdef int size = <int> descr.itemsize
+    cdef npy_intp offset = 0, i, j, r
+    cdef char *row
+    cdef const char *src
+    cdef int64_t *positions
+    cdef Part *part
+    for i in range(parts.count):
+        part = &parts.parts[i]
+        row = <char *> cnp.PyArray_DATA(out) + offset * size
+        if part.kind == PART_ARRAY:
+            src = part_data(part, rows)
+            for r in range(rows):
+                copy_cast(row, element, size, src, part.element, part.size)
+                row += width * size
+                src += part.size * part.itemsize
+        else:
+            positions = parts.positions + part.first
+            for r in range(rows):
+                for j in range(part.count):
+                    store_one(row, element, <npy_intp> positions[j])
+                positions += part.count
+                row += width * size
+        offset += part.size
+    return 0
 
 
 # Memo of ``np.result_type``, keyed by the identities of the dtypes: hashing
@@ -813,8 +859,11 @@ cdef object gather_leaf(type cls, space, object x, Gathered *parts, bint checked
         index = discrete_index(space, namespace, x, &size)
         if index < 0:
             return None
-        part = add_part(parts, PART_ONE_HOT, size)
-        part.index = index
+        reserve_positions(parts, 1)[0] = index
+        part = add_part(parts, PART_ONE_HOTS, size)
+        part.first = parts.position_count
+        part.count = 1
+        parts.position_count += 1
         return attr(namespace, space, "dtype")
     if cls is registry.MultiDiscrete:
         nvec = attr(namespace, space, "nvec")
@@ -825,7 +874,7 @@ cdef object gather_leaf(type cls, space, object x, Gathered *parts, bint checked
         total = multi_discrete_positions(space, namespace, x, positions, count)
         if total < 0:
             return None
-        part = add_part(parts, PART_MULTI_ONE_HOT, <npy_intp> total)
+        part = add_part(parts, PART_ONE_HOTS, <npy_intp> total)
         part.first = parts.position_count
         part.count = count
         parts.position_count += count
@@ -900,15 +949,11 @@ cdef object gathered_write(bint rows, space, x, target, bint checked=False):
 
 cdef object write_parts(space, x, target, Gathered *parts, bint checked):
     """``flatten_tree``'s work, with the gathering storage set up by it."""
-    out_dtype = gather(space, x, parts, NULL, 0, checked)
-    if out_dtype is None or element_of(<cnp.dtype> out_dtype) == NOT_NUMERIC:
+    out_dtype = written_dtype(gather(space, x, parts, NULL, 0, checked))
+    if out_dtype is None:
         return None
-    cdef npy_intp total = 0, offset = 0, i, j
-    for i in range(parts.count):
-        total += parts.parts[i].size
     cdef cnp.dtype out_descr = <cnp.dtype> out_dtype
-    if not cnp.PyArray_ISNBO(out_descr.byteorder):
-        return None
+    cdef npy_intp total = row_width(parts)
     cdef cnp.ndarray out
     if target is None:
         out = cnp.PyArray_ZEROS(1, &total, out_descr.type_num, 0)
@@ -916,20 +961,7 @@ cdef object write_parts(space, x, target, Gathered *parts, bint checked):
         out = checked_target(target, total, out_descr)
         detach_parts(parts, out)
         memset(cnp.PyArray_DATA(out), 0, total * out_descr.itemsize)
-    cdef char *data = <char *> cnp.PyArray_DATA(out)
-    cdef Element out_element = element_of(out_descr)
-    cdef int out_size = <int> out_descr.itemsize
-    cdef Part *part
-    for i in range(parts.count):
-        part = &parts.parts[i]
-        if part.kind == PART_ARRAY:
-            copy_cast(data + offset * out_size, out_element, out_size, array_data(part), part.element, part.size)
-        elif part.kind == PART_ONE_HOT:
-            store_one(data, out_element, offset + part.index)
-        else:
-            for j in range(part.first, part.first + part.count):
-                store_one(data, out_element, offset + <npy_intp> parts.positions[j])
-        offset += part.size
+    fill_rows(out, parts, 1, total)
     return out
 
 
@@ -1045,7 +1077,7 @@ cdef object gather_leaf_rows(type cls, space, object batch, Gathered *parts, npy
             if value < first or (first >= 0 and value - first >= width) or (first < 0 and value >= first + width):
                 return None
             positions[i] = value - first
-        part = add_part(parts, PART_ONE_HOT, <npy_intp> width)
+        part = add_part(parts, PART_ONE_HOTS, <npy_intp> width)
         part.first = parts.position_count
         part.count = 1
         parts.position_count += rows
@@ -1096,7 +1128,7 @@ cdef object gather_leaf_rows(type cls, space, object batch, Gathered *parts, npy
                     positions[i * count + j] = entries[3 * j + 2] + (value - entries[3 * j])
         finally:
             free(entries)
-        part = add_part(parts, PART_MULTI_ONE_HOT, <npy_intp> total)
+        part = add_part(parts, PART_ONE_HOTS, <npy_intp> total)
         part.first = parts.position_count
         part.count = count
         parts.position_count += rows * count
@@ -1118,15 +1150,11 @@ cpdef object flatten_rows(space, batch, target=None):
 cdef object write_rows(space, batch, target, Gathered *parts):
     """``flatten_rows``'s work, with the gathering storage set up by it."""
     cdef npy_intp n = -1
-    out_dtype = gather(space, batch, parts, &n, 0)
-    if out_dtype is None or n < 0 or element_of(<cnp.dtype> out_dtype) == NOT_NUMERIC:
+    out_dtype = written_dtype(gather(space, batch, parts, &n, 0))
+    if out_dtype is None or n < 0:
         return None
     cdef cnp.dtype out_descr = <cnp.dtype> out_dtype
-    if not cnp.PyArray_ISNBO(out_descr.byteorder):
-        return None
-    cdef npy_intp width = 0, offset, i, j, r
-    for i in range(parts.count):
-        width += parts.parts[i].size
+    cdef npy_intp width = row_width(parts)
     if width > MAX_ROWS_ELEMENTS or (width and n > MAX_ROWS_ELEMENTS // width):
         return None
     cdef npy_intp dims[2]
@@ -1147,40 +1175,9 @@ cdef object write_rows(space, batch, target, Gathered *parts):
         # Leaves are read after ``out`` is zeroed: a leaf viewing ``out`` is copied first.
         detach_parts(parts, out)
         memset(cnp.PyArray_DATA(out), 0, n * width * out_descr.itemsize)
-    cdef char *row
-    cdef Element out_element = element_of(out_descr)
-    cdef int out_size = <int> out_descr.itemsize
-    cdef Part *part
-    cdef const char *src
-    cdef int64_t *positions
-    offset = 0
-    for i in range(parts.count):
-        part = &parts.parts[i]
-        row = <char *> cnp.PyArray_DATA(out) + offset * out_size
-        if part.kind == PART_ARRAY:
-            src = rows_data(part, n)
-            for r in range(n):
-                copy_cast(row, out_element, out_size, src, part.element, part.size)
-                row += width * out_size
-                src += part.size * part.itemsize
-        else:
-            positions = parts.positions + part.first
-            for r in range(n):
-                for j in range(part.count):
-                    store_one(row, out_element, <npy_intp> positions[j])
-                positions += part.count
-                row += width * out_size
-        offset += part.size
+    fill_rows(out, parts, n, width)
     return out
 
-
-cdef const char *rows_data(Part *part, npy_intp n) except NULL:
-    """The data of a gathered leaf batch, checked to still hold what was gathered."""
-    cdef cnp.ndarray arr = <cnp.ndarray> part.array
-    if (cnp.PyArray_SIZE(arr) != part.size * n or array_element(arr) != part.element
-            or not cnp.PyArray_IS_C_CONTIGUOUS(arr)):
-        raise RuntimeError("a batch changed while it was being flattened")
-    return <const char *> cnp.PyArray_DATA(arr)
 
 # ----------------------------------------------------------------------------
 # unflatten of Tuple / Dict trees
