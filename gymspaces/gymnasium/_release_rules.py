@@ -108,28 +108,16 @@ def _multi_discrete(d: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _text(d: Mapping[str, Any]) -> str | None:
-    if _BEFORE_1_1:
-        return f"Gymnasium {VERSION}'s Text samples with other draws"
-    return None
+def _whole_class(applies: bool, difference: str) -> Callable[[Mapping[str, Any]], str | None]:
+    """The rule of a class the release treats otherwise whatever its attributes."""
+    reason = f"Gymnasium {VERSION}{difference}"
+    return lambda d: reason if applies else None
 
 
-def _graph(d: Mapping[str, Any]) -> str | None:
-    if _BEFORE_1_4:
-        return f"Gymnasium {VERSION}'s Graph samples, checks and flattens otherwise"
-    return None
-
-
-def _one_of(d: Mapping[str, Any]) -> str | None:
-    if _BEFORE_1_4:
-        return f"Gymnasium {VERSION} flattens OneOf samples to another dtype"
-    return None
-
-
-def _dict(d: Mapping[str, Any]) -> str | None:
-    if _BEFORE_1_0:
-        return f"Gymnasium {VERSION}'s Dict returns OrderedDict samples"
-    return None
+_text = _whole_class(_BEFORE_1_1, "'s Text samples with other draws")
+_graph = _whole_class(_BEFORE_1_4, "'s Graph samples, checks and flattens otherwise")
+_one_of = _whole_class(_BEFORE_1_4, " flattens OneOf samples to another dtype")
+_dict = _whole_class(_BEFORE_1_0, "'s Dict returns OrderedDict samples")
 
 
 INSTANCE: dict[str, Callable[[Mapping[str, Any]], str | None]] = (
