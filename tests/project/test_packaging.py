@@ -113,6 +113,16 @@ def test_the_sdist_rules_take_every_source_and_no_generated_file(monkeypatch: py
     assert not generated, f"generated files in the sdist: {generated}"
 
 
+def test_the_wheel_takes_every_stub() -> None:
+    # A package's stubs (the compatible classes' types among them) reach users
+    # only through its package-data entry.
+    config = PYPROJECT["tool"]["setuptools"]
+    for package in config["packages"]:
+        folder = ROOT.joinpath(*package.split("."))
+        if any(folder.glob("*.pyi")):
+            assert "*.pyi" in config["package-data"].get(package, []), package
+
+
 @pytest.mark.parametrize(
     "kernel", sorted(str(path.relative_to(ROOT / "gymspaces").with_suffix("")) for path in (ROOT / "gymspaces").rglob("_*.pyx"))
 )
