@@ -1,7 +1,7 @@
 # The verdicts of patch mode (see _judge.pyx), for compiled callers: patch
 # mode's entries ask a class's Judge of each call, and a checked kernel asks
-# ``space_reason`` of each node it visits instead of walking the tree a
-# second time beforehand.
+# the registry's ``node_reason`` (this module's ``space_reason``) of each node
+# it visits instead of walking the tree a second time beforehand.
 
 cdef class Judge:
     cdef readonly object base

@@ -14,6 +14,9 @@ Python and slow; this kernel makes the per-call question cheap:
 Nothing is stored on the space: the memo is keyed by the attribute objects
 themselves (the rules' verdict depends on nothing else).
 
+On import it also answers the questions of gymspaces' checked kernels
+(``node_reason``, ``tree_reason``, ``class_passes`` in ``_registry.pxd``).
+
 Before any of that, an instance dict found sound and not modified since is
 recognised by one comparison: CPython 3.10-3.12 give every dict a version,
 globally unique and changed by each modification (``ma_version_tag``), and a

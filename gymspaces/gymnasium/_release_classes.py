@@ -18,7 +18,9 @@ classes:
   ``flatten_space``) run the release's own rule, and the spaces they build
   are made compatible;
 * graph samples are the compatible :class:`GraphInstance` (an instance of
-  both libraries'), and ``Graph.contains`` also takes gymspaces' own.
+  both libraries'), and ``Graph.contains`` also takes gymspaces' own;
+* in gymspaces' own helpers each class takes its gymspaces base's rules, and
+  any other Gymnasium space is handed to Gymnasium's helper.
 
 Methods gymspaces adds (``sample_batch``, ``contains_batch``...) stay
 gymspaces'.
