@@ -183,21 +183,32 @@ def _text(d: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _children_of(name: str, d: Mapping[str, Any]) -> str | None:
-    if name == "Tuple" and type(d.get("spaces")) is tuple and not d["spaces"]:
+def _tuple(d: Mapping[str, Any]) -> str | None:
+    if type(d.get("spaces")) is not tuple:
+        return "spaces is not a tuple"
+    if not d["spaces"]:
         # concatenate of an empty Tuple returns a fresh empty tuple on CPython
         # 3.10 (``out`` itself, the interpreter's empty-tuple singleton,
         # elsewhere): whether a result ``is out`` is left to Gymnasium's code.
         return "an empty Tuple (some results are the interpreter's empty-tuple singleton)"
-    if name in ("Tuple", "OneOf"):
-        return None if type(d.get("spaces")) is tuple else "spaces is not a tuple"
-    if name == "Dict":
-        return None if type(d.get("spaces")) is dict else "spaces is not a dict"
-    if name == "Sequence":
-        return None if type(d.get("stack")) is bool else "stack is not a bool"
-    if name == "Graph":  # Gymnasium 0.29's Graph keeps no batched spaces; the kernels read them
-        return None if "batch_node_space" in d else "batch_node_space is missing"
     return None
+
+
+def _one_of(d: Mapping[str, Any]) -> str | None:
+    return None if type(d.get("spaces")) is tuple else "spaces is not a tuple"
+
+
+def _dict(d: Mapping[str, Any]) -> str | None:
+    return None if type(d.get("spaces")) is dict else "spaces is not a dict"
+
+
+def _sequence(d: Mapping[str, Any]) -> str | None:
+    return None if type(d.get("stack")) is bool else "stack is not a bool"
+
+
+def _graph(d: Mapping[str, Any]) -> str | None:
+    # Gymnasium 0.29's Graph keeps no batched spaces; the kernels read them.
+    return None if "batch_node_space" in d else "batch_node_space is missing"
 
 
 _VALIDATE = {
@@ -206,6 +217,11 @@ _VALIDATE = {
     "MultiBinary": _multi_binary,
     "MultiDiscrete": _multi_discrete,
     "Text": _text,
+    "Tuple": _tuple,
+    "OneOf": _one_of,
+    "Dict": _dict,
+    "Sequence": _sequence,
+    "Graph": _graph,
 }
 _WATCHED = {
     "Discrete": ("n", "start", "dtype"),
@@ -228,7 +244,7 @@ def _generator_reason(generator: Any) -> str:
 
 
 def _validator(name: str) -> Any:
-    rule = _VALIDATE.get(name) or (lambda d: _children_of(name, d))
+    rule = _VALIDATE[name]
     release_rule = _RELEASE_INSTANCE.get(name)
     if release_rule is None:
         return lambda space: rule(vars(space))
