@@ -803,8 +803,8 @@ cdef object gather(space, object x, Gathered *parts, npy_intp *n, int depth, bin
     ``-1`` until the first leaf sets it.
 
     ``checked``: a Gymnasium space under patch mode (see ``flatten_checked``):
-    each node must pass its judge, a Dict's value must be an exact dict, and
-    a leaf value is taken only where no cast can warn."""
+    each node must pass the registry's ``node_reason``, a Dict's value must be
+    an exact dict, and a leaf value is taken only where no cast can warn."""
     cdef type cls = space_class(registry, space)
     cdef Py_ssize_t base
     if depth > MAX_KERNEL_DEPTH:
@@ -1197,23 +1197,15 @@ cdef bint is_fast_node(object space, int depth, bint checked=False) except -1:
     if cls is registry.MultiDiscrete:  # (``flat_size`` reads its nvec as integers)
         dtype = attr(instance_dict(space), space, "dtype")
         return cnp.PyArray_DescrCheck(dtype) and is_integer(element_of(<cnp.dtype> dtype))
-    if cls is registry.Dict:
-        children = space.spaces
-        if type(children) is not dict or not children:
+    if cls is not registry.Dict and cls is not registry.Tuple:
+        return False
+    children = space.spaces
+    if type(children) is not (dict if cls is registry.Dict else tuple) or not children:
+        return False
+    for child in ((<dict> children).values() if cls is registry.Dict else children):
+        if not is_fast_node(child, depth + 1, checked):
             return False
-        for child in (<dict> children).values():
-            if not is_fast_node(child, depth + 1, checked):
-                return False
-        return True
-    if cls is registry.Tuple:
-        children = space.spaces
-        if type(children) is not tuple or not children:
-            return False
-        for child in <tuple> children:
-            if not is_fast_node(child, depth + 1, checked):
-                return False
-        return True
-    return False
+    return True
 
 
 cdef npy_intp flat_size(object space) except -1:
@@ -1478,10 +1470,11 @@ def flatdim_tree(space):
 # ----------------------------------------------------------------------------
 # Patch mode's rules for Gymnasium's ``flatten``, ``unflatten`` and ``flatdim``
 # call these first. Each decides while it walks: every node it visits must
-# pass its judge (``space_reason``: the class, the instance's attributes,
-# remembered by identity), and a value is read only where Gymnasium's own
-# code could not warn or take another path (no float cast that may overflow
-# or meet a NaN, no fallback to the Python rules). Anything else answers
+# pass the registry's ``node_reason`` (the Gymnasium layer's judge: the
+# class, the instance's attributes, remembered by identity), and a value is
+# read only where Gymnasium's own code could not warn or take another path
+# (no float cast that may overflow or meet a NaN, no fallback to the Python
+# rules). Anything else answers
 # ``None`` -- nothing has been drawn or written -- and the rule runs its
 # general path, which decides call by call.
 
