@@ -25,7 +25,7 @@ import numpy as np
 import gymspaces as _gs
 from gymspaces import _batching, _batching_rules
 from gymspaces.graph import sample_graph
-from gymspaces.gymnasium import _calls, _convert, _guard, _judge, _release_rules
+from gymspaces.gymnasium import _calls, _guard, _judge, _release_rules
 from gymspaces.gymnasium._calls import Live
 from gymspaces.gymnasium._convert import GYMSPACES_ERRORS, gymnasium_error
 from gymspaces.gymnasium._release import SAMPLE_TAKES_PROBABILITY
@@ -116,7 +116,7 @@ def _batches_as_in(gymnasium_helper: Any) -> Any:
     }
 
     registry = gymnasium_helper.registry
-    gymspaces_of = {getattr(_gym, name): getattr(_gs, name) for name in _convert.SPACE_NAMES}
+    gymspaces_of = {theirs: getattr(_gs, name) for theirs, name in _guard.GYMNASIUM_CLASSES.items()}
 
     def batches_as(cls: type) -> type | None:
         base = gymspaces_of.get(cls)

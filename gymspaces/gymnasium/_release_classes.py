@@ -81,7 +81,7 @@ _VECTOR = (
 )
 
 
-def _register_with_gymspaces() -> None:
+def _register_with_gymspaces(classes: Mapping[str, type]) -> None:
     """Hook the compatible classes into gymspaces' helper dispatch
     (:func:`_register_helpers` does Gymnasium's).
 
@@ -99,7 +99,7 @@ def _register_with_gymspaces() -> None:
         FOREIGN_SPACE_CLASSES.append(_gym.Space)
     pairs = [(utils_helper(name), getattr(gs_utils, name)) for name in _UTILS]
     pairs += [(vector_helper(name), getattr(gs_vector, name)) for name in _VECTOR]
-    bases = {getattr(_classes, name): getattr(_gs, name) for name in _convert.SPACE_NAMES}
+    bases = {ours: getattr(_gs, name) for name, ours in classes.items()}
     _dispatch.register_like(bases, _dispatch.all_dispatchers())
     compatible = tuple(bases)
     for gymnasium_helper, gymspaces_helper in pairs:
@@ -277,8 +277,8 @@ def _graph_methods(graph: type) -> None:
 def follow_release() -> None:
     """Give the compatible classes the installed release's methods, patch mode's
     entries and helper rules (once, when :mod:`gymspaces.gymnasium.spaces` is imported)."""
-    _register_with_gymspaces()
     classes = {name: getattr(_classes, name) for name in SPACE_NAMES}
+    _register_with_gymspaces(classes)
     _guard.add_compatible_classes(classes.values())
     live = _entries.Live()  # never undone: the classes follow the release for good
     for name, ours in classes.items():
