@@ -179,7 +179,7 @@ cdef int copy_cast(char *dst, Element dst_element, int dst_size, const char *src
 cdef npy_intp discrete_index(space, dict namespace, object x, npy_intp *size) except -2:
     """Position of the 1 in Discrete's one-hot vector of ``x``; -1 means "not handled"."""
     cdef cnp.dtype descr = native_integer_descr(attr(namespace, space, "dtype"))
-    cdef int64_t value, start, index
+    cdef int64_t value = 0, start = 0, index  # set before use on every path; gcc cannot tell
     cdef uint64_t n = int_bits(attr(namespace, space, "n"))
     start_obj = attr(namespace, space, "start")
     if not read_integer(descr, x, &value):

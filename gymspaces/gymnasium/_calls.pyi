@@ -1,6 +1,8 @@
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 from gymspaces.gymnasium._judge import Judge
 
 FUNDAMENTAL: int
@@ -8,13 +10,14 @@ COMPOSITE: int
 BOX: int
 CHECKED: frozenset[str]
 
+@disjoint_base
 class Live:
     on: bool
     own_rules: bool
     recording: bool
     note: Callable[[str, type, str], None] | None
-    def __init__(self) -> None: ...
 
+@disjoint_base
 class Failures:
     errors: tuple[type[BaseException], ...]
     translate: Callable[[BaseException], BaseException]
@@ -26,6 +29,7 @@ class Failures:
         note_plain: Callable[[Live, str, Any], None],
     ) -> None: ...
 
+@disjoint_base
 class Helper:
     originals: dict[type, Callable[..., Any]]
     release_proven: Callable[..., bool] | None
@@ -43,6 +47,7 @@ class Helper:
         value_at: int = 0,
     ) -> None: ...
 
+@disjoint_base
 class GraphInstances:
     def __init__(self, ours: type, theirs: Callable[..., Any]) -> None: ...
     def __call__(self, value: Any) -> Any: ...

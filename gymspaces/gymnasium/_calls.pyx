@@ -56,7 +56,7 @@ cdef class Live:
     # note(label, cls, reason): the report's, set by patch(report=True).
     cdef public object note
 
-    def __init__(self):
+    def __cinit__(self):
         self.on = True
         self.own_rules = True
         self.recording = False

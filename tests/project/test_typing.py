@@ -16,8 +16,9 @@ import mypy  # noqa: F401  (the test extra installs it: a missing mypy must fail
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-# The compiled modules, as setup.py builds them (each has a gymspaces/<name>.pyi stub).
-KERNELS = ["_rng", "_categorical", "_discrete", "_multi_discrete", "_box", "_multi_binary", "_text", "_graph", "_contains", "_flatten", "_jsonable", "_batch", "_shared_memory", "_children", "_registry", "_probes"]
+# The compiled modules, as setup.py builds them (each has a gymspaces/<name>.pyi stub),
+# the Gymnasium layer's two included.
+KERNELS = ["_rng", "_categorical", "_discrete", "_multi_discrete", "_box", "_multi_binary", "_text", "_graph", "_contains", "_flatten", "_jsonable", "_batch", "_shared_memory", "_children", "_registry", "_probes", "gymnasium._judge", "gymnasium._calls"]
 
 
 def _tested_from_the_tree() -> bool:
@@ -48,7 +49,7 @@ def test_stubs_cover_every_kernel() -> None:
     setup = (ROOT / "setup.py").read_text()
     for name in KERNELS:
         assert f'"{name}"' in setup
-        assert (ROOT / "gymspaces" / f"{name}.pyi").is_file()
+        assert (ROOT / "gymspaces" / f"{name.replace('.', '/')}.pyi").is_file()
 
 
 def test_mypy_package(tmp_path: Path) -> None:
