@@ -1474,9 +1474,8 @@ def flatdim_tree(space):
 # class, the instance's attributes, remembered by identity), and a value is
 # read only where Gymnasium's own code could not warn or take another path
 # (no float cast that may overflow or meet a NaN, no fallback to the Python
-# rules). Anything else answers
-# ``None`` -- nothing has been drawn or written -- and the rule runs its
-# general path, which decides call by call.
+# rules). Anything else answers ``None`` -- nothing has been drawn or
+# written -- and the rule runs its general path, which decides call by call.
 
 cdef object REFUSE = object()  # the ``fallback`` of a checked unflatten: refuse instead
 

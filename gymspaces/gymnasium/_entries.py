@@ -110,12 +110,10 @@ def _batches_as_in(gymnasium_helper: Any) -> Any:
     Gymnasium's own rules are the ones its modules registered; a rule a user
     registered for the class (or a nearer base) is not.
     """
-    own_rules = {
-        cls: rule for cls, rule in gymnasium_helper.registry.items()
-        if (getattr(rule, "__module__", None) or "").startswith("gymnasium.")
-    }
-
     registry = gymnasium_helper.registry
+    own_rules = {
+        cls: rule for cls, rule in registry.items() if (getattr(rule, "__module__", None) or "").startswith("gymnasium.")
+    }
     gymspaces_of = {theirs: getattr(_gs, name) for theirs, name in _guard.GYMNASIUM_CLASSES.items()}
 
     def batches_as(cls: type) -> type | None:

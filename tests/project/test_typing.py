@@ -16,9 +16,11 @@ import mypy  # noqa: F401  (the test extra installs it: a missing mypy must fail
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-# The compiled modules, as setup.py builds them (each has a gymspaces/<name>.pyi stub),
-# the Gymnasium layer's two included.
-KERNELS = ["_rng", "_categorical", "_discrete", "_multi_discrete", "_box", "_multi_binary", "_text", "_graph", "_contains", "_flatten", "_jsonable", "_batch", "_shared_memory", "_children", "_registry", "_probes", "gymnasium._judge", "gymnasium._calls"]
+# The compiled modules, each with its gymspaces/<name>.pyi stub (the Gymnasium
+# layer's included): found from the sources, so a new kernel is stubtested too.
+KERNELS = sorted(
+    ".".join(path.relative_to(ROOT / "gymspaces").with_suffix("").parts) for path in (ROOT / "gymspaces").rglob("_*.pyx")
+)
 
 
 def _tested_from_the_tree() -> bool:
