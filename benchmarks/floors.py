@@ -282,11 +282,6 @@ FLOORS: dict[str, Callable[[Any], Callable[[], Any]]] = {
     "box_image_pickle": _box_image_pickle,
     "shared_memory_dict": _shared_memory,
     "shm_dict_write_read": _shm_write_read,
-    "compat_shm_dict_write_read": _shm_write_read,
-    # Gymnasium's helpers on compatible spaces do the work of gymspaces' own.
-    "compat_flatten_dict": _transform(_dict_flatten),
-    "compat_unflatten_dict": _transform(_dict_unflatten),
-    "compat_vector_sample": _batched_sample,
 }
 """Floor setups by case key, each given the gymspaces library namespace (see :func:`cases.library`)."""
 

@@ -26,8 +26,7 @@ napoleon_numpy_docstring = True
 napoleon_google_docstring = False
 napoleon_use_ivar = True            # "Attributes" sections as fields: :members: documents the attributes
 # Type fields name ``Space`` or ``shape``, which several documented classes
-# define (gymspaces', the compatible ones); Sphinx links the first and would
-# warn that the name is ambiguous.
+# define; Sphinx links the first and would warn that the name is ambiguous.
 suppress_warnings = ["ref.python"]
 
 html_theme = "furo"                 # maintained, as Gymnasium's own docs (the `docs` extra)
@@ -60,19 +59,5 @@ def _drop_embedded_signature(app, what, name, obj, options, lines):
             del lines[0]
 
 
-def _skip_gymnasiums_own(app, what, name, obj, skip, options):
-    """Leave out the members a compatible class takes from Gymnasium (the release's
-    methods, and patch mode's entries, which carry their docstrings): Gymnasium
-    documents them, in its own markup."""
-    if what != "class" or skip:
-        return skip
-    target = obj.fget if isinstance(obj, property) else getattr(obj, "__func__", obj)
-    module = getattr(target, "__module__", None) or ""
-    if module.startswith("gymnasium.") or module == "gymspaces.gymnasium._entries":
-        return True
-    return None  # autodoc's own choice
-
-
 def setup(app):
     app.connect("autodoc-process-docstring", _drop_embedded_signature)
-    app.connect("autodoc-skip-member", _skip_gymnasiums_own)

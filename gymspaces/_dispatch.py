@@ -117,11 +117,6 @@ def value_dispatchers() -> list[SpaceDispatcher[..., Any]]:
     return [dispatcher for dispatcher, builds in _ALL_DISPATCHERS if not builds]
 
 
-def all_dispatchers() -> list[SpaceDispatcher[..., Any]]:
-    """Every dispatcher, those of helpers that build spaces included."""
-    return [dispatcher for dispatcher, _ in _ALL_DISPATCHERS]
-
-
 def register_like(
     equivalents: Mapping[type, type],
     dispatchers: list[SpaceDispatcher[..., Any]],

@@ -10,13 +10,14 @@ The kernels read both from the registry (:mod:`gymspaces._registry`), which
 * :data:`ACTIVE`, the registry's alias table, is kept in step with the
   dispatchers given to :func:`watch`.
 
-Aliases: classes that follow a gymspaces class's built-in rules in the kernels.
-The compatible spaces of :mod:`gymspaces.gymnasium.spaces` derive from the
-gymspaces classes and flatten, concatenate and iterate exactly like them, but
-the kernels recognise spaces by exact class. :data:`ACTIVE` maps each such
-class to its base (see ``space_class`` in ``_registry.pxd``). An alias stays
+Aliases: classes that follow a gymspaces class's built-in rules in the kernels
+although they are not that class (the kernels recognise spaces by exact
+class). While ``gymspaces.gymnasium.patch()`` is on, Gymnasium's own space
+classes are the aliases of their gymspaces namesakes: their instances hold
+the same attributes under the same names. :data:`ACTIVE` maps each alias to
+its gymspaces class (see ``space_class`` in ``_registry.pxd``). An alias stays
 listed only while every watched dispatcher resolves it to the same rule as
-its base, so registering a rule for the subclass itself (in
+its gymspaces class, so registering a rule for the alias itself (in
 ``flatten.register``, say) takes it off the compiled paths.
 """
 
@@ -60,16 +61,9 @@ def watch(dispatcher: Any) -> None:
     _refresh()
 
 
-def add(aliases: dict[type, type], *, subclasses_only: bool = True) -> None:
-    """Let each alias (a subclass of its base) take its base's compiled paths.
-
-    With ``subclasses_only=False`` an alias may be any class whose instances
-    hold the base's attributes under the same names (Gymnasium's own classes
-    while ``gymspaces.gymnasium.patch()`` is on).
-    """
-    for alias, base in aliases.items():
-        if subclasses_only and not issubclass(alias, base):
-            raise TypeError(f"{alias.__qualname__} is not a subclass of {base.__qualname__}")
+def add(aliases: dict[type, type]) -> None:
+    """Let each alias take its gymspaces class's compiled paths (its instances
+    hold that class's attributes under the same names)."""
     with _LOCK:
         _CANDIDATES.update(aliases)
         _refresh()

@@ -26,7 +26,7 @@ ctypedef bint (*ClassVerdict)(object) except -1
 
 cdef class Registry:
     # The space classes, recognised by exact type (a user subclass may behave
-    # differently; compatible subclasses go through ``aliases``). Typed object,
+    # differently; patched Gymnasium classes go through ``aliases``). Typed object,
     # not type: Cython's ``type`` takes no metaclass instance (Tuple's is ABCMeta).
     cdef public object Space, Box, Discrete, MultiDiscrete, MultiBinary, Text, Tuple, Dict
     # Space's own members: ``x in space`` calls ``contains`` while ``__contains__``
@@ -69,10 +69,10 @@ cdef inline bint is_array_leaf(Registry registry, type cls) noexcept:
 
 cdef inline type space_class(Registry registry, object space):
     """The class whose built-in rules ``space`` follows: ``type(space)``, or the
-    gymspaces class a compatible class stands for.
+    gymspaces class an alias stands for (gymspaces._kernel_wiring).
 
     Tuple, Dict and the array leaves answer at once; any other class is looked
-    up in the aliases, which are empty unless gymspaces.gymnasium is imported.
+    up in the aliases, which are empty unless Gymnasium is patched.
     """
     cdef type cls = type(space)
     cdef PyObject *base

@@ -51,18 +51,9 @@ def expand_array(value: Any) -> Any:
     return value
 
 
-# Space classes from outside gymspaces that composites accept as children:
-# ``gymspaces.gymnasium`` adds ``gymnasium.spaces.Space`` (a custom Gymnasium
-# space -- MiniGrid's MissionSpace, say -- inside a compatible Dict, or the
-# batched space Gymnasium's own helper builds for it). Empty otherwise.
-FOREIGN_SPACE_CLASSES: list[type] = []
-
-
 def is_space(candidate: Any) -> bool:
     """Whether ``candidate`` may be a child of a composite space."""
-    return isinstance(candidate, Space) or (
-        bool(FOREIGN_SPACE_CLASSES) and isinstance(candidate, tuple(FOREIGN_SPACE_CLASSES))
-    )
+    return isinstance(candidate, Space)
 
 
 class Space(Generic[T_cov]):

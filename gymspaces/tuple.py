@@ -25,8 +25,7 @@ from gymspaces.space import Space
 __all__ = ["Tuple"]
 
 # ``typing.Sequence`` (not ``collections.abc.Sequence``) puts ``Generic`` right
-# after the Sequence ABC in the MRO, as in Gymnasium's Tuple: classes deriving
-# from both (gymspaces.gymnasium.spaces.Tuple) need the two orders to agree.
+# after the Sequence ABC in the MRO, as in Gymnasium's Tuple.
 class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[Space[T_cov]]):
     """Tuples whose ``i``-th entry is an element of the ``i``-th sub-space.
 

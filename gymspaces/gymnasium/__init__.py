@@ -1,14 +1,13 @@
-"""Gymnasium interoperability: compatible spaces and state-carrying conversion.
+"""Gymnasium interoperability: patch mode and state-carrying conversion.
 
-Importing this subpackage imports Gymnasium (``import gymspaces`` never does).
+Importing this subpackage imports Gymnasium (``import gymspaces`` never does)
+and changes nothing in either library: only :func:`patch` does.
 
-* :mod:`gymspaces.gymnasium.spaces` -- classes that are Gymnasium spaces and
-  sample with gymspaces (``from gymspaces.gymnasium import spaces``);
-* :func:`from_gymnasium` / :func:`to_gymnasium` -- convert space trees between
-  the libraries, generator state included;
-* :func:`to_compat` -- the compatible counterpart of any space tree;
 * :func:`patch` / :func:`unpatch` / :func:`patched` -- run Gymnasium's own
-  space classes on gymspaces' kernels, with :func:`is_compiled` to check.
+  space classes on gymspaces' kernels (the door for Gymnasium code: envs,
+  wrappers, frameworks), with :func:`is_compiled` to check;
+* :func:`from_gymnasium` / :func:`to_gymnasium` -- convert space trees between
+  the libraries, generator state included.
 """
 
 from __future__ import annotations
@@ -30,9 +29,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 import gymnasium.spaces as _gym
 
 import gymspaces as _gs
-from gymspaces.gymnasium import spaces
 from gymspaces.gymnasium._convert import convert_any as _convert_any
-from gymspaces.gymnasium._compile_env import compile_env
 from gymspaces.gymnasium._patch import is_compiled, is_patched, patch, patched, plain_reason, unpatch
 from gymspaces.gymnasium._report import report
 
@@ -50,10 +47,8 @@ _T = TypeVar("_T")
 _K = TypeVar("_K")
 
 __all__ = [
-    "spaces",
     "from_gymnasium",
     "to_gymnasium",
-    "to_compat",
     "patch",
     "unpatch",
     "is_patched",
@@ -61,13 +56,11 @@ __all__ = [
     "is_compiled",
     "plain_reason",
     "report",
-    "compile_env",
 ]
 
 
 # Overloads give each space class its counterpart (Box -> Box, ...) so type
-# checkers keep the class; compatible spaces are instances of both libraries'
-# classes and so match the first overload that names their class. Per mypy's
+# checkers keep the class. Per mypy's
 # overload rules, an argument whose type has ``Any`` parameters (Gymnasium's
 # ``Dict`` is ``Dict[Any]`` by default) matches two overloads and gives ``Any``.
 @overload
@@ -106,9 +99,8 @@ def from_gymnasium(space: Any, *, share_rng: bool = False, strict: bool = False)
     Parameters
     ----------
     space : gymnasium.spaces.Space, or a mapping, list or tuple of spaces
-        A Gymnasium 1.x space (composites included); compatible spaces,
-        gymspaces spaces and the spaces of the last ``gym`` release (0.26)
-        are accepted too. A container (PettingZoo's per-agent
+        A Gymnasium space (composites included); gymspaces spaces and the
+        spaces of the last ``gym`` release (0.26) are accepted too. A container (PettingZoo's per-agent
         ``observation_spaces`` dict, say) comes back as the same type (a
         ``defaultdict`` with its ``default_factory``, a namedtuple), and a
         space object that appears several times in one call is converted
@@ -191,7 +183,7 @@ def to_gymnasium(space: tuple[Any, ...], *, share_rng: bool = False, strict: boo
 @overload
 def to_gymnasium(space: Any, *, share_rng: bool = False, strict: bool = False) -> _gym.Space[Any]: ...
 def to_gymnasium(space: Any, *, share_rng: bool = False, strict: bool = False) -> Any:
-    """Convert a gymspaces (or compatible) space tree into plain Gymnasium spaces.
+    """Convert a gymspaces space tree into plain Gymnasium spaces.
 
     The inverse of :func:`from_gymnasium`, with the same parameters
     (containers and ``strict`` included) and guarantees.
@@ -208,56 +200,3 @@ def to_gymnasium(space: Any, *, share_rng: bool = False, strict: bool = False) -
     np.True_
     """
     return _convert_any(space, "gymnasium", share=share_rng, strict=strict)
-
-
-@overload
-def to_compat(space: _gs.Box[Any] | _gym.Box[Any], *, share_rng: bool = False, strict: bool = False) -> spaces.Box: ...
-@overload
-def to_compat(space: _gs.Discrete[Any] | _gym.Discrete[Any], *, share_rng: bool = False, strict: bool = False) -> spaces.Discrete: ...
-@overload
-def to_compat(
-    space: _gs.MultiDiscrete[Any] | _gym.MultiDiscrete[Any], *, share_rng: bool = False, strict: bool = False
-) -> spaces.MultiDiscrete: ...
-@overload
-def to_compat(space: _gs.MultiBinary | _gym.MultiBinary, *, share_rng: bool = False, strict: bool = False) -> spaces.MultiBinary: ...
-@overload
-def to_compat(space: _gs.Text | _gym.Text, *, share_rng: bool = False, strict: bool = False) -> spaces.Text: ...
-@overload
-def to_compat(space: _gs.Tuple[Any] | _gym.Tuple[Any], *, share_rng: bool = False, strict: bool = False) -> spaces.Tuple: ...
-@overload
-def to_compat(space: _gs.Dict[Any] | _gym.Dict[Any], *, share_rng: bool = False, strict: bool = False) -> spaces.Dict: ...
-@overload
-def to_compat(space: _gs.Sequence | _gym.Sequence, *, share_rng: bool = False, strict: bool = False) -> spaces.Sequence: ...
-@overload
-def to_compat(space: _gs.Graph | _gym.Graph, *, share_rng: bool = False, strict: bool = False) -> spaces.Graph: ...
-@overload
-def to_compat(space: _gs.OneOf[Any] | _gym.OneOf[Any], *, share_rng: bool = False, strict: bool = False) -> spaces.OneOf: ...
-@overload
-def to_compat(space: dict[_K, Any], *, share_rng: bool = False, strict: bool = False) -> dict[_K, Any]: ...
-@overload
-def to_compat(space: list[Any], *, share_rng: bool = False, strict: bool = False) -> list[Any]: ...
-@overload
-def to_compat(space: tuple[Any, ...], *, share_rng: bool = False, strict: bool = False) -> tuple[Any, ...]: ...
-@overload
-def to_compat(space: Any, *, share_rng: bool = False, strict: bool = False) -> spaces.Space: ...
-def to_compat(space: Any, *, share_rng: bool = False, strict: bool = False) -> Any:
-    """Convert any space tree into :mod:`gymspaces.gymnasium.spaces` classes.
-
-    Useful to speed up an existing environment:
-    ``env.observation_space = to_compat(env.observation_space)``. Parameters
-    (containers and ``strict`` included) and guarantees are those of
-    :func:`from_gymnasium`; a custom space (MiniGrid's ``MissionSpace``) is
-    kept as it is inside the compatible composites.
-
-    Examples
-    --------
-    >>> import gymnasium
-    >>> from gymspaces.gymnasium import to_compat
-    >>> original = gymnasium.spaces.Box(0.0, 1.0, (2,), seed=2)
-    >>> faster = to_compat(original)
-    >>> isinstance(faster, gymnasium.spaces.Box), type(faster).__module__
-    (True, 'gymspaces.gymnasium.spaces')
-    >>> bool((faster.sample() == original.sample()).all())
-    True
-    """
-    return _convert_any(space, "compat", share=share_rng, strict=strict)

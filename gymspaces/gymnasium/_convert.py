@@ -1,4 +1,4 @@
-"""State-carrying conversion between Gymnasium, gymspaces and compatible spaces.
+"""State-carrying conversion between Gymnasium and gymspaces spaces.
 
 Gymnasium 1.x and gymspaces store the same instance attributes under the same
 names (``_np_random``, ``_shape``, ``low``, ``spaces``, ...). A space is
@@ -15,7 +15,6 @@ import copy
 import sys
 from collections import OrderedDict, defaultdict
 from collections.abc import Mapping
-from types import SimpleNamespace
 from typing import Any
 
 import gymnasium.spaces as _gym
@@ -28,7 +27,7 @@ import gymspaces.error as _gs_error
 from gymspaces.gymnasium._release import ALL_SPACE_NAMES, LEGACY_LAYOUT, SPACE_NAMES
 from gymspaces.space import KERNEL_CACHE_ATTRS
 
-__all__ = ["SPACE_NAMES", "Converter", "add_family", "convert", "convert_any"]
+__all__ = ["Converter", "convert_any", "gymnasium_error", "GYMSPACES_ERRORS"]
 
 # Old ``gym`` (0.26) spaces store nearly the same attributes; they are
 # converted only when ``gym.spaces`` is already imported (a gym space object
@@ -42,9 +41,7 @@ def _is_legacy(cls: type) -> bool:
     module = cls.__module__
     if module == "gym" or module.startswith("gym."):
         return True
-    # The compatible classes are built by the installed release's __init__
-    # (gymspaces.gymnasium._release_classes).
-    return LEGACY_LAYOUT and (module.startswith("gymnasium.") or module == "gymspaces.gymnasium.spaces")
+    return LEGACY_LAYOUT and module.startswith("gymnasium.")
 
 
 def _upgrade_legacy_state(name: str, state: dict[str, Any]) -> dict[str, Any]:
@@ -103,21 +100,14 @@ def _complete_legacy_graph(graph: Any) -> None:
     graph.batch_edge_space = reference.batch_edge_space
 
 
-# The libraries of space classes, by name. The compatible classes, defined
-# above this module, add themselves (``add_family("compat", ...)``).
+# The libraries of space classes, by name.
 _FAMILIES: dict[str, Any] = {"gymspaces": _gs, "gymnasium": _gym}
-
-
-def add_family(name: str, classes: Mapping[str, type]) -> None:
-    """Make ``classes`` (a class per name of :data:`SPACE_NAMES`) a conversion target ``name``."""
-    _FAMILIES[name] = SimpleNamespace(**classes)
-    _TABLES.clear()
 
 
 def _family(target: str) -> dict[type, type]:
     """Map every known space class (any library) to its class in ``target``.
 
-    ``target`` is ``"gymspaces"``, ``"gymnasium"`` or ``"compat"``.
+    ``target`` is ``"gymspaces"`` or ``"gymnasium"``.
     """
     libraries = list(_FAMILIES.values())
     legacy = sys.modules.get(_LEGACY_MODULE)
@@ -161,7 +151,7 @@ class Converter:
 
     Parameters
     ----------
-    target : {"gymspaces", "gymnasium", "compat"}
+    target : {"gymspaces", "gymnasium"}
         The family of the resulting classes.
     share : bool
         Share attribute values (arrays, generators) with the original instead
@@ -226,11 +216,6 @@ class Converter:
         if self.share:
             return value
         return copy.deepcopy(value, self.memo)
-
-
-def convert(space: Any, target: str, *, share: bool = False, keep_unknown: bool = False) -> Any:
-    """Convert one space tree (see :class:`Converter`)."""
-    return Converter(target, share=share, keep_unknown=keep_unknown).space(space)
 
 
 def convert_any(spaces: Any, target: str, *, share: bool, strict: bool) -> Any:

@@ -135,9 +135,8 @@ def _batches_as_in(gymnasium_helper: Any) -> Any:
 _batches_as = _batches_as_in(gym_vector.batch_space)
 
 
-def _graph_sample_entry(original: Callable[..., Any], live: Live, graph_class: type) -> Any:
-    """Graph's ``sample``, its graphs of ``graph_class`` (Gymnasium's, or the
-    compatible classes', a subclass of it)."""
+def _graph_sample_entry(original: Callable[..., Any], live: Live) -> Any:
+    """Graph's ``sample``: its graphs are Gymnasium's ``GraphInstance``."""
     def sample(
         self: Any, mask: Any = None, probability: Any = None, num_nodes: int = 10, num_edges: int | None = None
     ) -> Any:
@@ -159,15 +158,14 @@ def _graph_sample_entry(original: Callable[..., Any], live: Live, graph_class: t
                         _batches_as(type(namespace.get("node_space"))),
                         None if edge is None else _batches_as(type(edge)),
                     )
-                    return sample_graph(self, None, None, num_nodes, num_edges, graph_class, batch_as)
-                return sample_graph(self, mask, probability, num_nodes, num_edges, graph_class)
+                    return sample_graph(self, None, None, num_nodes, num_edges, _gym.GraphInstance, batch_as)
+                return sample_graph(self, mask, probability, num_nodes, num_edges, _gym.GraphInstance)
             except GYMSPACES_ERRORS as error:
                 failure = error
             raise gymnasium_error(failure)
         if live.recording:
             _note_plain(live, "Graph.sample", self)
-        graph = original(self, mask, probability, num_nodes, num_edges)
-        return graph if graph_class is _gym.GraphInstance else graph_class(*graph)
+        return original(self, mask, probability, num_nodes, num_edges)
 
     return sample
 
@@ -224,16 +222,15 @@ def _without_probability(entry: Callable[..., Any], graph: bool) -> Callable[...
     return sample
 
 
-def make_entries(name: str, live: Live, graph_class: type = _gym.GraphInstance) -> dict[str, Any]:
+def make_entries(name: str, live: Live) -> dict[str, Any]:
     """``sample`` and ``contains`` for Gymnasium's class ``name``, bound to ``live``
-    (judged by the judge of that class, :data:`._guard.JUDGES`). A Graph's
-    samples are of ``graph_class``."""
+    (judged by the judge of that class, :data:`._guard.JUDGES`)."""
     ours, theirs = getattr(_gs, name), getattr(_gym, name)
     original_sample, original_contains = theirs.__dict__["sample"], theirs.__dict__["contains"]
     plain_sample = _as_current_sample(original_sample)
     judge = _guard.JUDGES[name]
     if name == "Graph":
-        sample = _graph_sample_entry(plain_sample, live, graph_class)
+        sample = _graph_sample_entry(plain_sample, live)
         graph_contains = _graph_contains(ours.contains)
         contains = _contains_entry(name, graph_contains, original_contains, live, judge)
     else:

@@ -28,7 +28,7 @@ report use it).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import gymnasium.spaces as _gym
@@ -39,7 +39,7 @@ from gymspaces.gymnasium import _judge
 from gymspaces.gymnasium._release import SPACE_NAMES
 from gymspaces.gymnasium._release_rules import INSTANCE as _RELEASE_INSTANCE
 
-__all__ = ["GYMNASIUM_CLASSES", "JUDGES", "add_compatible_classes", "class_reason", "is_compatible_class", "plain_reason", "tree_reason"]
+__all__ = ["GYMNASIUM_CLASSES", "JUDGES", "class_reason", "plain_reason", "tree_reason"]
 
 GYMNASIUM_CLASSES: dict[type, str] = {getattr(_gym, name): name for name in SPACE_NAMES}
 _GENERATOR = np.random.Generator
@@ -77,7 +77,7 @@ def _judge_class(cls: type) -> str | None:
         return "not one of Gymnasium's space classes"
     reads = _COMMON_READS | _CLASS_READS[GYMNASIUM_CLASSES[base]]
     for klass in cls.__mro__:
-        if klass is base or klass in COMPATIBLE_CLASSES:  # (a compatible class holds the base's methods)
+        if klass is base:
             break
         redefined = sorted(reads.intersection(vars(klass)))
         if redefined:
@@ -267,22 +267,6 @@ JUDGES: dict[str, _judge.Judge] = {
     name: _judge.Judge(cls, _WATCHED[name], _judge_class, _validator(name), _generator_reason)
     for cls, name in GYMNASIUM_CLASSES.items()
 }
-
-
-# The compatible classes (:mod:`._release_classes`): built by the release's
-# ``__init__`` and holding its methods, judged by their Gymnasium bases' judges.
-COMPATIBLE_CLASSES: set[type] = set()
-
-
-def is_compatible_class(cls: type) -> bool:
-    """Whether ``cls`` is (or derives from) a compatible class."""
-    return any(klass in COMPATIBLE_CLASSES for klass in cls.__mro__)
-
-
-def add_compatible_classes(classes: Iterable[type]) -> None:
-    """Judge ``classes``, the compatible classes, as their Gymnasium bases."""
-    COMPATIBLE_CLASSES.update(classes)
-    _judge.forget_verdicts()  # the classes judged so far may be these
 
 
 def _judge_of_class(cls: type) -> _judge.Judge | None:

@@ -29,6 +29,7 @@ dictionaries and dispatch registries).
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import threading
 import warnings
@@ -115,6 +116,27 @@ _METHODS_LEFT_TO_GYMNASIUM = frozenset({("Text", "contains")})
 # plain, 122 us patched -- multiprocessing's allocation).
 
 
+# gymspaces' helpers that hand a Gymnasium space they have no rule for to
+# Gymnasium's helper of the same name while patched (_PatchState.hand_gymnasium_spaces_over).
+_HANDED_OVER_UTILS = ("flatdim", "flatten", "unflatten", "flatten_space")
+_HANDED_OVER_VECTOR = (
+    "batch_space", "iterate", "concatenate", "create_empty_array",
+    "create_shared_memory", "read_from_shared_memory", "write_to_shared_memory",
+)
+
+
+def _handing_over(gymnasium_helper: Any, previous: Callable[..., Any]) -> Callable[..., Any]:
+    """A default rule: a Gymnasium space goes to ``gymnasium_helper``, anything else to ``previous``."""
+
+    def default(space: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(space, _gym.Space):
+            return gymnasium_helper(space, *args, **kwargs)
+        return previous(space, *args, **kwargs)
+
+    default.__qualname__ = default.__name__ = f"{previous.__name__}_or_gymnasium"
+    return default
+
+
 def intercepted(operation: str, class_name: str) -> bool:
     """Whether patch mode takes ``operation`` (``"sample"``, ``"contains"`` or a
     helper's name) of Gymnasium's class ``class_name``, or leaves it to Gymnasium."""
@@ -199,8 +221,21 @@ class _PatchState:
         self.journal.append(take_back_all)  # first: a registration that fails is undone too
         _dispatch.register_like(equivalents, _dispatch.value_dispatchers(), accept=accept, taken_back=taken_back)
         classes = tuple(equivalents)
-        _kernel_wiring.add(equivalents, subclasses_only=False)
+        _kernel_wiring.add(equivalents)
         self.journal.append(lambda: _kernel_wiring.remove(classes))
+
+    def hand_gymnasium_spaces_over(self, pairs: list[tuple[Any, Any]]) -> None:
+        """Each gymspaces helper of ``pairs`` (Gymnasium's helper, gymspaces' helper)
+        hands a Gymnasium space that no rule of its own takes (a custom space,
+        or a class it has no rule for, as ``batch_space`` has none for
+        Gymnasium's) to Gymnasium's helper: the compiled walks call gymspaces'
+        helpers on Gymnasium's trees."""
+        for gymnasium_helper, gymspaces_helper in pairs:
+            if gymnasium_helper is None:  # a helper the installed Gymnasium lacks
+                continue
+            previous = gymspaces_helper.dispatch(object)
+            gymspaces_helper.register(object, _handing_over(gymnasium_helper, previous))
+            self.journal.append(functools.partial(gymspaces_helper.register, object, previous))
 
     def undo(self) -> None:
         self.live.on = False
@@ -291,17 +326,27 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
         from gymspaces import utils as gs_utils
         from gymspaces import vector as gs_vector
 
-        from gymspaces.gymnasium import _report
+        # gymspaces.vector loads its shared-memory helpers on first use; their
+        # dispatchers must exist before add_equivalents registers Gymnasium's
+        # classes with gymspaces' dispatchers (multiprocessing is Gymnasium's
+        # import already: this costs the module itself).
+        from gymspaces.vector import shared_memory  # noqa: F401
 
-        record: Callable[[str, Any], Any] = _report.timed if report else (lambda label, function: function)
         if report:
+            from gymspaces.gymnasium import _report  # only to record: not imported otherwise
+
             _report.reset()
+        record: Callable[[str, Any], Any] = _report.timed if report else (lambda label, function: function)
         state = _PatchState()
         state.recording = report
         try:
             # Dependencies first: what gymspaces' code needs to run on
             # Gymnasium's classes (gymspaces' rules for them, private helpers).
             state.add_equivalents({getattr(_gym, name): getattr(_gs, name) for name in SPACE_NAMES})
+            state.hand_gymnasium_spaces_over(
+                [(utils_helper(name), getattr(gs_utils, name)) for name in _HANDED_OVER_UTILS]
+                + [(vector_helper(name), getattr(gs_vector, name)) for name in _HANDED_OVER_VECTOR]
+            )
             # Entry points last: Gymnasium's dispatchers, then the methods.
             helpers = [(utils_helper(name), getattr(gs_utils, name), name) for name in _UTILS_HELPERS]
             helpers += [(vector_helper(name), getattr(gs_vector, name), name) for name in _VECTOR_HELPERS]
@@ -460,8 +505,6 @@ def plain_reason(space: Any) -> str | None:
     Doubled redefines n
     """
     cls = type(space)
-    if _guard.is_compatible_class(cls):
-        return _guard.tree_reason(space)
     if issubclass(cls, _GYMSPACES_BASES):
         if not _compiled_class(cls):
             return f"{cls.__qualname__} overrides sample or contains"
@@ -478,8 +521,8 @@ def plain_reason(space: Any) -> str | None:
 def is_compiled(space: Any) -> bool:
     """Whether ``space`` samples, checks membership and flattens with gymspaces' kernels.
 
-    True for gymspaces spaces and compatible spaces whose classes (and
-    sub-spaces' classes) keep gymspaces' ``sample`` and ``contains``, and,
+    True for gymspaces spaces whose classes (and sub-spaces' classes) keep
+    gymspaces' ``sample`` and ``contains``, and,
     while patched, for Gymnasium spaces whose outcome is provably
     Gymnasium's (see :func:`plain_reason`, which says why not). The
     operations patch mode leaves to Gymnasium's own code, as fast there

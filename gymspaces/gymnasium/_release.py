@@ -58,7 +58,7 @@ SPACE_NAMES: tuple[str, ...] = tuple(
     name for name in ALL_SPACE_NAMES if isinstance(getattr(_gym, name, None), type)
 )
 """Those of :data:`ALL_SPACE_NAMES` that the installed ``gymnasium.spaces`` has: the
-classes that get a compatible counterpart, conversions and patch entries."""
+classes that get conversions and patch entries."""
 
 LEGACY_LAYOUT: bool = "sort_keys" not in vars(_gym.Dict({}))
 """Whether Gymnasium's spaces store their attributes as gym 0.26 did (Gymnasium

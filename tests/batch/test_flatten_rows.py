@@ -224,14 +224,3 @@ def test_the_general_rule_raises_for_out_of_range_rows_as_before(monkeypatch):
     with pytest.raises(IndexError):
         utils.flatten_batch(space, {"mode": np.array([0, 9])})
     assert _flatten_batch.flatten_batch is utils.flatten_batch
-
-
-def test_compatible_classes_flatten_like_their_items(monkeypatch):
-    import gymspaces.gymnasium.spaces as compat
-
-    space = compat.Dict({"a": compat.Box(0, 1, (2,)), "d": compat.Discrete(3, start=1),
-                         "t": compat.Tuple((compat.MultiDiscrete([2, 3]), compat.MultiBinary(2)))}, seed=0)
-    items = [space.sample() for _ in range(6)]
-    batch = vector.concatenate(space, items, vector.create_empty_array(space, 6))
-    check(monkeypatch, space, batch, 6)
-    np.testing.assert_array_equal(utils.flatten_batch(space, batch), np.stack([utils.flatten(space, x) for x in items]))

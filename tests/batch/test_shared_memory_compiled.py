@@ -594,45 +594,54 @@ def test_user_rules_are_reached() -> None:
     assert np.array_equal(gs_vector.read_from_shared_memory(plain, plain_memory, N)["b"][3], [1, 1])
 
 
-def test_gymnasium_helpers_take_the_compiled_path_on_compatible_spaces() -> None:
-    from gymspaces.gymnasium import spaces as compat
-
-    for name in ("Dict", "Tuple", "Box"):
-        for helper, ours in ((gym_vector.write_to_shared_memory, gs_vector.write_to_shared_memory),
-                             (gym_vector.read_from_shared_memory, gs_vector.read_from_shared_memory)):
-            rule = helper.dispatch(getattr(compat, name))
-            assert rule.__wrapped__ is ours
-    for dtype in (np.float32, np.uint8, np.bool_, np.float16):
-        ours, theirs = tree(compat, dtype), tree(GYM, dtype)
-        theirs.seed(4)
-        our_memory, their_memory = gym_vector.create_shared_memory(ours, N), gym_vector.create_shared_memory(theirs, N)
-        for index in range(N):
-            value = theirs.sample()
-            gym_vector.write_to_shared_memory(ours, index, value, our_memory)
-            gym_vector.write_to_shared_memory(theirs, index, value, their_memory)
-        assert_same_value(leaf_bytes(our_memory), leaf_bytes(their_memory), "memory contents")
-        assert _shared_memory.has_plan(ours, our_memory)
-        assert_same_views(gym_vector.read_from_shared_memory(ours, our_memory, N),
-                          gym_vector.read_from_shared_memory(theirs, their_memory, N))
-        # Errors are Gymnasium's.
-        for bad in ({"image": 1}, {**value, "keys": np.zeros(3, np.uint16)}):
-            assert_same_outcome(outcome(lambda: gym_vector.write_to_shared_memory(ours, 0, bad, our_memory)),
-                                outcome(lambda: gym_vector.write_to_shared_memory(theirs, 0, bad, their_memory)))
-        assert_same_value(leaf_bytes(our_memory), leaf_bytes(their_memory), "memory contents")
+def _shared_memory_run(dtype: Any) -> tuple[Any, Any, list[Any], Any]:
+    """Gymnasium's helpers on a seeded tree: its memory's bytes, what reading it
+    gives, the outcomes of bad writes, and the memory (for its plan)."""
+    space = tree(GYM, dtype)
+    space.seed(4)
+    memory = gym_vector.create_shared_memory(space, N)
+    for index in range(N):
+        value = space.sample()
+        gym_vector.write_to_shared_memory(space, index, value, memory)
+    views = gym_vector.read_from_shared_memory(space, memory, N)
+    bad_writes = [outcome(lambda bad=bad: gym_vector.write_to_shared_memory(space, 0, bad, memory))
+                  for bad in ({"image": 1}, {**value, "keys": np.zeros(3, np.uint16)})]
+    return leaf_bytes(memory), views, bad_writes, (space, memory)
 
 
-def test_gymnasium_errors_for_custom_children_of_compatible_spaces() -> None:
-    from gymspaces.gymnasium import spaces as compat
+@pytest.mark.usefixtures("unpatched")
+@pytest.mark.parametrize("dtype", [np.float32, np.uint8, np.bool_, np.float16])
+def test_patched_gymnasium_helpers_take_the_compiled_path_with_plain_results(dtype: Any) -> None:
+    from gymspaces.gymnasium import patched
+
+    plain_bytes, plain_views, plain_bad, _ = _shared_memory_run(dtype)
+    with patched():
+        for name in ("Dict", "Tuple", "Box"):
+            for helper, ours in ((gym_vector.write_to_shared_memory, gs_vector.write_to_shared_memory),
+                                 (gym_vector.read_from_shared_memory, gs_vector.read_from_shared_memory)):
+                assert helper.dispatch(getattr(GYM, name)).__wrapped__ is ours
+        patched_bytes, patched_views, patched_bad, (space, memory) = _shared_memory_run(dtype)
+        assert _shared_memory.has_plan(space, memory)
+    assert_same_value(patched_bytes, plain_bytes, "memory contents")
+    assert_same_views(patched_views, plain_views)
+    for mine, reference in zip(patched_bad, plain_bad):  # errors are Gymnasium's
+        assert_same_outcome(mine, reference)
+
+
+@pytest.mark.usefixtures("unpatched")
+def test_gymnasium_errors_for_custom_children_of_patched_spaces() -> None:
+    from gymspaces.gymnasium import patched
 
     class Custom(GYM.Space):
         pass
 
-    space = compat.Dict({"a": compat.Box(0, 1, (2,)), "c": Custom()})
-    memory = {"a": gym_vector.create_shared_memory(compat.Box(0, 1, (2,)), N), "c": None}
-    with pytest.raises(gymnasium.error.CustomSpaceError):
-        gym_vector.write_to_shared_memory(space, 0, {"a": np.zeros(2, np.float32), "c": 1}, memory)
-    with pytest.raises(gymnasium.error.CustomSpaceError):
-        gym_vector.read_from_shared_memory(space, memory, N)
+    with patched():
+        space = GYM.Dict({"a": GYM.Box(0, 1, (2,)), "c": Custom()})
+        memory = {"a": gym_vector.create_shared_memory(GYM.Box(0, 1, (2,)), N), "c": None}
+        with pytest.raises(gymnasium.error.CustomSpaceError):
+            gym_vector.write_to_shared_memory(space, 0, {"a": np.zeros(2, np.float32), "c": 1}, memory)
+        with pytest.raises(gymnasium.error.CustomSpaceError):
+            gym_vector.read_from_shared_memory(space, memory, N)
 
 
 # ----------------------------------------------------------------------------

@@ -55,7 +55,7 @@ AGREED_FLOORS = {
     "concatenate_dict": 8,
     # The AsyncVectorEnv path compiled end to end (issue 18).
     "shm_dict_write_read": 10,
-    "compat_shm_dict_write_read": 10,
+    "gymnasium_shm_dict_write_read": 10,
     "discrete_sample_batch_mask": 20,
     "dict_contains_batch": 10,
     # End to end, patched against unpatched (issue 16), outside the geometric mean.

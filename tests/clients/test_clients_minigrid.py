@@ -1,46 +1,73 @@
-"""MiniGrid with compatible spaces: its custom MissionSpace child, vector envs, wrappers.
+"""MiniGrid on patched Gymnasium: its custom MissionSpace child, vector envs, wrappers.
 
 Every MiniGrid observation is a Dict whose ``mission`` child is MiniGrid's own
-``MissionSpace`` (a custom Gymnasium space). Converted with ``to_compat`` the
-Dict becomes compatible and keeps that child as it is; vector envs and
-MiniGrid's observation wrappers must then behave exactly as on the plain env.
+``MissionSpace`` (a custom Gymnasium space). Patched, that child runs
+Gymnasium's code and so does the Dict holding it (``plain_reason`` names the
+child), while the Box and Discrete children and the action space run
+compiled. Rollouts through MiniGrid's observation wrappers and through
+vector envs (their worker processes included) must equal the plain run's.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import gymnasium
 import pytest
-from support.clients import framework
+from support.clients import framework, plain_and_patched
+from support.clients_envs import reporting
 from support.differential import assert_same_value
 
-from gymspaces.gymnasium import is_compiled, spaces, to_compat
+from gymspaces.gymnasium import is_compiled, patched, plain_reason
 
 minigrid = framework("minigrid")
 import minigrid.wrappers as W  # noqa: E402
 from minigrid.core.mission import MissionSpace  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("unpatched")  # conftest: each test starts unpatched
+
 ENV_ID = "MiniGrid-Empty-5x5-v0"
+MISSION_REASON = "MissionSpace is not one of the classes patch mode compiles"
 
 
-def make(compat: bool, wrapper: Any = None) -> Any:
+def holds_mission(space: Any) -> bool:
+    """Whether a MissionSpace is in the tree of ``space`` (a MiniGrid Dict's child)."""
+    if isinstance(space, MissionSpace):
+        return True
+    return isinstance(space, gymnasium.spaces.Dict) and any(map(holds_mission, space.spaces.values()))
+
+
+def test_the_mission_space_runs_plain_and_its_siblings_compiled() -> None:
+    with patched():
+        env = gymnasium.make(ENV_ID)
+        observation_space = env.observation_space
+        assert type(observation_space) is gymnasium.spaces.Dict
+        assert type(observation_space["mission"]) is MissionSpace  # patch mode replaces nothing
+        assert is_compiled(observation_space["image"]) and is_compiled(observation_space["direction"])
+        assert is_compiled(env.action_space)
+        assert plain_reason(observation_space["mission"]) == MISSION_REASON
+        # The Dict as a whole runs Gymnasium's code, which calls its compiled children.
+        assert plain_reason(observation_space) == f"sub-space MissionSpace: {MISSION_REASON}"
+        env.close()
+
+
+def test_the_dict_with_the_mission_space_samples_and_checks_as_plain() -> None:
+    def stream() -> tuple[bool, list[Any], list[bool]]:
+        space = gymnasium.make(ENV_ID).observation_space
+        space.seed(3)
+        samples = [space.sample() for _ in range(5)]
+        return is_compiled(space["image"]), samples, [space.contains(sample) for sample in samples]
+
+    (plain_image, *plain), (compiled_image, *compiled) = plain_and_patched(stream)
+    assert not plain_image and compiled_image
+    assert compiled[1] == [True] * 5
+    assert_same_value(compiled, plain)
+
+
+def make(wrapper: Any = None) -> Any:
     env = gymnasium.make(ENV_ID)
-    if compat:
-        raw = env.unwrapped
-        raw.observation_space = to_compat(raw.observation_space)
-        raw.action_space = to_compat(raw.action_space)
     return wrapper(env) if wrapper is not None else env
-
-
-def test_to_compat_keeps_the_mission_space() -> None:
-    plain = gymnasium.make(ENV_ID).observation_space
-    converted = to_compat(plain)
-    assert isinstance(converted, spaces.Dict) and isinstance(converted, gymnasium.spaces.Dict)
-    assert converted["mission"] is plain["mission"] and type(converted["mission"]) is MissionSpace
-    assert is_compiled(converted["image"]) and not is_compiled(converted)  # the custom child is not
-    with pytest.raises(TypeError, match="MissionSpace"):
-        to_compat(plain, strict=True)
 
 
 def rollout(env: Any, steps: int = 20) -> list[Any]:
@@ -70,33 +97,63 @@ WRAPPERS = {
 
 
 @pytest.mark.parametrize("name", list(WRAPPERS))
-def test_observation_wrappers_on_compatible_spaces(name: str) -> None:
-    assert_same_rollouts(rollout(make(True, WRAPPERS[name])), rollout(make(False, WRAPPERS[name])))
+def test_observation_wrappers_patched_equal_plain(name: str) -> None:
+    def run() -> tuple[Any, ...]:
+        env = make(WRAPPERS[name])
+        mission = holds_mission(env.observation_space)
+        reasons = (plain_reason(env.observation_space), plain_reason(env.action_space))
+        return rollout(env), mission, reasons
+
+    (plain, mission, plain_reasons), (compiled, _, patched_reasons) = plain_and_patched(run)
+    assert None not in plain_reasons  # the plain run was plain
+    # Patched: compiled unless the wrapper kept the MissionSpace child.
+    expected = f"sub-space MissionSpace: {MISSION_REASON}" if mission else None
+    assert patched_reasons == (expected, None)
+    assert_same_rollouts(compiled, plain)
 
 
 VECTOR_ENVS = {
-    "sync": lambda compat: gymnasium.vector.SyncVectorEnv([lambda: make(compat)] * 2),
-    "async-shared-memory-off": lambda compat: gymnasium.vector.AsyncVectorEnv(
-        [lambda: make(compat)] * 2, shared_memory=False
+    "sync": lambda: gymnasium.vector.SyncVectorEnv([functools.partial(reporting, f"minigrid:{ENV_ID}")] * 2),
+    # Forked workers inherit the patch; spawned ones patch themselves (GYMSPACES_PATCH=1).
+    "async-fork": lambda: gymnasium.vector.AsyncVectorEnv(
+        [functools.partial(reporting, f"minigrid:{ENV_ID}")] * 2, shared_memory=False, context="fork"
+    ),
+    "async-spawn": lambda: gymnasium.vector.AsyncVectorEnv(
+        [functools.partial(reporting, f"minigrid:{ENV_ID}")] * 2, shared_memory=False, context="spawn"
     ),
 }
 
 
 @pytest.mark.parametrize("kind", list(VECTOR_ENVS))
-def test_vector_envs_of_compatible_minigrid_envs(kind: str) -> None:
-    compat, plain = VECTOR_ENVS[kind](True), VECTOR_ENVS[kind](False)
-    assert repr(compat.single_observation_space) == repr(plain.single_observation_space)
-    assert_same_rollouts(rollout(compat, 10), rollout(plain, 10))
+def test_vector_envs_of_minigrid_envs_patched_equal_plain(kind: str) -> None:
+    def run() -> tuple[Any, ...]:
+        env = VECTOR_ENVS[kind]()
+        reports = list(env.call("spaces_report"))  # from the sub-envs: the workers' processes for async
+        reasons = (plain_reason(env.single_observation_space), plain_reason(env.single_action_space))
+        return rollout(env, 10), repr(env.single_observation_space), reasons, reports
+
+    plain, compiled = plain_and_patched(run)
+    assert compiled[1] == plain[1]
+    not_patched = "Gymnasium is not patched"
+    assert plain[2] == (not_patched, not_patched)
+    assert plain[3] == [(False, not_patched, not_patched)] * 2
+    assert compiled[2] == (f"sub-space MissionSpace: {MISSION_REASON}", None)
+    assert compiled[3] == [(True, f"sub-space MissionSpace: {MISSION_REASON}", None)] * 2
+    assert_same_rollouts(compiled[0], plain[0])
 
 
-def test_async_vector_env_with_shared_memory_fails_as_plain_gymnasium_does() -> None:
+def test_async_vector_env_with_shared_memory_fails_patched_as_plain() -> None:
     """Gymnasium has no shared-memory rule for MissionSpace: both refuse alike."""
-    outcomes = []
-    for compat in (True, False):
+
+    def outcome() -> str:
         try:
-            env = gymnasium.vector.AsyncVectorEnv([lambda compat=compat: make(compat)] * 2, shared_memory=True)
-            env.close()
-            outcomes.append("built")
-        except Exception as error:  # noqa: BLE001 - the exception type is the outcome
-            outcomes.append(f"{type(error).__module__}.{type(error).__name__}")
-    assert outcomes[0] == outcomes[1]
+            env = gymnasium.vector.AsyncVectorEnv([make] * 2, shared_memory=True)
+        except Exception as error:  # noqa: BLE001 - the exception is the outcome
+            cause = error.__cause__
+            return f"{type(error).__qualname__}: {error} (from {type(cause).__qualname__}: {cause})"
+        env.close()
+        return "built"
+
+    plain, compiled = plain_and_patched(outcome)
+    assert plain.startswith("ValueError: ") and "CustomSpaceError" in plain, plain
+    assert compiled == plain

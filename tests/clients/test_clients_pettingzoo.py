@@ -1,9 +1,11 @@
-"""PettingZoo environments whose per-agent spaces were converted as one mapping.
+"""PettingZoo environments run on plain and on patched Gymnasium.
 
 PettingZoo keeps ``observation_spaces`` / ``action_spaces`` dicts, often with
 one space object shared by several agents (``dict.fromkeys(agents, space)``).
-Converted in one call, shared objects stay shared, so per-agent seeding gives
-the plain env's numbers; PettingZoo's own API and seed tests must pass.
+Patch mode replaces no space object, so shared objects stay shared and
+per-agent seeding gives the plain env's numbers. Patched, every agent's
+spaces run compiled, PettingZoo's own API and seed tests pass, and seeded
+games (masked action samples included) equal the plain run's.
 """
 
 from __future__ import annotations
@@ -11,18 +13,19 @@ from __future__ import annotations
 from typing import Any
 
 import gymnasium
-import numpy as np
 import pytest
-from support.clients import framework
+from support.clients import framework, plain_and_patched
 from support.differential import assert_same_value
 
-from gymspaces.gymnasium import is_compiled, to_compat
+from gymspaces.gymnasium import plain_reason
 
 pettingzoo = framework("pettingzoo")
 from pettingzoo import ParallelEnv  # noqa: E402
 from pettingzoo.classic import connect_four_v3, rps_v2, tictactoe_v3  # noqa: E402
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
 from pettingzoo.utils import parallel_to_aec  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("unpatched")  # conftest: each test starts unpatched
 
 G = gymnasium.spaces
 
@@ -67,35 +70,65 @@ class SharedSpacesEnv(ParallelEnv):
         return observations, rewards, terminations, truncations, infos
 
 
-def converted(env: Any) -> Any:
-    """``env`` with its per-agent spaces converted, each dict in one call."""
-    raw = env.unwrapped if hasattr(env, "unwrapped") else env
-    before = {agent: id(space) for agent, space in raw.observation_spaces.items()}
-    raw.observation_spaces = to_compat(raw.observation_spaces)
-    raw.action_spaces = to_compat(raw.action_spaces)
-    for agent in raw.observation_spaces:
-        assert is_compiled(raw.observation_spaces[agent]) and is_compiled(raw.action_spaces[agent])
-        for other in raw.observation_spaces:  # shared before <=> shared after
-            shared_before = before[agent] == before[other]
-            assert (raw.observation_spaces[agent] is raw.observation_spaces[other]) == shared_before
-    return env
+def reasons(env: Any) -> list[str | None]:
+    """``plain_reason`` of every agent's observation and action space (``None``: compiled)."""
+    return [plain_reason(space(agent)) for agent in env.possible_agents
+            for space in (env.observation_space, env.action_space)]
+
+
+def assert_plain_then_compiled(plain: list[str | None], compiled: list[str | None]) -> None:
+    assert plain and None not in plain  # the plain run was plain
+    assert compiled == [None] * len(plain)
+
+
+def play_aec(env: Any, seed: int) -> list[Any]:
+    """A seeded game: each turn's observation, reward, flags and membership, and the
+    agent's action sampled from its space (with the observation's action mask, if any)."""
+    env.reset(seed=seed)
+    for offset, agent in enumerate(env.possible_agents):
+        env.action_space(agent).seed(seed + offset)
+    record = []
+    for agent in env.agent_iter(max_iter=200):
+        observation, reward, termination, truncation, _ = env.last()
+        record.append((agent, observation, reward, termination, truncation))
+        record.append(env.observation_space(agent).contains(observation))
+        if termination or truncation:
+            action = None
+        else:
+            mask = observation["action_mask"] if isinstance(observation, dict) else None
+            action = env.action_space(agent).sample(mask)
+        record.append(action)
+        env.step(action)
+    env.close()
+    return record
 
 
 AEC_ENVS = {"rps": rps_v2.env, "tictactoe": tictactoe_v3.env, "connect_four": connect_four_v3.env}
 
 
 @pytest.mark.parametrize("name", list(AEC_ENVS))
-def test_aec_api_and_seed_tests_on_converted_envs(name: str) -> None:
-    api_test(converted(AEC_ENVS[name]()), num_cycles=40)
-    seed_test(lambda: converted(AEC_ENVS[name]()), num_cycles=40)
+def test_aec_api_seed_tests_and_games_patched_as_plain(name: str) -> None:
+    def run() -> tuple[list[str | None], list[Any]]:
+        api_test(AEC_ENVS[name](), num_cycles=40)
+        seed_test(AEC_ENVS[name], num_cycles=40)
+        env = AEC_ENVS[name]()
+        return reasons(env), play_aec(env, seed=7)
+
+    (plain_reasons, plain), (compiled_reasons, compiled) = plain_and_patched(run)
+    assert_plain_then_compiled(plain_reasons, compiled_reasons)
+    assert_same_value(compiled, plain)
 
 
 def test_parallel_api_and_seed_tests_with_shared_spaces() -> None:
-    env = converted(SharedSpacesEnv())
-    assert env.observation_spaces["agent_0"] is env.observation_spaces["agent_2"]
-    parallel_api_test(env, num_cycles=30)
-    parallel_seed_test(lambda: converted(SharedSpacesEnv()), num_cycles=30)
-    api_test(converted(parallel_to_aec(SharedSpacesEnv())), num_cycles=30)
+    def run() -> list[str | None]:
+        env = SharedSpacesEnv()
+        parallel_api_test(env, num_cycles=30)
+        assert env.observation_spaces["agent_0"] is env.observation_spaces["agent_2"]  # still shared
+        parallel_seed_test(SharedSpacesEnv, num_cycles=30)
+        api_test(parallel_to_aec(SharedSpacesEnv()), num_cycles=30)
+        return reasons(env)
+
+    assert_plain_then_compiled(*plain_and_patched(run))
 
 
 def play(env: Any, seed: int) -> list[Any]:
@@ -109,18 +142,14 @@ def play(env: Any, seed: int) -> list[Any]:
 
 
 def test_shared_spaces_give_the_plain_envs_numbers() -> None:
-    """Converting agent by agent would split shared spaces and change the numbers."""
-    plain, compat = play(SharedSpacesEnv(), 5), play(converted(SharedSpacesEnv()), 5)
-    for step, (mine, reference) in enumerate(zip(compat, plain, strict=True)):
+    """Per-agent seeding reseeds each shared object once per agent that holds it:
+    patched, the last seed wins as it does plain."""
+
+    def run() -> tuple[list[str | None], list[Any]]:
+        env = SharedSpacesEnv()
+        return reasons(env), play(env, 5)
+
+    (plain_reasons, plain), (compiled_reasons, compiled) = plain_and_patched(run)
+    assert_plain_then_compiled(plain_reasons, compiled_reasons)
+    for step, (mine, reference) in enumerate(zip(compiled, plain, strict=True)):
         assert_same_value(mine, reference, f"step {step}")
-    split = SharedSpacesEnv()
-    split.observation_spaces = {agent: to_compat(space) for agent, space in split.observation_spaces.items()}
-    split.action_spaces = {agent: to_compat(space) for agent, space in split.action_spaces.items()}
-    different = play(split, 5)
-    assert any(
-        not np.array_equal(a[agent]["position"], b[agent]["position"])
-        for a, b in zip(different, plain)
-        for agent in a
-    ), "converting one by one should have changed the numbers (the test would prove nothing)"
-
-

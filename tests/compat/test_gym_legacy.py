@@ -1,7 +1,7 @@
 """Conversion of old ``gym`` 0.26 spaces (the last gym release) with the real ``gym``.
 
 gym 0.26 stores nearly Gymnasium's attributes; ``from_gymnasium``,
-``to_gymnasium`` and ``to_compat`` fill in what it lacked and carry the
+``to_gymnasium`` fill in what it lacked and carry the
 generator state over. Where gym 0.26 sampled like Gymnasium 1.4 (every kind
 but ``Text`` and ``Graph``), the converted space continues the gym space's
 stream value for value; ``Text`` and ``Graph`` then sample as Gymnasium 1.4
@@ -23,12 +23,11 @@ with warnings.catch_warnings():
     from gym.utils import seeding as old_seeding
 
 import gymspaces
-from gymspaces.gymnasium import from_gymnasium, spaces as compat, to_compat, to_gymnasium
+from gymspaces.gymnasium import from_gymnasium, to_gymnasium
 
 CONVERSIONS = {
     "gymspaces": (from_gymnasium, gymspaces),
     "gymnasium": (to_gymnasium, gymnasium.spaces),
-    "compat": (to_compat, compat),
 }
 
 
@@ -106,7 +105,7 @@ def test_converted_gym_space_is_the_gymnasium_space(kind, target):
     reference = _kinds(gymnasium.spaces)[kind]
 
     assert type(converted) is getattr(library, type(reference).__name__)
-    assert converted == to_compat(reference) and repr(converted) == repr(reference)
+    assert converted == convert(reference) and repr(converted) == repr(reference)
     # Every attribute Gymnasium 1.4 gives the class is there (gym lacked some).
     assert set(vars(reference)) <= set(vars(converted))
     assert _states(converted) == _states(legacy)
@@ -133,7 +132,7 @@ def test_every_target_samples_as_gymnasium_from_the_carried_state(kind):
     legacy = _seeded_legacy(kind)
     results = {target: CONVERSIONS[target][0](legacy) for target in CONVERSIONS}
     draws = {target: [repr(space.sample()) for _ in range(10)] for target, space in results.items()}
-    assert draws["gymspaces"] == draws["gymnasium"] == draws["compat"]
+    assert draws["gymspaces"] == draws["gymnasium"]
 
 
 def test_masks_reach_the_converted_children():

@@ -1,4 +1,4 @@
-"""gymspaces.gymnasium.from_gymnasium / to_gymnasium / to_compat.
+"""gymspaces.gymnasium.from_gymnasium / to_gymnasium.
 
 A converted space tree must continue exactly the sample streams of the
 original: every generator's state is carried over, generators shared between
@@ -15,10 +15,9 @@ import gymnasium.spaces as gym_spaces
 import numpy as np
 import pytest
 from support.composite_helpers import assert_same_sample_tree
-from support.gymnasium_envs import DemoEnv
 
 import gymspaces
-from gymspaces.gymnasium import from_gymnasium, spaces as compat, to_compat, to_gymnasium
+from gymspaces.gymnasium import from_gymnasium, to_gymnasium
 
 
 def _walk(space):
@@ -37,15 +36,8 @@ def _walk(space):
 
 
 def _family(space):
-    """The libraries the classes of a tree come from ("compat" for gymspaces.gymnasium)."""
-    families = set()
-    for node in _walk(space):
-        module = type(node).__module__
-        if module.startswith("gymspaces.gymnasium"):
-            families.add("compat")
-        else:
-            families.add(module.split(".")[0])
-    return families
+    """The libraries the classes of a tree come from."""
+    return {type(node).__module__.split(".")[0] for node in _walk(space)}
 
 
 def _assert_continues(original, converted, draws=6):
@@ -195,31 +187,6 @@ def test_to_gymnasium_from_gymspaces():
     _assert_continues(space, again)
 
 
-def test_to_compat_and_compat_sources():
-    space = _rich_space(gym_spaces, seed=7)
-    ours = to_compat(space)
-    assert _family(ours) == {"compat"} and ours == space and space == ours
-    _assert_continues(space, ours)
-    plain = from_gymnasium(ours)
-    assert _family(plain) == {"gymspaces"} and plain == ours
-    _assert_continues(ours, plain)
-    assert _family(to_gymnasium(ours)) == {"gymnasium"}
-
-
-def test_env_spaces_swapped_for_compatible_ones():
-    """to_compat speeds up an existing environment without changing its stream."""
-    env, reference = DemoEnv("gymnasium"), DemoEnv("gymnasium")
-    env.observation_space = to_compat(env.observation_space)
-    env.action_space = to_compat(env.action_space)
-    assert isinstance(env.observation_space, compat.Dict)
-    for target in (env, reference):
-        target.action_space.seed(2)
-    assert_same_sample_tree(env.reset(seed=1), reference.reset(seed=1), type_names=True)
-    for _ in range(5):
-        assert_same_sample_tree(env.step(env.action_space.sample()), reference.step(reference.action_space.sample()),
-                                type_names=True)
-
-
 def test_unknown_spaces_are_kept_unless_strict():
     class Custom(gym_spaces.Space):
         pass
@@ -228,7 +195,7 @@ def test_unknown_spaces_are_kept_unless_strict():
         pass
 
     custom, subclass = Custom(), MyBox(0, 1)
-    for convert in (from_gymnasium, to_gymnasium, to_compat):
+    for convert in (from_gymnasium, to_gymnasium):
         assert convert(custom) is custom and convert(subclass) is subclass
         converted = convert(gym_spaces.Tuple([custom, gym_spaces.Discrete(2)]))
         assert converted[0] is custom and repr(converted[1]) == "Discrete(2)"
@@ -246,7 +213,7 @@ def _by_default() -> None:
     return None
 
 
-@pytest.mark.parametrize("convert", [from_gymnasium, to_gymnasium, to_compat])
+@pytest.mark.parametrize("convert", [from_gymnasium, to_gymnasium])
 @pytest.mark.parametrize("container", [dict, list, tuple, collections.defaultdict, Agents])
 def test_containers_keep_their_type_and_sharing(convert, container):
     """PettingZoo shares one space object between agents: it stays one object.

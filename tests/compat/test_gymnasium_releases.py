@@ -24,8 +24,7 @@ import pytest
 import gymspaces
 import gymspaces.gymnasium as gsg
 import gymspaces.space
-from gymspaces.gymnasium import compile_env, from_gymnasium, is_compiled, to_compat, to_gymnasium
-from gymspaces.gymnasium import spaces as compat
+from gymspaces.gymnasium import from_gymnasium, is_compiled, to_gymnasium
 from gymspaces.gymnasium._patch import VERIFIED_GYMNASIUM
 
 G = gymnasium.spaces
@@ -36,7 +35,7 @@ PRESENT = tuple(name for name in ALL_NAMES if isinstance(getattr(G, name, None),
 RELEASE_1 = int(VERSION.split(".")[0]) >= 1
 
 # Releases before 1.4.0 draw some kinds with other generator calls than 1.4.0
-# (which gymspaces' own classes follow; the compatible classes follow the release). 0.29: Text's characters with ``choice``,
+# (which gymspaces' own classes follow; patch mode follows the release). 0.29: Text's characters with ``choice``,
 # Sequence's lengths and Graph's edge counts differently. Before 1.4.0: Graph
 # (1.4.0 samples nodes and edges through its batched spaces). 1.0.0: Text
 # (1.1.0 changed the draw). Those are compared by structure only there; the
@@ -52,7 +51,7 @@ if _RELEASE < (1, 1):
 
 
 def _space(lib, name, seed=None):
-    """A space of kind ``name`` from ``lib`` (gymnasium.spaces or the compatible classes)."""
+    """A space of kind ``name`` from ``lib`` (gymnasium.spaces or gymspaces)."""
     if name == "Box":
         return lib.Box(-1.0, 2.0, (3,), seed=seed)
     if name == "Discrete":
@@ -123,12 +122,12 @@ def _run(args, tmp_path, env=None):
 
 
 def test_import_and_what_exists():
-    assert gsg.to_compat is to_compat
+    assert sorted(gsg.__all__) == sorted(
+        ["from_gymnasium", "to_gymnasium", "patch", "unpatch", "is_patched", "patched", "is_compiled",
+         "plain_reason", "report"]
+    )
     for name in ALL_NAMES:
-        # A compatible class for exactly the classes the release has: no OneOf before 1.0.
-        assert hasattr(compat, name) == (name in PRESENT), name
-        assert (name in compat.__all__) == (name in PRESENT), name
-        assert hasattr(gymspaces, name)  # gymspaces' own classes are all there
+        assert hasattr(gymspaces, name)  # gymspaces' own classes are all there, whatever the release
     if not RELEASE_1:
         assert "OneOf" not in PRESENT
 
@@ -255,76 +254,79 @@ def test_release_rules_say_what_runs_plain():
             assert plain_reason(graph) is None and plain_reason(clipped) is None
     finally:
         gsg.unpatch()
-    # The compatible classes follow the same rules, patched or not.
-    for space in (compat.Discrete(5), compat.Box(-1.0, 1.0, (3,)), compat.MultiBinary(3)):
-        assert plain_reason(space) is None, space
-    compatible_clipped = compat.Tuple((compat.Discrete(2), compat.Box(-128, 127, (3,), np.int8)))
-    if _RELEASE < (1, 4):
-        assert VERSION in plain_reason(compatible_clipped)
-    else:
-        assert plain_reason(compatible_clipped) is None
 
 
-# -------------------------------------------------------------- compile_env
+# ------------------------------------------------- patched against plain
 
 
-def test_compile_env_cartpole():
-    env = compile_env(gymnasium.make("CartPole-v1"))
+@pytest.mark.usefixtures("unpatched")
+def test_patched_cartpole_runs_compiled_with_plain_results():
+    def run():
+        env = gymnasium.make("CartPole-v1")
+        try:
+            observations = [env.reset(seed=0)[0]]
+            env.action_space.seed(0)
+            for _ in range(20):
+                action = env.action_space.sample()
+                assert env.action_space.contains(action)
+                observation, _, terminated, truncated, _ = env.step(action)
+                observations.append(observation)
+                if terminated or truncated:
+                    observations.append(env.reset()[0])
+            compiled = (is_compiled(env.observation_space), is_compiled(env.action_space))
+            return observations, compiled
+        finally:
+            env.close()
+
+    plain, plain_compiled = run()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the opt-in warning, if unverified
+        gsg.patch(unverified=True)
     try:
-        assert is_compiled(env.observation_space) and is_compiled(env.action_space)
-        assert is_compiled(env.unwrapped.observation_space)
-        assert isinstance(env.observation_space, G.Box) and isinstance(env.action_space, G.Discrete)
-        observation, _ = env.reset(seed=0)
-        assert env.observation_space.contains(observation)
-        env.action_space.seed(0)
-        for _ in range(5):
-            action = env.action_space.sample()
-            assert env.action_space.contains(action)
-            observation, _, terminated, truncated, _ = env.step(action)
-            if terminated or truncated:
-                env.reset()
+        patched, patched_compiled = run()
     finally:
-        env.close()
-
-
-# ----------------------------------------------------- compatible classes
-
-
-@pytest.mark.parametrize("name", ALL_NAMES)
-def test_compatible_class(name):
-    if name not in PRESENT:
-        assert not hasattr(compat, name)
-        with pytest.raises(AttributeError):
-            getattr(compat, name)
-        return
-    space = _space(compat, name, seed=0)
-    assert isinstance(space, getattr(G, name)) and isinstance(space, getattr(gymspaces, name))
-    assert isinstance(space, G.Space)
-    for _ in range(5):
-        sample = space.sample()
-        assert space.contains(sample), (name, sample)
-    theirs = _space(G, name, seed=0)
-    ours = _space(compat, name, seed=0)
-    # The compatible classes give the installed release's own results (built by
-    # its __init__ where it is not 1.4.0): the same attributes, the same stream.
-    assert set(vars(ours)) - set(gymspaces.space.KERNEL_CACHE_ATTRS) == set(vars(theirs)), name
-    for _ in range(3):
-        mine, reference = ours.sample(), theirs.sample()
-        assert _same(mine, reference), (name, mine, reference)
-        assert type(mine) is type(reference) or isinstance(mine, type(reference)), name
-        # Gymnasium's own contains accepts the compatible sample.
-        assert type(theirs).contains(theirs, mine), (name, mine)
-    assert space == theirs
-    assert _rng_state(ours) == _rng_state(theirs)
+        gsg.unpatch()
+    assert plain_compiled == (False, False) and patched_compiled == (True, True)
+    assert len(patched) == len(plain)
+    assert all(_same(a, b) for a, b in zip(patched, plain))
 
 
 def _rng_state(space):
     return space.np_random.bit_generator.state
 
 
-def test_compatible_classes_follow_the_release_where_it_differs_from_1_4():
-    """Inputs on which releases answer otherwise: the compatible class answers as
-    the installed one does (the same value, or the same exception)."""
+@pytest.mark.usefixtures("unpatched")
+@pytest.mark.parametrize("name", PRESENT)
+def test_patched_class_gives_the_release_results(name):
+    """Patched, each class of this release samples, checks and seeds as the release
+    does plain, and its instances hold the same attributes."""
+    def run():
+        space = _space(G, name, seed=0)
+        samples = [space.sample() for _ in range(5)]
+        checks = [space.contains(sample) for sample in samples]
+        return space, samples, checks
+
+    plain_space, plain_samples, plain_checks = run()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        gsg.patch(unverified=True)
+    try:
+        space, samples, checks = run()
+        # Judged by the release's rules: compiled unless the release differs from 1.4.0 here.
+        compiled = is_compiled(space)
+    finally:
+        gsg.unpatch()
+    assert checks == plain_checks and all(checks), name
+    assert all(_same(a, b) and type(a) is type(b) for a, b in zip(samples, plain_samples)), name
+    assert set(vars(space)) == set(vars(plain_space)), name
+    assert _rng_state(space) == _rng_state(plain_space)
+    assert compiled or _RELEASE < (1, 4)
+
+
+@pytest.mark.usefixtures("unpatched")
+def test_patched_classes_follow_the_release_where_it_differs_from_1_4():
+    """Inputs on which releases answer otherwise: patched, the installed release
+    answers as it does plain (the same value, or the same exception)."""
     def outcome(make):
         try:
             result = make()
@@ -334,18 +336,26 @@ def test_compatible_classes_follow_the_release_where_it_differs_from_1_4():
 
     checks = [
         # 1.4.0 de-duplicates and sorts a charset; before, duplicates make choice() fail.
-        lambda lib: lib.Text(6, charset="aabc", seed=0).sample(),
-        lambda lib: lib.Text(5, seed=0).sample(),  # 1.1.0 changed the draw
-        lambda lib: lib.Box(-128, 127, (50,), np.int8, seed=0).sample().min(),  # clipping before 1.4.0
-        lambda lib: lib.Discrete(5).contains(10**20),  # an OverflowError before 1.4.0
-        lambda lib: lib.MultiDiscrete([3, 5, 2]).contains(np.zeros(3)),  # True up to 1.1
-        lambda lib: G.utils.flatten(lib.Tuple((lib.Discrete(2), lib.Discrete(3))), (1,)),
-        lambda lib: lib.Discrete(3, seed=0).sample(probability=np.array([0.0, 1.0, 0.0])),  # no probability on 0.29/1.0
-        lambda lib: type(lib.Dict({"a": lib.Discrete(2)}, seed=0).sample()).__name__,  # OrderedDict on 0.29
-        lambda lib: gymnasium.vector.utils.batch_space(lib.Discrete(3, start=1), 2),
+        lambda: G.Text(6, charset="aabc", seed=0).sample(),
+        lambda: G.Text(5, seed=0).sample(),  # 1.1.0 changed the draw
+        lambda: G.Box(-128, 127, (50,), np.int8, seed=0).sample().min(),  # clipping before 1.4.0
+        lambda: G.Discrete(5).contains(10**20),  # an OverflowError before 1.4.0
+        lambda: G.MultiDiscrete([3, 5, 2]).contains(np.zeros(3)),  # True up to 1.1
+        lambda: G.utils.flatten(G.Tuple((G.Discrete(2), G.Discrete(3))), (1,)),
+        lambda: G.Discrete(3, seed=0).sample(probability=np.array([0.0, 1.0, 0.0])),  # no probability on 0.29/1.0
+        lambda: type(G.Dict({"a": G.Discrete(2)}, seed=0).sample()).__name__,  # OrderedDict on 0.29
+        lambda: gymnasium.vector.utils.batch_space(G.Discrete(3, start=1), 2),
     ]
-    for index, check in enumerate(checks):
-        assert outcome(lambda: check(compat)) == outcome(lambda: check(G)), (VERSION, index)
+    plain = [outcome(check) for check in checks]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        gsg.patch(unverified=True)
+    try:
+        patched = [outcome(check) for check in checks]
+    finally:
+        gsg.unpatch()
+    for index, (mine, reference) in enumerate(zip(patched, plain)):
+        assert mine == reference, (VERSION, index)
 
 
 # ------------------------------------------------------------- conversions
@@ -363,11 +373,9 @@ def test_conversions_round_trip(name):
     # Attributes as the release's own constructor leaves them.
     assert set(vars(back)) == set(vars(_space(G, name))), name
     repr(back)
-    compatible = to_compat(original)
-    assert type(compatible) is getattr(compat, name) and compatible == original
     for _ in range(3):
         expected = reference.sample()
-        for converted in (ours, back, compatible):
+        for converted in (ours, back):
             got = converted.sample()
             if name in SAME_STREAM or converted is not ours:  # gymspaces' own follows 1.4.0
                 assert _same(got, expected), (name, got, expected)

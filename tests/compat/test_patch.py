@@ -8,6 +8,8 @@ happened call by call: values, dtypes, scalar types and exception types.
 from __future__ import annotations
 
 import copy
+import json
+import os
 import pickle
 import subprocess
 import sys
@@ -68,7 +70,7 @@ def snapshot() -> dict[str, Any]:
         "classes": {cls: dict(vars(cls)) for cls in [G.Space, *SPACE_CLASSES]},
         "gymnasium": {helper: dict(helper.registry) for helper in GYMNASIUM_HELPERS},
         "gymspaces": {helper: {cls: helper.dispatch(cls) for cls in SPACE_CLASSES} for helper in GYMSPACES_HELPERS},
-        "gymspaces registries": {helper: dict(helper.registry) for helper in _dispatch.value_dispatchers()},
+        "gymspaces registries": {helper: dict(helper.registry) for helper, _ in _dispatch._ALL_DISPATCHERS},
         "aliases": dict(_kernel_wiring.ACTIVE),
         "dispatchers": {helper: called_dispatch(helper) for helper in GYMNASIUM_HELPERS},
     }
@@ -96,6 +98,82 @@ def assert_same_snapshot(after: dict[str, Any], before: dict[str, Any]) -> None:
 
 
 # --------------------------------------------------------------- patch / unpatch
+
+IMPORT_PROBE = """
+import json, sys
+import gymnasium, gymnasium.spaces as G, gymnasium.spaces.utils, gymnasium.vector.utils
+import gymspaces, gymspaces.utils, gymspaces.vector
+from gymspaces import _dispatch, _kernel_wiring
+from gymspaces._registry import REGISTRY
+
+HELPERS = [helper for module in (gymnasium.spaces.utils, gymnasium.vector.utils)
+           for helper in vars(module).values() if hasattr(helper, "register") and hasattr(helper, "dispatch")]
+CLASSES = [G.Space, *(getattr(G, name) for name in G.__all__ if isinstance(getattr(G, name), type))]
+
+def snapshot():
+    # Everything of either library an import or a patch could change, by identity.
+    return {
+        "gymnasium classes": {cls.__name__: dict(vars(cls)) for cls in CLASSES},
+        "gymnasium registries": {helper.__name__: dict(helper.registry) for helper in HELPERS},
+        "gymnasium dispatch": {helper.__name__: helper.__closure__[helper.__code__.co_freevars.index("dispatch")]
+                               .cell_contents for helper in HELPERS},
+        "gymspaces registries": {f"{helper.__module__}.{helper.__name__}": dict(helper.registry)
+                                 for helper, _ in _dispatch._ALL_DISPATCHERS},
+        "gymspaces classes": {name: dict(vars(getattr(gymspaces, name))) for name in gymspaces.__all__
+                              if isinstance(getattr(gymspaces, name), type)},
+        "aliases": dict(_kernel_wiring.ACTIVE),
+        "switches": {name: getattr(REGISTRY, name) for name in dir(REGISTRY) if name.endswith("_enabled")},
+        "composites take a Gymnasium child": gymspaces.space.is_space(G.Discrete(2)),
+    }
+
+def differences(before, after):
+    found = []
+    for part, table in before.items():
+        if not isinstance(table, dict):
+            if after[part] != table:
+                found.append(part)
+            continue
+        if table.keys() != after[part].keys():
+            found.append(f"{part}: {sorted(map(str, table.keys() ^ after[part].keys()))}")
+            continue
+        for key, value in table.items():
+            new = after[part][key]
+            if isinstance(value, dict):
+                changed = [str(k) for k in value.keys() | new.keys() if value.get(k) is not new.get(k)]
+                if changed:
+                    found.append(f"{part}[{key}]: {sorted(changed)}")
+            elif value is not new and value != new:
+                found.append(f"{part}[{key}]")
+    return found
+
+before = snapshot()
+assert "gymspaces.gymnasium" not in sys.modules
+import gymspaces.gymnasium as g
+after_import = snapshot()
+g.patch()
+during = snapshot()
+g.unpatch()
+after_unpatch = snapshot()
+print(json.dumps({
+    "import": differences(before, after_import),
+    "patch": len(differences(before, during)),
+    "unpatch": differences(before, after_unpatch),
+}))
+"""
+
+
+def test_import_changes_nothing_and_unpatch_restores_both_libraries() -> None:
+    """In a fresh interpreter: importing gymspaces.gymnasium leaves Gymnasium and
+    gymspaces as they were (classes, helper registries, dispatch, aliases, switches),
+    patch() changes them, and unpatch() puts back exactly what was there."""
+    env = {name: value for name, value in os.environ.items() if not name.startswith("GYMSPACES_")}
+    result = subprocess.run([sys.executable, "-c", IMPORT_PROBE], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["import"] == [], report["import"]
+    assert report["patch"] > 0  # the probe sees what patch() changes
+    assert report["unpatch"] == [], report["unpatch"]
+
 
 
 def test_unpatch_restores_gymnasium_exactly() -> None:
@@ -656,6 +734,13 @@ WRAPPED_ENVS: dict[str, Callable[[], gymnasium.Env]] = {
     "DiscretizeObservation": lambda: W.DiscretizeObservation(gymnasium.make("Pendulum-v1"), bins=4),
     "DiscretizeAction": lambda: W.DiscretizeAction(gymnasium.make("Pendulum-v1"), bins=5),
     "FlattenObservation": lambda: W.FlattenObservation(DictEnv()),
+    "FlattenObservation-NormalizeObservation": lambda: W.NormalizeObservation(W.FlattenObservation(DictEnv())),
+    "FlattenObservation-FrameStackObservation": lambda: W.FrameStackObservation(W.FlattenObservation(DictEnv()), 3),
+    "TimeLimit-RecordEpisodeStatistics": lambda: W.RecordEpisodeStatistics(W.TimeLimit(DictEnv(), 4)),
+    "TransformObservation": lambda: W.TransformObservation(
+        DictEnv(), lambda observation: observation["position"] * 2.0, G.Box(-2, 2, (3,))
+    ),
+    "StickyAction": lambda: W.StickyAction(gymnasium.make("Pendulum-v1"), 0.5),
     "FilterObservation": lambda: W.FilterObservation(DictEnv(), ["mode", "position"]),
     "GrayscaleObservation": lambda: W.GrayscaleObservation(ImageEnv()),
     "ResizeObservation": lambda: W.ResizeObservation(ImageEnv(), (4, 4)),  # needs OpenCV (test extra)
@@ -711,6 +796,8 @@ VECTOR_ENVS: dict[str, Callable[[], Any]] = {
         gymnasium.vector.SyncVectorEnv([lambda: gymnasium.make("CartPole-v1")] * 2), (2, 2)
     ),
     "vector.FilterObservation": lambda: V.FilterObservation(gymnasium.vector.SyncVectorEnv([DictEnv] * 2), ["mode"]),
+    "vector.RecordEpisodeStatistics": lambda: V.RecordEpisodeStatistics(gymnasium.vector.SyncVectorEnv([DictEnv] * 2)),
+    "vector.DictInfoToList": lambda: V.DictInfoToList(gymnasium.vector.SyncVectorEnv([DictEnv] * 2)),
     "vector.GrayscaleObservation": lambda: V.GrayscaleObservation(gymnasium.vector.SyncVectorEnv([ImageEnv] * 2)),
     "vector.ResizeObservation": lambda: V.ResizeObservation(gymnasium.vector.SyncVectorEnv([ImageEnv] * 2), (3, 3)),
 }

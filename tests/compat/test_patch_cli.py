@@ -1,4 +1,4 @@
-"""``python -m gymspaces.gymnasium``, the start-up hook, ``report`` and ``compile_env``.
+"""``python -m gymspaces.gymnasium``, the start-up hook and ``report``.
 
 The CLI tests run real interpreters: the program under test is a script file
 (or a module) that knows nothing of gymspaces and prints what it observes.
@@ -11,14 +11,11 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any
 
 import gymnasium
-import numpy as np
 import pytest
-from support.differential import assert_same_value
 
-from gymspaces.gymnasium import compile_env, is_compiled, is_patched, patch, report, unpatch
+from gymspaces.gymnasium import is_patched, patch, report, unpatch
 
 pytestmark = pytest.mark.usefixtures("unpatched")  # conftest: each test starts unpatched
 
@@ -84,10 +81,17 @@ def program(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.parametrize("how", ["command", "variable"])
 @pytest.mark.parametrize("context", ["spawn", "forkserver", "fork"])
-def test_cli_runs_the_program_patched_with_patched_workers(program: Path, context: str) -> None:
+def test_cli_runs_the_program_patched_with_patched_workers(program: Path, context: str, how: str) -> None:
+    """``python -m gymspaces.gymnasium``, or ``GYMSPACES_PATCH=1`` alone (the start-up
+    hook patches the program, and each spawned or forkserver worker, when it
+    imports Gymnasium; forked workers inherit the patch)."""
     plain = run([str(program), context, "0"], program.parent)
-    patched = run(["-m", "gymspaces.gymnasium", str(program), context, "3"], program.parent)
+    if how == "command":
+        patched = run(["-m", "gymspaces.gymnasium", str(program), context, "3"], program.parent)
+    else:
+        patched = run([str(program), context, "3"], program.parent, GYMSPACES_PATCH="1")
     assert plain.returncode == 0, plain.stderr
     assert patched.returncode == 3, patched.stderr  # the program's own exit status
     assert f"argv ['{context}', '0'] name __main__" in plain.stdout
@@ -192,42 +196,3 @@ def test_report_in_code_counts_while_patched() -> None:
     counts = {line.split()[0]: int(line.split()[1]) for line in table.splitlines()[2:] if line[:1].isalpha() and len(line.split()) == 3}
     assert counts["Box.sample"] == 4 and counts["Box.contains"] == 3 and counts["flatten"] == 1
     assert gymnasium.spaces.Space.__init__ is gymnasium.spaces.space.Space.__dict__["__init__"]
-
-
-def rollout(env: Any, steps: int = 10) -> list[Any]:
-    observations = [env.reset(seed=5)[0]]
-    env.action_space.seed(6)
-    for _ in range(steps):
-        observations.append(env.step(env.action_space.sample())[0])
-    return observations
-
-
-ENVS = {
-    "Pendulum-ClipAction-Normalize": lambda: gymnasium.wrappers.NormalizeObservation(
-        gymnasium.wrappers.ClipAction(gymnasium.make("Pendulum-v1"))
-    ),
-    "CartPole-TimeAware": lambda: gymnasium.wrappers.TimeAwareObservation(gymnasium.make("CartPole-v1"), flatten=False),
-    "SyncVectorEnv": lambda: gymnasium.vector.SyncVectorEnv([lambda: gymnasium.make("CartPole-v1")] * 3),
-    "vector.RescaleAction": lambda: gymnasium.wrappers.vector.RescaleAction(
-        gymnasium.vector.SyncVectorEnv([lambda: gymnasium.make("Pendulum-v1")] * 2), -1.0, 1.0
-    ),
-}
-
-
-@pytest.mark.parametrize("name", list(ENVS))
-def test_compile_env_compiles_every_layer_with_identical_rollouts(name: str) -> None:
-    expected = rollout(ENVS[name]())
-    env = compile_env(ENVS[name]())
-    layer: Any = env
-    while layer is not None:
-        for attribute in ("observation_space", "action_space"):
-            assert is_compiled(getattr(layer, attribute)), (layer, attribute)
-        for sub in getattr(layer, "envs", ()):
-            assert is_compiled(sub.unwrapped.action_space)
-        layer = getattr(layer, "env", None)
-    assert not is_patched()
-    actual = rollout(env)
-    for step, (a, b) in enumerate(zip(actual, expected)):
-        assert_same_value(a, b, f"step {step}")
-    assert isinstance(env.observation_space, gymnasium.spaces.Space)
-    assert np.ndim(actual[-1]) >= 0

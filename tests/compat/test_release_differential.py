@@ -1,10 +1,9 @@
-"""Patch mode and the compatible classes on the installed Gymnasium release give exactly what that release gives plain.
+"""Patch mode on the installed Gymnasium release gives exactly what that release gives plain.
 
 Runs ``tests/tools/release_differential.py``: a few thousand deterministic
 calls (``tests/support/release_cases.py``) in two fresh processes, plain and
 after ``gymspaces.gymnasium.patch(unverified=True)``, every value, exception,
-warning and generator state compared; then the same cases built with the
-compatible classes (``--compat``). Whatever release 0.29.1 to 1.4.0 is
+warning and generator state compared. Whatever release 0.29.1 to 1.4.0 is
 installed, no case may differ. Never skipped: run it under each release
 (``pytest tests/compat/test_release_differential.py``).
 """
@@ -18,7 +17,6 @@ import sys
 from pathlib import Path
 
 import gymnasium
-import pytest
 
 TOOL = Path(__file__).resolve().parents[1] / "tools" / "release_differential.py"
 # Every 5th case (about 3,500) in a suite run; CI runs every case once per release
@@ -44,12 +42,10 @@ def _report(summary: dict, limit: int = 40, width: int = 400) -> str:
     return "\n".join(lines)
 
 
-@pytest.mark.parametrize("mode", ["patched", "compat"])
-def test_patch_mode_and_the_compatible_classes_match_the_installed_release(tmp_path: Path, mode: str) -> None:
+def test_patch_mode_matches_the_installed_release(tmp_path: Path) -> None:
     summary_path = tmp_path / "release-differential.json"
     finished = subprocess.run(
-        [sys.executable, str(TOOL), "--json", str(summary_path), "--show", "0", "--every", str(EVERY),
-         *(["--compat"] if mode == "compat" else [])],
+        [sys.executable, str(TOOL), "--json", str(summary_path), "--show", "0", "--every", str(EVERY)],
         capture_output=True,
         text=True,
         timeout=1800,

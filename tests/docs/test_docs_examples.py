@@ -63,8 +63,6 @@ PUBLIC_MODULES = [
     "gymspaces.seeding",
     "gymspaces.error",
     "gymspaces.gymnasium",
-    "gymspaces.gymnasium.spaces",
-    "gymspaces.gymnasium.spaces.utils",
 ]
 
 
@@ -90,10 +88,9 @@ def _exported():
                 yield f"{module_name}.{name}", obj
 
 
-def _gymnasiums_own(cls, attr, member):
-    """Whether ``member`` is the installed Gymnasium's method, or one its classes
-    inherit from the standard library (a compatible class takes the release's
-    methods, and patch mode's entries carry their docstrings): documented there."""
+def _documented_elsewhere(cls, attr, member):
+    """Whether ``member`` is one ``cls`` inherits from outside gymspaces (the
+    standard library's ``Mapping``, say): documented there."""
     for base in cls.__mro__[1:]:
         if not base.__module__.startswith("gymspaces") and attr in vars(base):
             return _own_doc(member) == _own_doc(vars(base)[attr])
@@ -105,7 +102,7 @@ def _members(cls):
     for attr, member in vars(cls).items():
         if attr.startswith("_") or not (isinstance(member, (property, staticmethod, classmethod)) or callable(member)):
             continue
-        if not _gymnasiums_own(cls, attr, member):
+        if not _documented_elsewhere(cls, attr, member):
             yield attr, member
 
 

@@ -114,8 +114,8 @@ def test_the_sdist_rules_take_every_source_and_no_generated_file(monkeypatch: py
 
 
 def test_the_wheel_takes_every_stub() -> None:
-    # A package's stubs (the compatible classes' types among them) reach users
-    # only through its package-data entry.
+    # A package's stubs (the kernels' types) reach users only through its
+    # package-data entry.
     config = PYPROJECT["tool"]["setuptools"]
     for package in config["packages"]:
         folder = ROOT.joinpath(*package.split("."))

@@ -14,7 +14,7 @@ from typing_extensions import assert_type  # typing.assert_type needs Python 3.1
 
 import gymspaces
 from gymspaces import Box, Dict, Discrete, MultiBinary, MultiDiscrete, OneOf, Space, Text, Tuple
-from gymspaces.gymnasium import from_gymnasium, spaces, to_compat, to_gymnasium
+from gymspaces.gymnasium import from_gymnasium, to_gymnasium
 from gymspaces.vector import batch_space, concatenate, create_empty_array, iterate
 
 
@@ -106,9 +106,6 @@ def main() -> None:
     assert_type(to_gymnasium(pixels), gymnasium.spaces.Box[np.uint8])
     assert_type(from_gymnasium(gymnasium.spaces.Discrete(3)), Discrete[np.int64])
     assert_type(from_gymnasium(gymnasium.spaces.Text(4)), Text)
-    compatible = to_compat(gymnasium.spaces.MultiBinary(3))
-    assert_type(compatible, spaces.MultiBinary)
-    assert isinstance(compatible, gymnasium.spaces.MultiBinary) and isinstance(compatible, MultiBinary)
 
 
 if __name__ == "__main__":

@@ -179,20 +179,22 @@ def test_concatenate_dict_tree_keeps_object_references(dtype: np.dtype) -> None:
     assert_same_outcome(ours, theirs)
 
 
-def test_concatenate_through_gymnasium_on_compatible_spaces_keeps_references() -> None:
-    from gymspaces.gymnasium import spaces as compat
+@pytest.mark.usefixtures("unpatched")
+def test_patched_gymnasium_concatenate_keeps_references() -> None:
+    from gymspaces.gymnasium import patched
 
-    space = compat.Dict({"a": compat.Box(0, 1, (2,))})
+    space = gym_spaces.Dict({"a": gym_spaces.Box(0, 1, (2,))})
     dtype = np.dtype(object)
 
     def build(leaves: list[np.ndarray]) -> Any:
         out = {"a": np.empty((3, 2), dtype=object)}
         return gym_vector.concatenate(space, [{"a": leaf} for leaf in leaves], out)["a"]
 
-    assert_holds_references(build, dtype)
-    assert_holds_references(
-        lambda leaves: gym_vector.concatenate(compat.Box(0, 1, (2,)), leaves, np.empty((3, 2), object)), dtype
-    )
+    with patched():
+        assert_holds_references(build, dtype)
+        assert_holds_references(
+            lambda leaves: gym_vector.concatenate(gym_spaces.Box(0, 1, (2,)), leaves, np.empty((3, 2), object)), dtype
+        )
 
 
 def test_concatenate_sample_that_views_out() -> None:
@@ -462,18 +464,19 @@ def test_iterate_holds_object_leaves_as_gymnasium_does(case: Any, kind: str) -> 
     )
 
 
+@pytest.mark.usefixtures("unpatched")
 @pytest.mark.parametrize("kind", LEAF_KINDS)
-def test_gymnasium_iterate_on_compatible_spaces_holds_object_leaves(kind: str) -> None:
-    """Gymnasium's own ``iterate`` reaches gymspaces' kernel through a compatible space."""
-    from gymspaces.gymnasium import spaces as compat
+def test_patched_gymnasium_iterate_holds_object_leaves(kind: str) -> None:
+    """Gymnasium's own ``iterate`` reaches gymspaces' kernel while patched."""
+    from gymspaces.gymnasium import patched
 
-    ours = gym_vector.batch_space(compat.Dict({"a": compat.Box(0, 1, (2,))}), 3)
-    theirs = gym_vector.batch_space(gym_spaces.Dict({"a": gym_spaces.Box(0, 1, (2,))}), 3)
-    assert_same_references(
-        lambda leaves: {"a": object_array(leaves, (3, 2))},
-        lambda batch: list(gym_vector.iterate(ours, batch)), lambda batch: list(gym_vector.iterate(theirs, batch)),
-        kind, "gymnasium iterate on compat",
-    )
+    space = gym_vector.batch_space(gym_spaces.Dict({"a": gym_spaces.Box(0, 1, (2,))}), 3)
+    with patched():
+        assert_same_references(
+            lambda leaves: {"a": object_array(leaves, (3, 2))},
+            lambda batch: list(gs_vector.iterate(space, batch)), lambda batch: list(gym_vector.iterate(space, batch)),
+            kind, "gymnasium iterate, patched",
+        )
 
 
 FLAT_CASES: list[tuple[str, Any, Any, Any]] = [

@@ -180,14 +180,25 @@ def test_warnings_come_from_each_leaf_once():
     assert result.value is True and len(result.warnings) == 2
 
 
-def test_compatible_classes_through_gymnasium_code():
-    from gymspaces.gymnasium import spaces as compat
+@pytest.mark.usefixtures("unpatched")
+def test_patched_gymnasium_dict_answers_as_plain():
+    from gymspaces.gymnasium import is_compiled, patched
 
-    ours, theirs = _tree(compat), _tree(gymnasium.spaces)
-    assert isinstance(ours, gymnasium.spaces.Dict)
-    for _, element in CASES + _whole_cases():
-        _same(lambda: ours.contains(element), lambda: theirs.contains(element))
-        _same(lambda: gymnasium.spaces.Dict.__contains__(ours, element), lambda: element in theirs)
+    space = _tree(gymnasium.spaces)
+    elements = [element for _, element in CASES + _whole_cases()]
+
+    def answers():
+        return [(outcome(lambda: space.contains(element)), outcome(lambda: element in space)) for element in elements]
+
+    plain = answers()
+    with patched():
+        assert is_compiled(space)
+        compiled = answers()
+    for (ours, ours_in), (theirs, theirs_in) in zip(compiled, plain):
+        for mine, reference in ((ours, theirs), (ours_in, theirs_in)):
+            assert type(mine.value) is type(reference.value)
+            assert (mine.value, error_kind(mine.error) if mine.error else None, mine.warnings) == (
+                reference.value, error_kind(reference.error) if reference.error else None, reference.warnings)
 
 
 def _nested(levels, kind="dict"):

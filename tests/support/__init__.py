@@ -13,5 +13,5 @@
 * ``processes``: worker processes that must all exit cleanly.
 * ``common_checks``: checks the per-space modules run on their recipes.
 * ``clients``: import an RL framework for the client tests (a skip without it);
-  ``clients_envs``, ``gymnasium_envs``: environments for the client and compat tests.
+  ``clients_envs``: environments for the client tests.
 """

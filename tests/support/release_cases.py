@@ -45,19 +45,6 @@ HAS_DTYPE_SHAPE_EQUIV = callable(getattr(U, "is_space_dtype_shape_equiv", None))
 SPACE_CLASSES = ("Box", "Discrete", "MultiBinary", "MultiDiscrete", "Text", "Tuple", "Dict", "Sequence", "Graph", "OneOf")
 
 
-def with_space_classes(module: Any) -> Any:
-    """A stand-in for ``gymnasium.spaces`` whose space classes are ``module``'s
-    (the compatible classes): assigned to this module's ``S``, the cases build
-    them instead. Everything else (``GraphInstance``, ``Space``) stays Gymnasium's."""
-    import types
-
-    namespace = types.SimpleNamespace(**vars(S))
-    for name in SPACE_CLASSES:
-        if hasattr(module, name):
-            setattr(namespace, name, getattr(module, name))
-    return namespace
-
-
 class Case:
     """One named call: ``function(tracker)`` returns the value to record."""
 

@@ -51,45 +51,12 @@ _ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
 
 
 def blank(text: str) -> str:
-    """``text`` with object addresses replaced, so that runs compare equal (and
-    the compatible classes named as the Gymnasium classes they stand for)."""
-    text = _ADDRESS.sub("0x?", text)
-    for ours, theirs in _CLASS_TEXTS:
-        text = text.replace(ours, theirs)
-    return text
-
-
-CLASS_NAMES: dict[type, str] = {}
-"""Classes recorded under another name: the compatible classes under the
-Gymnasium class each stands for (see :func:`stand_in_for_gymnasium`)."""
-
-_CLASS_TEXTS: list[tuple[str, str]] = []
-
-PUBLIC_ONLY = False
-"""Record spaces by their public attributes only (see the ``--compat`` run)."""
-
-
-# Box's bound texts for its repr: Gymnasium 1.4 fills them at the first repr,
-# gymspaces at construction; either way the repr they make is compared.
-_DERIVED_CACHES = frozenset({"low_repr", "high_repr"})
+    """``text`` with object addresses replaced, so that runs compare equal."""
+    return _ADDRESS.sub("0x?", text)
 
 
 def qualname(cls: type) -> str:
-    named = CLASS_NAMES.get(cls)
-    return named if named is not None else f"{cls.__module__}.{cls.__qualname__}"
-
-
-def stand_in_for_gymnasium(module: Any) -> None:
-    """Record the compatible classes of ``module`` as the Gymnasium classes they
-    derive from (``gymspaces.gymnasium.spaces.Box`` as ``gymnasium.spaces.box.Box``)."""
-    import gymnasium.spaces
-
-    for name in (*getattr(module, "__all__", ()),):
-        cls = getattr(module, name, None)
-        base = getattr(gymnasium.spaces, name, None)
-        if isinstance(cls, type) and isinstance(base, type) and issubclass(cls, base) and cls is not base:
-            CLASS_NAMES[cls] = f"{base.__module__}.{base.__qualname__}"
-            _CLASS_TEXTS.append((str(cls), str(base)))  # "<class 'module.Name'>" in messages
+    return f"{cls.__module__}.{cls.__qualname__}"
 
 
 def _space_class() -> type | None:
@@ -144,8 +111,6 @@ def tree_states(space: Any, path: str = "") -> list[tuple[str, str, Any]]:
 def _encode_space(space: Any, depth: int) -> tuple:
     attributes = []
     for name, value in sorted(vars(space).items()):
-        if PUBLIC_ONLY and (name in _DERIVED_CACHES or name.startswith("_") and name != "_np_random"):
-            continue
         if name == "_np_random":
             attributes.append((name, generator_state(value)))
         else:

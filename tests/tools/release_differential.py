@@ -13,12 +13,6 @@ Usage::
     PYTHONPATH=/path/to/built/gymspaces python tests/tools/release_differential.py
         [-k SUBSTRING] [--json FILE] [--show N] [--width CHARS]
 
-With ``--compat`` the second run is not patched: the cases build
-``gymspaces.gymnasium.spaces``' compatible classes instead of Gymnasium's
-(results name the Gymnasium class each stands for, and spaces are compared
-by their public attributes), so every listed release's own results are
-checked for the compatible classes too.
-
 Exit status: 0 when every case agrees, 1 when some differ, 2 when a run
 could not be made (a worker that failed to start, say).
 
@@ -41,13 +35,7 @@ from typing import Any
 
 TESTS = Path(__file__).resolve().parents[1]
 
-MODES = ("plain", "patched", "compat")
-
-# Compared with the compatible classes (--compat), both runs record spaces by
-# their public attributes only: the compatible classes keep gymspaces' private
-# state, and a Gymnasium release its own (``_char_list``, ``low_repr``...);
-# what users read (``low``, ``n``, ``dtype``, ``spaces``...) must agree.
-_PUBLIC_ONLY_VARIABLE = "GYMSPACES_RELEASE_DIFFERENTIAL_PUBLIC_ONLY"
+MODES = ("plain", "patched")
 
 
 # ---------------------------------------------------------------------------
@@ -74,25 +62,11 @@ def _worker(mode: str, output: str, pattern: str | None, start: int) -> int:
         import gymspaces
 
         meta["gymspaces"] = f"{getattr(gymspaces, '__version__', '?')} from {os.path.dirname(gymspaces.__file__)}"
-    if mode == "compat":
-        import gymspaces
-        import gymspaces.gymnasium.spaces as compatible
-
-        meta["gymspaces"] = f"{getattr(gymspaces, '__version__', '?')} from {os.path.dirname(gymspaces.__file__)}"
     sys.path.insert(0, str(TESTS))
     import gymnasium
     import numpy as np
 
     from support import release_cases, release_outcomes
-
-    release_outcomes.PUBLIC_ONLY = os.environ.get(_PUBLIC_ONLY_VARIABLE) == "1"
-    if mode == "compat":
-        # The cases build the compatible classes where they build Gymnasium's
-        # (GraphInstance values and custom ``Space`` subclasses stay
-        # Gymnasium's: they are inputs), and results name the Gymnasium class
-        # each compatible class stands for.
-        release_cases.S = release_cases.with_space_classes(compatible)
-        release_outcomes.stand_in_for_gymnasium(compatible)
 
     if "gymspaces" in sys.modules and mode == "plain":
         raise SystemExit("the plain run imported gymspaces")
@@ -136,15 +110,13 @@ def _read(path: str) -> list[tuple]:
 
 
 def run_mode(
-    mode: str, pattern: str | None, timeout: float, public_only: bool = False
+    mode: str, pattern: str | None, timeout: float
 ) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
     """Run one mode's worker(s); return (meta, outcomes by name, problems)."""
     env = dict(os.environ)
     env["PYTHONHASHSEED"] = "0"
     env.pop("GYMSPACES_PATCH_UNVERIFIED", None)
     env.pop("GYMSPACES_PATCH", None)  # the start-up hook would patch the plain run
-    if public_only:
-        env[_PUBLIC_ONLY_VARIABLE] = "1"
     problems: list[str] = []
     outcomes: dict[str, Any] = {}
     meta: dict[str, Any] = {}
@@ -262,8 +234,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--width", type=int, default=600, help="cut each printed outcome part to this many characters")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds allowed for each mode's run")
     parser.add_argument("--self-check", action="store_true", help="run plain twice: any difference is the harness's own nondeterminism")
-    parser.add_argument("--compat", action="store_true",
-                        help="compare plain Gymnasium with gymspaces' compatible classes (gymspaces.gymnasium.spaces), unpatched")
     parser.add_argument("--list", action="store_true", help="list the selected case names and exit")
     parser.add_argument("--worker", choices=MODES, help=argparse.SUPPRESS)
     parser.add_argument("--output", help=argparse.SUPPRESS)
@@ -284,10 +254,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     began = time.monotonic()
-    second = "plain" if args.self_check else "compat" if args.compat else "patched"
+    second = "plain" if args.self_check else "patched"
     runs = {
-        "plain": run_mode("plain", args.pattern, args.timeout, args.compat),
-        "patched": run_mode(second, args.pattern, args.timeout, args.compat),
+        "plain": run_mode("plain", args.pattern, args.timeout),
+        "patched": run_mode(second, args.pattern, args.timeout),
     }
     (meta_plain, plain, problems_plain), (meta_patched, patched, problems_patched) = runs["plain"], runs["patched"]
     problems = problems_plain + problems_patched
@@ -320,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
         group = summary["kinds"].setdefault(kind_of(name), {"count": 0, "example": name})
         group["count"] += 1
     print(f"Gymnasium {summary['gymnasium']}, numpy {summary['numpy']}, Python {summary['python']}")
-    print(f"gymspaces {summary['gymspaces']}" + ("  (the compatible classes, unpatched)" if args.compat else ""))
+    print(f"gymspaces {summary['gymspaces']}")
     print(f"cases: {summary['cases']}  differ: {summary['differ']}  ({summary['seconds']}s)")
     for problem in problems:
         print(f"PROBLEM: {problem}")
