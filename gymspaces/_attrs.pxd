@@ -44,7 +44,7 @@ cdef inline object attr(dict namespace, object obj, str name):
 
 # Entries of samples, for kernels that read one column of a batch of samples
 # (a Dict's key, a Tuple's position) without building it as a list first.
-cdef inline PyObject *sample_entry(object sample, object key, Py_ssize_t index, bint by_key) except? NULL:
+cdef inline PyObject *sample_item(object sample, object key, Py_ssize_t index, bint by_key) except? NULL:
     """Borrowed ``sample[key]`` of an exact dict (``by_key``), else ``sample[index]``
     of an exact tuple; ``NULL`` (no exception) when ``sample`` is neither or lacks
     the entry, which callers leave to the generic ``sample[...]`` and its errors.

@@ -19,7 +19,7 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 from numpy cimport npy_intp
 
-from gymspaces._attrs cimport PyDict_GetItemWithError, sample_entry
+from gymspaces._attrs cimport PyDict_GetItemWithError, sample_item
 from gymspaces._nesting cimport MAX_KERNEL_DEPTH
 from gymspaces._registry cimport Registry, is_array_leaf, space_class
 
@@ -167,7 +167,7 @@ cdef bint gather_column(list items, object key, bint by_key, PyObject **column, 
         index = key
     for i in range(n):
         sample = <object> PyList_GET_ITEM(items, i)  # owned: a key's __eq__ may edit ``items``
-        found = sample_entry(sample, key, index, by_key)
+        found = sample_item(sample, key, index, by_key)
         if found == NULL:
             return False
         Py_XINCREF(found)

@@ -384,7 +384,7 @@ def _empty_custom(space: Space[Any], n: int = 1, fn: Callable[..., Any] = np.zer
 
 
 # The concatenate kernel applies the built-in rules of these classes; it stays
-# on only while no user registration replaces one of them (see gymspaces._wire_kernels).
+# on only while no user registration replaces one of them (see gymspaces._fill_registry).
 BUILT_IN_CONCATENATE = {
     Box: _concatenate_arrays,
     Discrete: _concatenate_arrays,

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from gymspaces import _batching, _children
+from gymspaces import _batching, _direct_batch
 from gymspaces._arguments import check_mask_or_probability
 from gymspaces._sample_batch import batch_count, detach_from_out, fills_out
 from gymspaces.box import Box
@@ -31,7 +31,7 @@ __all__ = [
     "chosen_kind",
     "combined_contains_batch",
     "independent_children",
-    "plain_sample_batch",
+    "direct_sample_batch",
     "require_space",
     "sample_children_batch",
 ]
@@ -116,7 +116,7 @@ def independent_children(space: Any) -> bool:
     return len({id(generator) for generator in found}) == len(found)
 
 
-def plain_sample_batch(space: Any, children: Any, n: Any, mask: Any, probability: Any, out: Any) -> Any:
+def direct_sample_batch(space: Any, children: Any, n: Any, mask: Any, probability: Any, out: Any) -> Any:
     """The usual Tuple/Dict ``sample_batch`` at the cost of its children's: no mask,
     probability or ``out``, every child a fundamental space with a generator of its own.
 
@@ -128,7 +128,7 @@ def plain_sample_batch(space: Any, children: Any, n: Any, mask: Any, probability
     count = batch_count(n)
     if mask is not None or probability is not None or out is not None:
         return None
-    return _children.sample_children(space, children, count)
+    return _direct_batch.sample_directly(space, children, count)
 
 
 def sample_children_batch(

@@ -13,7 +13,7 @@ Two more things plain singledispatch has no place for:
 
 * listeners (``on_register``): a kernel that stands in for built-in rules
   must stop the moment a user registers another rule for one of their
-  classes (``_kernel_wiring``);
+  classes (``_kernel_switches``);
 * ``unregister``: a registration can be taken back (patch mode registers
   gymspaces' rules for Gymnasium's classes, and takes them back on
   ``unpatch()``); :func:`value_dispatchers` lists the dispatchers of helpers

@@ -184,7 +184,7 @@ def _(space: OneOf) -> int:
 
 
 @space_dispatch
-def flatten(space: Space[T], x: T) -> FlatType:
+def generic_flatten(space: Space[T], x: T) -> FlatType:
     """Flatten an element of ``space``.
 
     Numpy-flattenable spaces give a 1-D array of :func:`flatdim` values
@@ -225,13 +225,13 @@ def flatten(space: Space[T], x: T) -> FlatType:
     raise NotImplementedError(f"Unknown space: `{space}`")
 
 
-@flatten.register(Box)
-@flatten.register(MultiBinary)
+@generic_flatten.register(Box)
+@generic_flatten.register(MultiBinary)
 def _flatten_box(space: Box | MultiBinary, x: NDArray[Any]) -> NDArray[Any]:
     return np.asarray(x, dtype=space.dtype).flatten()
 
 
-@flatten.register(Discrete)
+@generic_flatten.register(Discrete)
 def _flatten_discrete(space: Discrete, x: Any) -> NDArray[Any]:
     one_hot = _flatten.discrete_one_hot(space, x)
     if one_hot is None:  # unusual input: let numpy index (and raise) as Gymnasium does
@@ -240,7 +240,7 @@ def _flatten_discrete(space: Discrete, x: Any) -> NDArray[Any]:
     return one_hot
 
 
-@flatten.register(MultiDiscrete)
+@generic_flatten.register(MultiDiscrete)
 def _flatten_multi_discrete(space: MultiDiscrete, x: NDArray[Any]) -> NDArray[Any]:
     one_hot = _flatten.multi_discrete_one_hot(space, x)
     if one_hot is None:
@@ -251,7 +251,7 @@ def _flatten_multi_discrete(space: MultiDiscrete, x: NDArray[Any]) -> NDArray[An
     return one_hot
 
 
-@flatten.register(Tuple)
+@generic_flatten.register(Tuple)
 def _flatten_tuple(space: Tuple, x: tuple[Any, ...]) -> tuple[Any, ...] | NDArray[Any]:
     # Trees of fundamental spaces (always flattenable) take the compiled path.
     flat = _flatten.flatten_tree(space, x)
@@ -263,7 +263,7 @@ def _flatten_tuple(space: Tuple, x: tuple[Any, ...]) -> tuple[Any, ...] | NDArra
     return tuple(flatten(s, part) for part, s in zip(x, space.spaces, strict=True))
 
 
-@flatten.register(Dict)
+@generic_flatten.register(Dict)
 def _flatten_dict(space: Dict, x: dict[str, Any]) -> dict[str, Any] | NDArray[Any]:
     flat = _flatten.flatten_tree(space, x)
     if flat is not None:
@@ -273,7 +273,7 @@ def _flatten_dict(space: Dict, x: dict[str, Any]) -> dict[str, Any] | NDArray[An
     return {key: flatten(s, x[key]) for key, s in space.spaces.items()}
 
 
-@flatten.register(Graph)
+@generic_flatten.register(Graph)
 def _(space: Graph, x: GraphInstance) -> GraphInstance:
     nodes = _flatten_batched(space.node_space, space.batch_node_space, x.nodes)
     edges = None
@@ -302,7 +302,7 @@ def _flatten_batched(
     return _batching.concatenate(flat_space, flat_items, out)
 
 
-@flatten.register(Text)
+@generic_flatten.register(Text)
 def _(space: Text, x: str) -> NDArray[np.int32]:
     # Unused positions hold len(charset), an index no character has.
     flat = np.full((space.max_length,), len(space.character_set), dtype=np.int32)
@@ -311,7 +311,7 @@ def _(space: Text, x: str) -> NDArray[np.int32]:
     return flat
 
 
-@flatten.register(Sequence)
+@generic_flatten.register(Sequence)
 def _(space: Sequence, x: Any) -> Any:
     if space.stack:
         return _flatten_batched(
@@ -320,7 +320,7 @@ def _(space: Sequence, x: Any) -> Any:
     return tuple(flatten(space.feature_space, item) for item in x)
 
 
-@flatten.register(OneOf)
+@generic_flatten.register(OneOf)
 def _(space: OneOf, x: tuple[int, Any]) -> NDArray[Any]:
     index, sample = x
     flat_sample = cast("NDArray[Any]", flatten(space.spaces[index], sample))
@@ -339,7 +339,7 @@ def _(space: OneOf, x: tuple[int, Any]) -> NDArray[Any]:
 
 
 @space_dispatch
-def unflatten(space: Space[T], x: FlatType) -> T:
+def generic_unflatten(space: Space[T], x: FlatType) -> T:
     """Inverse of :func:`flatten`: rebuild an element of ``space`` from its flat form.
 
     Raises
@@ -367,13 +367,13 @@ def unflatten(space: Space[T], x: FlatType) -> T:
     raise NotImplementedError(f"Unknown space: `{space}`")
 
 
-@unflatten.register(Box)
-@unflatten.register(MultiBinary)
+@generic_unflatten.register(Box)
+@generic_unflatten.register(MultiBinary)
 def _unflatten_box(space: Box | MultiBinary, x: NDArray[Any]) -> NDArray[Any]:
     return np.asarray(x, dtype=space.dtype).reshape(space.shape)
 
 
-@unflatten.register(Discrete)
+@generic_unflatten.register(Discrete)
 def _unflatten_discrete(space: Discrete, x: NDArray[Any]) -> Any:
     value = _flatten.discrete_from_one_hot(space, x)
     if value is not None:
@@ -387,7 +387,7 @@ def _unflatten_discrete(space: Discrete, x: NDArray[Any]) -> Any:
     return space.start + nonzero[0][0].astype(space.dtype)
 
 
-@unflatten.register(MultiDiscrete)
+@generic_unflatten.register(MultiDiscrete)
 def _unflatten_multi_discrete(space: MultiDiscrete, x: NDArray[Any]) -> NDArray[Any]:
     value = _flatten.multi_discrete_from_one_hot(space, x)
     if value is not None:
@@ -403,7 +403,7 @@ def _unflatten_multi_discrete(space: MultiDiscrete, x: NDArray[Any]) -> NDArray[
     return np.asarray(indices - offsets[:-1], dtype=space.dtype).reshape(space.shape) + space.start
 
 
-@unflatten.register(Tuple)
+@generic_unflatten.register(Tuple)
 def _unflatten_tuple(space: Tuple, x: NDArray[Any] | tuple[Any, ...]) -> tuple[Any, ...]:
     value = _flatten.unflatten_tree(space, x, unflatten)
     if value is not None:
@@ -422,7 +422,7 @@ def _unflatten_tuple(space: Tuple, x: NDArray[Any] | tuple[Any, ...]) -> tuple[A
     return tuple(unflatten(s, part) for part, s in zip(x, space.spaces, strict=True))
 
 
-@unflatten.register(Dict)
+@generic_unflatten.register(Dict)
 def _unflatten_dict(space: Dict, x: NDArray[Any] | dict[str, Any]) -> dict[str, Any]:
     value = _flatten.unflatten_tree(space, x, unflatten)
     if value is not None:
@@ -448,7 +448,7 @@ def _split(x: NDArray[Any], sizes: list[int]) -> list[NDArray[Any]]:
     return np.split(x, np.cumsum(np.asarray(sizes[:-1], dtype=np.int_)))
 
 
-@unflatten.register(Graph)
+@generic_unflatten.register(Graph)
 def _(space: Graph, x: GraphInstance) -> GraphInstance:
     nodes = _unflatten_batched(space.node_space, x.nodes)
     edges = None
@@ -467,20 +467,20 @@ def _unflatten_batched(feature_space: Space[Any], flat_items: Any) -> Any:
     return _batching.concatenate(feature_space, items, out)
 
 
-@unflatten.register(Text)
+@generic_unflatten.register(Text)
 def _(space: Text, x: NDArray[np.int32]) -> str:
     size = len(space.character_set)
     return "".join(space.character_list[value] for value in x if value < size)
 
 
-@unflatten.register(Sequence)
+@generic_unflatten.register(Sequence)
 def _(space: Sequence, x: Any) -> Any:
     if space.stack:
         return _unflatten_batched(space.feature_space, x)
     return tuple(unflatten(space.feature_space, item) for item in x)
 
 
-@unflatten.register(OneOf)
+@generic_unflatten.register(OneOf)
 def _(space: OneOf, x: NDArray[Any]) -> tuple[np.int64, Any]:
     index = np.int64(x[0])
     child = space.spaces[index]
@@ -676,9 +676,9 @@ def _(space_1: Sequence, space_2: Space[Any]) -> bool:
 # ----------------------------------------------------------------------------
 
 # The tree kernels apply the built-in rules of these classes; they stay on only
-# while no user registration replaces one of them (see gymspaces._wire_kernels).
+# while no user registration replaces one of them (see gymspaces._fill_registry).
 BUILT_IN_RULES: dict[SpaceDispatcher[..., Any], dict[type, Callable[..., Any]]] = {
-    flatten: {
+    generic_flatten: {
         Box: _flatten_box,
         MultiBinary: _flatten_box,
         Discrete: _flatten_discrete,
@@ -694,7 +694,7 @@ BUILT_IN_RULES: dict[SpaceDispatcher[..., Any], dict[type, Callable[..., Any]]] 
         Tuple: _flatdim_tuple,
         Dict: _flatdim_dict,
     },
-    unflatten: {
+    generic_unflatten: {
         Box: _unflatten_box,
         MultiBinary: _unflatten_box,
         Discrete: _unflatten_discrete,
@@ -727,7 +727,8 @@ def _compiled_entry(dispatcher: _DispatcherT, compiled: Any, name: str) -> _Disp
     return cast(_DispatcherT, compiled)
 
 
-# The dispatchers the compiled entries defer to (see gymspaces._wire_kernels).
-generic_flatten, generic_unflatten = flatten, unflatten
-flatten = _compiled_entry(flatten, _flatten.flatten, "flatten")
-unflatten = _compiled_entry(unflatten, _flatten.unflatten, "unflatten")
+# The public flatten and unflatten (the names the rules above call): compiled
+# entries in front of the dispatchers, which they defer to for every case they
+# do not take themselves (see gymspaces._fill_registry).
+flatten = _compiled_entry(generic_flatten, _flatten.flatten, "flatten")
+unflatten = _compiled_entry(generic_unflatten, _flatten.unflatten, "unflatten")

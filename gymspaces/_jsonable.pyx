@@ -22,7 +22,7 @@ from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from numpy cimport npy_intp
 
-from gymspaces._attrs cimport instance_dict, sample_entry
+from gymspaces._attrs cimport instance_dict, sample_item
 from gymspaces._dtypes cimport (
     EL_BOOL, EL_DOUBLE, EL_FLOAT, EL_HALF, EL_INT8, EL_INT16, EL_INT32, EL_INT64, EL_UINT8, EL_UINT16, EL_UINT32,
     EL_UINT64, Element, array_element, as_double, bool_t, half_t, numeric_t,
@@ -155,7 +155,7 @@ cdef object fused_column(object samples, object key, bint by_key, int rule):
     for sample in samples:
         if i >= count:  # the list grew meanwhile (a key's __eq__, say)
             return None
-        found = sample_entry(sample, key, index, by_key)
+        found = sample_item(sample, key, index, by_key)
         if found == NULL:
             return None
         # Owned before anything allocates: a collection run by an allocation may

@@ -54,10 +54,10 @@ cdef class Registry:
     cdef Verdict node_reason, tree_reason
     cdef ClassVerdict class_passes
     # Compatible subclass -> gymspaces class whose rules it follows; the dict of
-    # gymspaces._kernel_wiring, only ever updated in place.
+    # gymspaces._kernel_switches, only ever updated in place.
     cdef readonly dict aliases
     # Each compiled path is on only while every built-in rule it implements is
-    # the registered one (gymspaces._kernel_wiring.compiled_while_built_in).
+    # the registered one (gymspaces._kernel_switches.compiled_while_built_in).
     cdef public bint flatten_enabled, concatenate_enabled, iterate_enabled, shared_memory_enabled
 
 
@@ -69,7 +69,7 @@ cdef inline bint is_array_leaf(Registry registry, type cls) noexcept:
 
 cdef inline type space_class(Registry registry, object space):
     """The class whose built-in rules ``space`` follows: ``type(space)``, or the
-    gymspaces class an alias stands for (gymspaces._kernel_wiring).
+    gymspaces class an alias stands for (gymspaces._kernel_switches).
 
     Tuple, Dict and the array leaves answer at once; any other class is looked
     up in the aliases, which are empty unless Gymnasium is patched.

@@ -1,11 +1,11 @@
 """The one registry of what the kernels know of the Python side (see ``_registry.pxd``).
 
-``REGISTRY`` is filled by :mod:`gymspaces._wire_kernels` once ``import gymspaces``
+``REGISTRY`` is filled by :mod:`gymspaces._fill_registry` once ``import gymspaces``
 has defined every class and rule, except the fields of the layers that load on
 use: the shared-memory ones by :mod:`gymspaces.vector.shared_memory` (``import
 gymspaces`` does not import multiprocessing), and the checked kernels' verdicts
 by :mod:`gymspaces.gymnasium._judge`. The switches are kept by
-:mod:`gymspaces._kernel_wiring`; tests may flip them.
+:mod:`gymspaces._kernel_switches`; tests may flip them.
 """
 
 cimport cython

@@ -14,7 +14,7 @@ from gymspaces._composite import (
     SUBSEED_BOUND,
     chosen_kind,
     combined_contains_batch,
-    plain_sample_batch,
+    direct_sample_batch,
     sample_children_batch,
 )
 from gymspaces._sample_batch import row_argument, sample_batch_by_loop, stacking_placeholder
@@ -247,9 +247,9 @@ class Dict(
         array([2, 3])
         """
         children = self.spaces
-        plain = plain_sample_batch(self, children, n, mask, probability, out)
-        if plain is not None:
-            return plain
+        direct = direct_sample_batch(self, children, n, mask, probability, out)
+        if direct is not None:
+            return direct
         keys = set(children)
         batches = sample_children_batch(
             self,

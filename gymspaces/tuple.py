@@ -15,7 +15,7 @@ from gymspaces._composite import (
     checked_children,
     chosen_kind,
     combined_contains_batch,
-    plain_sample_batch,
+    direct_sample_batch,
     sample_children_batch,
 )
 from gymspaces._sample_batch import row_argument, sample_batch_by_loop, stacking_placeholder
@@ -190,9 +190,9 @@ class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[Space[T_cov]]):
         array([2, 1, 0])
         """
         children = self.spaces
-        plain = plain_sample_batch(self, children, n, mask, probability, out)
-        if plain is not None:
-            return plain
+        direct = direct_sample_batch(self, children, n, mask, probability, out)
+        if direct is not None:
+            return direct
 
         def matches(parts: Any) -> bool:
             return isinstance(parts, tuple) and len(parts) == len(children)

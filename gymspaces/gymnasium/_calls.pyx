@@ -241,7 +241,7 @@ cdef class Helper:
         raise StopIteration  # (as the generator expression it stands for)
 
 
-def helper_rule(helper, Live live, Helper how, Failures failures):
+def guarded_rule(helper, Live live, Helper how, Failures failures):
     """gymspaces' ``helper`` as a rule of Gymnasium's dispatcher.
 
     It runs for a space only when every node of the space's tree is provably
@@ -325,9 +325,9 @@ def checked_rule(str name, general, Live live, Helper how, Failures failures, fa
             return settled(result is not None, result, failure, space, args, kwargs, general, how, failures)
         return flatdim
     if name == "flatten":
-        return one_value_rule(flatten_value, general, live, how, failures)
+        return one_value_rule(flatten_checked_call, general, live, how, failures)
     if name == "unflatten":
-        return one_value_rule(unflatten_value, general, live, how, failures)
+        return one_value_rule(unflatten_checked_call, general, live, how, failures)
     if name == "concatenate":
         def concatenate(space, *args, **kwargs):
             # gymspaces' own concatenate of the tree, kernel first, without its
@@ -376,11 +376,11 @@ def checked_rule(str name, general, Live live, Helper how, Failures failures, fa
 ctypedef object (*ValueKernel)(object, object)
 
 
-cdef object flatten_value(object space, object x):
+cdef object flatten_checked_call(object space, object x):
     return flatten_checked(space, x)
 
 
-cdef object unflatten_value(object space, object x):
+cdef object unflatten_checked_call(object space, object x):
     return unflatten_checked(space, x)
 
 

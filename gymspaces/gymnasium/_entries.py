@@ -306,7 +306,7 @@ def helper_rule(
         translating_errors,
         1 if name == "write_to_shared_memory" else 0,  # may_warn's value: after the index
     )
-    rule = _calls.helper_rule(helper, live, how, FAILURES)
+    rule = _calls.guarded_rule(helper, live, how, FAILURES)
     if name in _calls.CHECKED:  # its checked kernel first (see gymspaces.gymnasium._calls)
         rule = _calls.checked_rule(
             name, rule, live, how, FAILURES,

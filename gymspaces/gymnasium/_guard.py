@@ -22,7 +22,8 @@ facts, checked in this order:
    entries in :mod:`gymspaces.gymnasium._entries`).
 
 Anything else runs Gymnasium's own method: slower, never different.
-:func:`plain_reason` says why a space runs plain (``is_compiled`` and the
+:func:`node_reason` says why a space itself runs plain, :func:`tree_reason`
+why some node of its tree does (``plain_reason``, ``is_compiled`` and the
 report use it).
 """
 
@@ -39,7 +40,7 @@ from gymspaces.gymnasium import _judge
 from gymspaces.gymnasium._release import SPACE_NAMES
 from gymspaces.gymnasium._release_rules import INSTANCE as _RELEASE_INSTANCE
 
-__all__ = ["GYMNASIUM_CLASSES", "JUDGES", "class_reason", "plain_reason", "tree_reason"]
+__all__ = ["GYMNASIUM_CLASSES", "JUDGES", "class_reason", "node_reason", "tree_reason"]
 
 GYMNASIUM_CLASSES: dict[type, str] = {getattr(_gym, name): name for name in SPACE_NAMES}
 _GENERATOR = np.random.Generator
@@ -277,8 +278,8 @@ def _judge_of_class(cls: type) -> _judge.Judge | None:
 # The kernel asks this for the judge of a class it has not met.
 _judge.use_judges(_judge_of_class)
 
-plain_reason = _judge.space_reason
-"""``plain_reason(space)``: why ``space`` itself runs Gymnasium's code while patched, or None."""
+node_reason = _judge.node_reason
+"""``node_reason(space)``: why ``space`` itself (not its sub-spaces) runs Gymnasium's code while patched, or None."""
 
 tree_reason = _judge.tree_reason
 """``tree_reason(space)``: why some node of ``space``'s tree runs Gymnasium's code, or None

@@ -1,6 +1,6 @@
 # The verdicts of patch mode (see _judge.pyx), for compiled callers: patch
 # mode's entries ask a class's Judge of each call, and a checked kernel asks
-# the registry's ``node_reason`` (this module's ``space_reason``) of each node
+# the registry's ``node_reason`` (this module's) of each node
 # it visits instead of walking the tree a second time beforehand.
 
 cdef class Judge:
@@ -21,6 +21,6 @@ cdef class Judge:
     cpdef object reason(self, space)
 
 
-cpdef object space_reason(space)
+cpdef object node_reason(space)
 cpdef bint class_passes(space) except -1
 cpdef object tree_reason(space)

@@ -12,7 +12,8 @@ Python and slow; this kernel makes the per-call question cheap:
   combination goes back to the rules.
 
 Nothing is stored on the space: the memo is keyed by the attribute objects
-themselves (the rules' verdict depends on nothing else).
+themselves (the rules' verdict depends on nothing else). A combination, or an
+instance dict, the rules found runs compiled (reason ``None``) is *sound*.
 
 On import it also answers the questions of gymspaces' checked kernels
 (``node_reason``, ``tree_reason``, ``class_passes`` in ``_registry.pxd``).
@@ -74,7 +75,7 @@ cdef extern from *:
 
 # Direct-mapped, by the dict's address: the dict, the judge that found it sound,
 # the dict's version then (see the module docstring), and the space's class and
-# whether that judge's spaces are leaves (for a tree's walk, node_reason).
+# whether that judge's spaces are leaves (for a tree's walk, subtree_reason).
 ctypedef struct SoundEntry:
     PyObject *namespace
     void *judge
@@ -105,10 +106,6 @@ cdef inline void remember_sound(dict namespace, Judge judge, uint64_t version, c
 cdef inline void forget_sound() noexcept:
     memset(SOUND, 0, sizeof(SOUND))
 
-
-def dict_versions_enabled():
-    """Whether judged dicts are recognised by their version (CPython 3.10-3.12 with a GIL)."""
-    return bool(GS_DICT_VERSIONS)
 
 cdef enum:
     # Classes made on the fly are judged again after this many: the table stays bounded.
@@ -230,7 +227,7 @@ cdef class Judge:
 
 
 cdef object ABSENT = object()  # an attribute the instance does not hold
-# The attributes through which a tree reaches its sub-spaces (see node_reason).
+# The attributes through which a tree reaches its sub-spaces (see subtree_reason).
 cdef tuple SUB_SPACE_ATTRIBUTES = ("spaces", "feature_space", "node_space", "edge_space")
 
 
@@ -266,7 +263,7 @@ cdef inline bint remembered(tuple slot, PyObject **values, Py_ssize_t count) noe
 # Trees: the flatten family and vector helpers run a whole tree at once
 # ----------------------------------------------------------------------------
 
-cdef dict JUDGES = {}  # class -> Judge, or None for a class no judge covers
+cdef dict JUDGE_OF_CLASS = {}  # class -> Judge, or None for a class no judge covers
 # The rules' resolver, ``judge_lookup(cls)``: the Judge of ``cls``'s kind or None.
 cdef object judge_lookup = None
 
@@ -275,24 +272,19 @@ def use_judges(lookup):
     """Find the judge of each class with ``lookup(cls)`` (a Judge, or None)."""
     global judge_lookup
     judge_lookup = lookup
-    forget_verdicts()
-
-
-def forget_verdicts():
-    """Forget the judges found by class so far (the rules' resolver answers anew)."""
-    JUDGES.clear()
+    JUDGE_OF_CLASS.clear()
     forget_sound()  # its entries stand for the judge of their class
 
 
 cdef object judge_of(cls):
-    cdef PyObject *found = PyDict_GetItemWithError(JUDGES, cls)
+    cdef PyObject *found = PyDict_GetItemWithError(JUDGE_OF_CLASS, cls)
     if found != NULL:
         return <object> found
     judge = judge_lookup(cls) if judge_lookup is not None else None
-    if len(JUDGES) >= MAX_CLASSES:
-        JUDGES.clear()
+    if len(JUDGE_OF_CLASS) >= MAX_CLASSES:
+        JUDGE_OF_CLASS.clear()
         forget_sound()
-    JUDGES[cls] = judge
+    JUDGE_OF_CLASS[cls] = judge
     return judge
 
 
@@ -300,7 +292,7 @@ cdef str unjudged(cls):
     return f"{cls.__qualname__} is not one of the classes patch mode compiles"
 
 
-cpdef object space_reason(space):
+cpdef object node_reason(space):
     """Why ``space`` itself cannot run compiled, or None."""
     if sound_by_class(space, instance_dict(space)) != UNKNOWN:
         return None
@@ -323,7 +315,7 @@ cpdef bint class_passes(space) except -1:
 
 cpdef object tree_reason(space):
     """Why some node of ``space``'s tree cannot run compiled (the first found), or None."""
-    return node_reason(space, 0)
+    return subtree_reason(space, 0)
 
 
 cdef enum:
@@ -345,8 +337,8 @@ cdef inline int sound_by_class(space, dict namespace) noexcept:
     return UNKNOWN
 
 
-cdef object node_reason(space, int depth):
-    """``tree_reason`` of the node ``space`` at ``depth`` (0 at the root)."""
+cdef object subtree_reason(space, int depth):
+    """``tree_reason`` of the subtree whose root ``space`` is at ``depth`` (0 at the root of the tree)."""
     cdef dict namespace
     cdef int known
     if depth > MAX_KERNEL_DEPTH:
@@ -397,7 +389,7 @@ cdef object children_reason(dict namespace, int depth):
 
 
 cdef inline object child_reason(child, int depth):
-    reason = node_reason(child, depth + 1)
+    reason = subtree_reason(child, depth + 1)
     return None if reason is None else sub_space_reason(child, reason)
 
 
@@ -409,7 +401,7 @@ cdef str sub_space_reason(child, str reason):
 
 # The questions of gymspaces' checked kernels (see _registry.pxd), answered here.
 cdef object node_verdict(object space):
-    return space_reason(space)
+    return node_reason(space)
 
 
 cdef object tree_verdict(object space):

@@ -418,7 +418,7 @@ PLAIN_CHILDREN = {
 }
 
 
-def plain_spaces(seeds):
+def direct_spaces(seeds):
     """Dicts and Tuples of every fundamental child, children seeded as ``seeds`` says."""
     children = [build(seed) for build, seed in zip(PLAIN_CHILDREN.values(), seeds)]
     yield Dict(dict(zip(PLAIN_CHILDREN, children)))
@@ -427,35 +427,35 @@ def plain_spaces(seeds):
 
 @pytest.mark.parametrize("seeds", [range(6), [7, 0, 2, 9, 3, 5]])
 @pytest.mark.parametrize("n", COUNTS + (64,))
-def test_plain_composites_sample_what_the_loop_samples(seeds, n, monkeypatch):
+def test_direct_composites_sample_what_the_loop_samples(seeds, n, monkeypatch):
     from gymspaces import _composite
 
-    for space in plain_spaces(list(seeds)):
+    for space in direct_spaces(list(seeds)):
         general = copy.deepcopy(space)
         plain = copy.deepcopy(space)
         assert_batch_matches_loop(space, n)
         # ... and what the general child-by-child path draws, generators included.
         with monkeypatch.context() as patch:
             for module in (_composite, gymspaces.dict, gymspaces.tuple):
-                patch.setattr(module, "plain_sample_batch", lambda *args: None)
+                patch.setattr(module, "direct_sample_batch", lambda *args: None)
             expected = general.sample_batch(n)
         assert_identical(plain.sample_batch(n), expected, str(space))
         assert states(plain) == states(general)
 
 
-def test_plain_composites_of_unseeded_children_seed_them_once():
-    for space in plain_spaces([None] * 6):
+def test_direct_composites_of_unseeded_children_seed_them_once():
+    for space in direct_spaces([None] * 6):
         first = space.sample_batch(3)
         assert space.contains_batch(first).all()
         again = copy.deepcopy(space)
         assert_identical(space.sample_batch(5), again.sample_batch(5))
 
 
-def test_plain_path_is_taken_only_for_unshared_fundamental_children(monkeypatch):
+def test_direct_path_is_taken_only_for_unshared_fundamental_children(monkeypatch):
     from gymspaces import _composite
 
     taken = []
-    real = _composite.plain_sample_batch
+    real = _composite.direct_sample_batch
 
     def spy(*args):
         result = real(*args)
@@ -463,7 +463,7 @@ def test_plain_path_is_taken_only_for_unshared_fundamental_children(monkeypatch)
         return result
 
     for module in (gymspaces.dict, gymspaces.tuple):
-        monkeypatch.setattr(module, "plain_sample_batch", spy)
+        monkeypatch.setattr(module, "direct_sample_batch", spy)
     shared = np.random.default_rng(1)
     cases = [
         (Dict({"a": Box(0, 1, (2,), seed=1), "b": Discrete(3, seed=2)}, seed=0), {}, True),
@@ -497,7 +497,7 @@ def test_plain_path_is_taken_only_for_unshared_fundamental_children(monkeypatch)
 
 @pytest.mark.parametrize("n, error", [(-1, ValueError), (2.0, TypeError), ("3", TypeError), (None, TypeError)])
 def test_plain_composites_reject_bad_counts_before_drawing(n, error):
-    for space in plain_spaces(range(6)):
+    for space in direct_spaces(range(6)):
         before = states(space)
         with pytest.raises(error):
             space.sample_batch(n)
@@ -507,7 +507,7 @@ def test_plain_composites_reject_bad_counts_before_drawing(n, error):
 def test_plain_path_kernel_holds_no_references():
     import sys
 
-    from gymspaces import _children
+    from gymspaces import _direct_batch
 
     space = Dict({"a": Box(0, 1, (2,), seed=1), "b": Discrete(3, seed=2), "c": MultiDiscrete([2, 3], seed=4)}, seed=0)
     tuple_space = Tuple(tuple(copy.deepcopy(list(space.spaces.values()))), seed=0)
@@ -518,9 +518,9 @@ def test_plain_path_kernel_holds_no_references():
     tuple_space.sample_batch(1)
     before = [sys.getrefcount(obj) for obj in watched]
     for _ in range(20):
-        batch = _children.sample_children(space, space.spaces, 3)
-        rows = _children.sample_children(tuple_space, tuple_space.spaces, 3)
-        assert _children.sample_children(space, list(space.spaces.values()), count) is None
+        batch = _direct_batch.sample_directly(space, space.spaces, 3)
+        rows = _direct_batch.sample_directly(tuple_space, tuple_space.spaces, 3)
+        assert _direct_batch.sample_directly(space, list(space.spaces.values()), count) is None
     assert [sys.getrefcount(obj) for obj in watched] == before
     assert sys.getrefcount(batch) == 2 and sys.getrefcount(rows) == 2
     assert all(sys.getrefcount(value) == 3 for value in batch.values())  # the dict, the loop's name and the argument

@@ -634,7 +634,7 @@ def test_helpers_run_gymnasiums_rules_for_trees_with_unprovable_nodes() -> None:
     assert_plain_equals_patched(lambda: flatten(tree, items[0]))
     assert_plain_equals_patched(lambda: concatenate(tree, items, create_empty_array(tree, 2)))
     with patched():
-        assert _guard.plain_reason(tree) is None  # the Dict itself is sound ...
+        assert _guard.node_reason(tree) is None  # the Dict itself is sound ...
         assert plain_reason(tree) == "sub-space DoubledN: DoubledN redefines n"  # ... a node of its tree is not
         assert not is_compiled(tree)
 

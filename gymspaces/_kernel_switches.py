@@ -1,7 +1,7 @@
 """How the compiled kernels follow the rule registries: the alias table and the switches.
 
 The kernels read both from the registry (:mod:`gymspaces._registry`), which
-:mod:`gymspaces._wire_kernels` fills:
+:mod:`gymspaces._fill_registry` fills:
 
 * :func:`compiled_while_built_in` keeps a switch of the registry on exactly
   while every built-in rule its kernel implements is the registered one (a

@@ -57,7 +57,7 @@ cdef bint distinct_generators(object space, tuple members):
     return True
 
 
-def sample_children(space, children, count):
+def sample_directly(space, children, count):
     """The dict (``children`` a dict) or tuple (``children`` a tuple) of the children's
     ``sample_batch(count)``, or ``None`` before any draw when the call is not this case."""
     cdef Py_ssize_t size, i, pos = 0

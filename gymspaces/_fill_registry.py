@@ -3,7 +3,7 @@
 Imported by ``gymspaces/__init__`` once every class and rule of the package is
 defined, it fills the registry the kernels read (:mod:`gymspaces._registry`)
 in one go, so no kernel depends on which module happened to be imported
-first. It also hands the rule registries to :mod:`gymspaces._kernel_wiring`,
+first. It also hands the rule registries to :mod:`gymspaces._kernel_switches`,
 which keeps the registry's switches and alias table in step with them.
 
 Two layers load on use and fill their own fields when they do:
@@ -13,7 +13,7 @@ multiprocessing) and :mod:`gymspaces.gymnasium` (it imports Gymnasium).
 
 from __future__ import annotations
 
-from gymspaces import _batching, _batching_rules, _flattening, _kernel_wiring
+from gymspaces import _batching, _batching_rules, _flattening, _kernel_switches
 from gymspaces._registry import REGISTRY
 from gymspaces.box import Box
 from gymspaces.dict import Dict
@@ -57,11 +57,11 @@ def _wire() -> None:
     registry.multi_discrete_to_jsonable = MultiDiscrete.to_jsonable
     registry.flatten, registry.unflatten = _flattening.generic_flatten, _flattening.generic_unflatten
 
-    _kernel_wiring.compiled_while_built_in("flatten_enabled", _flattening.BUILT_IN_RULES)
-    _kernel_wiring.compiled_while_built_in("concatenate_enabled", {_batching.concatenate: _batching_rules.BUILT_IN_CONCATENATE})
-    _kernel_wiring.compiled_while_built_in("iterate_enabled", {_batching.iterate: _batching_rules.BUILT_IN_ITERATE})
+    _kernel_switches.compiled_while_built_in("flatten_enabled", _flattening.BUILT_IN_RULES)
+    _kernel_switches.compiled_while_built_in("concatenate_enabled", {_batching.concatenate: _batching_rules.BUILT_IN_CONCATENATE})
+    _kernel_switches.compiled_while_built_in("iterate_enabled", {_batching.iterate: _batching_rules.BUILT_IN_ITERATE})
     for dispatcher in (_batching.concatenate, _batching.iterate, *_flattening.BUILT_IN_RULES):
-        _kernel_wiring.watch(dispatcher)
+        _kernel_switches.watch(dispatcher)
 
 
 _wire()

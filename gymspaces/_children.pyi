@@ -1,3 +1,0 @@
-from typing import Any
-
-def sample_children(space: Any, children: Any, count: int) -> dict[Any, Any] | tuple[Any, ...] | None: ...

@@ -1,0 +1,3 @@
+from typing import Any
+
+def sample_directly(space: Any, children: Any, count: int) -> dict[Any, Any] | tuple[Any, ...] | None: ...
