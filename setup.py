@@ -90,7 +90,7 @@ if DEBUG:
 RANDOM_KERNELS = ["_rng", "_categorical", "_discrete", "_multi_discrete", "_box", "_multi_binary", "_text", "_graph"]
 # Kernels that draw nothing link only npymath (float16 conversions).
 PLAIN_KERNELS = [
-    "_registry", "_contains", "_flatten", "_jsonable", "_batch", "_shared_memory", "_children", "_probes",
+    "_registry", "_contains", "_flatten", "_jsonable", "_batch", "_shared_memory", "_direct_batch", "_probes",
     "gymnasium._judge", "gymnasium._calls",
 ]
 
@@ -108,9 +108,9 @@ def kernel(name: str, random: bool = True, package: str = "gymspaces") -> Extens
     )
 
 
-# ``GYMSPACES_PATCH=1`` patches Gymnasium at interpreter start-up: a one-line
-# .pth file installed at the top of site-packages imports gymspaces._autopatch
-# only when the variable is set.
+# ``GYMSPACES_PATCH=1`` patches Gymnasium when the interpreter imports it: a
+# one-line .pth file installed at the top of site-packages loads
+# gymspaces/_autopatch.py (alone, not the package) only when the variable is set.
 PATCH_HOOK = Path("gymspaces-patch.pth")
 BENCH_FLOOR = Path("benchmarks") / "_floor.pyx"
 

@@ -40,7 +40,7 @@ import gymnasium
 import gymnasium.spaces as _gym
 
 import gymspaces as _gs
-from gymspaces import _dispatch, _kernel_wiring
+from gymspaces import _dispatch, _kernel_switches
 from gymspaces.gymnasium import _calls, _entries, _guard
 from gymspaces.gymnasium._release import ALL_SPACE_NAMES, SPACE_NAMES, utils_helper, vector_helper
 
@@ -221,8 +221,8 @@ class _PatchState:
         self.journal.append(take_back_all)  # first: a registration that fails is undone too
         _dispatch.register_like(equivalents, _dispatch.value_dispatchers(), accept=accept, taken_back=taken_back)
         classes = tuple(equivalents)
-        _kernel_wiring.add(equivalents)
-        self.journal.append(lambda: _kernel_wiring.remove(classes))
+        _kernel_switches.add(equivalents)
+        self.journal.append(lambda: _kernel_switches.remove(classes))
 
     def hand_gymnasium_spaces_over(self, pairs: list[tuple[Any, Any]]) -> None:
         """Each gymspaces helper of ``pairs`` (Gymnasium's helper, gymspaces' helper)

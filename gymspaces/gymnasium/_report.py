@@ -18,9 +18,9 @@ mean for the program:
   (``AsyncVectorEnv`` workers under fork, spawn and forkserver): a recording
   process makes a directory, which forked children inherit and
   ``python -m gymspaces.gymnasium --report`` names in ``GYMSPACES_REPORT``
-  for the processes started otherwise (patched and recording at start-up,
-  see :mod:`gymspaces._autopatch`); every such process writes its counts
-  there when it exits, for the report to merge.
+  for the processes started otherwise (patched and recording from their
+  import of Gymnasium, see :mod:`gymspaces._autopatch`); every such process
+  writes its counts there when it exits, for the report to merge.
 
 Recording costs a few hundred nanoseconds per call, so it is off unless asked for.
 """

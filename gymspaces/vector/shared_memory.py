@@ -29,7 +29,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from gymspaces import _kernel_wiring, _shared_memory
+from gymspaces import _kernel_switches, _shared_memory
 from gymspaces._dispatch import space_dispatch
 from gymspaces._registry import REGISTRY
 from gymspaces.box import Box
@@ -498,13 +498,13 @@ _BUILT_IN_RULES = {
         Tuple: _read_tuple, Dict: _read_dict,
     },
 }
-# This module loads on use, after gymspaces._wire_kernels (which cannot import
+# This module loads on use, after gymspaces._fill_registry (which cannot import
 # it: ``import gymspaces`` does not import multiprocessing), so it tells the
 # kernel its memory leaf classes and the Python rules it defers to itself.
 REGISTRY.SynchronizedArray, REGISTRY.SharedSlice = SynchronizedArray, SharedSlice
 REGISTRY.write_shared_leaf, REGISTRY.write_shared_tuple = _write_array_python, _write_tuple_python
 REGISTRY.read_shared_leaf = _read_array_python
-_kernel_wiring.compiled_while_built_in("shared_memory_enabled", _BUILT_IN_RULES)
+_kernel_switches.compiled_while_built_in("shared_memory_enabled", _BUILT_IN_RULES)
 for _dispatcher in _BUILT_IN_RULES:
-    _kernel_wiring.watch(_dispatcher)
+    _kernel_switches.watch(_dispatcher)
 del _dispatcher

@@ -27,7 +27,7 @@ from support.recipes import Recipe, recipe_params
 from support.spaces_corpus import ALL_RECIPES
 
 import gymspaces
-from gymspaces import _dispatch, _kernel_wiring, _probes
+from gymspaces import _dispatch, _kernel_switches, _probes
 from gymspaces import utils as gs_utils
 from gymspaces import vector as gs_vector
 from gymspaces.gymnasium import is_compiled, is_patched, patch, patched, plain_reason, unpatch
@@ -71,7 +71,7 @@ def snapshot() -> dict[str, Any]:
         "gymnasium": {helper: dict(helper.registry) for helper in GYMNASIUM_HELPERS},
         "gymspaces": {helper: {cls: helper.dispatch(cls) for cls in SPACE_CLASSES} for helper in GYMSPACES_HELPERS},
         "gymspaces registries": {helper: dict(helper.registry) for helper, _ in _dispatch._ALL_DISPATCHERS},
-        "aliases": dict(_kernel_wiring.ACTIVE),
+        "aliases": dict(_kernel_switches.ACTIVE),
         "dispatchers": {helper: called_dispatch(helper) for helper in GYMNASIUM_HELPERS},
     }
 
@@ -102,8 +102,10 @@ def assert_same_snapshot(after: dict[str, Any], before: dict[str, Any]) -> None:
 IMPORT_PROBE = """
 import json, sys
 import gymnasium, gymnasium.spaces as G, gymnasium.spaces.utils, gymnasium.vector.utils
-import gymspaces, gymspaces.utils, gymspaces.vector
-from gymspaces import _dispatch, _kernel_wiring
+# gymspaces.vector's shared-memory helpers load on first use, patch() loads them:
+# loaded first, so that what patch() changes in them is seen and put back.
+import gymspaces, gymspaces.utils, gymspaces.vector.shared_memory
+from gymspaces import _dispatch, _kernel_switches
 from gymspaces._registry import REGISTRY
 
 HELPERS = [helper for module in (gymnasium.spaces.utils, gymnasium.vector.utils)
@@ -121,7 +123,7 @@ def snapshot():
                                  for helper, _ in _dispatch._ALL_DISPATCHERS},
         "gymspaces classes": {name: dict(vars(getattr(gymspaces, name))) for name in gymspaces.__all__
                               if isinstance(getattr(gymspaces, name), type)},
-        "aliases": dict(_kernel_wiring.ACTIVE),
+        "aliases": dict(_kernel_switches.ACTIVE),
         "switches": {name: getattr(REGISTRY, name) for name in dir(REGISTRY) if name.endswith("_enabled")},
         "composites take a Gymnasium child": gymspaces.space.is_space(G.Discrete(2)),
     }

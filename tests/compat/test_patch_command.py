@@ -283,9 +283,61 @@ def test_patch_variable_values(tmp_path: Path, value: str, patched: bool) -> Non
     assert (result.stdout, result.stderr, result.returncode) == (f"{patched}\n", "", 0)
 
 
+LOADED = "import sys; print(sorted(m for m in sys.modules if m.startswith(('gymspaces', 'gymnasium', 'numpy'))))"
+
+
 def test_patch_variable_off_costs_nothing(tmp_path: Path) -> None:
-    loaded = "import sys; print(sorted(m for m in sys.modules if m.startswith(('gymspaces', 'gymnasium', 'numpy'))))"
-    assert run(["-c", loaded], tmp_path, GYMSPACES_PATCH=" Off ").stdout == "[]\n"
+    assert run(["-c", LOADED], tmp_path, GYMSPACES_PATCH=" Off ").stdout == "[]\n"
+
+
+def test_start_up_hook_patches_when_gymnasium_is_imported_and_not_before(tmp_path: Path) -> None:
+    """On, start-up loads the hook module alone: no NumPy, Gymnasium or rest of gymspaces
+    until the program imports Gymnasium, which is then patched, and the hook is gone."""
+    program = (
+        LOADED + "\n"
+        "hooks = [type(finder).__name__ for finder in sys.meta_path if 'gymspaces' in type(finder).__module__]\n"
+        "import gymnasium\n"
+        "from gymspaces.gymnasium import is_compiled, is_patched\n"
+        "print(hooks, is_patched(), is_compiled(gymnasium.spaces.Box(0, 1, (2,))))\n"
+        "print([type(finder).__name__ for finder in sys.meta_path if 'gymspaces' in type(finder).__module__])\n"
+        "print(type(gymnasium.__loader__).__name__, gymnasium.__spec__.loader is gymnasium.__loader__)\n"
+    )
+    result = run(["-c", program], tmp_path, GYMSPACES_PATCH="1")
+    assert result.stderr == "" and result.returncode == 0
+    assert result.stdout.splitlines() == [
+        "['gymspaces._autopatch']",
+        "['PatchOnImport'] True True",
+        "[]",  # the hook has left sys.meta_path
+        "SourceFileLoader True",  # and Gymnasium's module has its own loader
+    ]
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        "import gymnasium",
+        "import gymspaces.gymnasium",  # imports Gymnasium: the hook runs inside that import
+        "import gymnasium.spaces",
+        "from gymnasium.spaces import Box",
+        "from gymnasium.vector.utils import batch_space",
+        "import gymspaces; import gymnasium",
+        "import gymspaces._autopatch, gymnasium",  # the hook module, already loaded at start-up
+        "import importlib, gymnasium; importlib.reload(gymnasium)",
+        "import importlib, gymspaces._autopatch as hook; importlib.reload(hook); import gymnasium; importlib.reload(hook)",
+        "import threading; t = threading.Thread(target=__import__, args=('gymnasium',)); t.start(); t.join()",
+    ],
+)
+@pytest.mark.parametrize("warnings", ["default", "error"])
+def test_start_up_hook_patches_whatever_imports_gymnasium_first(tmp_path: Path, program: str, warnings: str) -> None:
+    check = (
+        "\nimport sys, gymnasium\n"
+        "from gymspaces.gymnasium import is_compiled, is_patched\n"
+        "space = gymnasium.spaces.Dict({'a': gymnasium.spaces.Box(0, 1, (2,))}, seed=0)\n"
+        "print(is_patched(), is_compiled(space), space.contains(space.sample()))\n"
+        "print(sum(type(finder).__name__ == 'PatchOnImport' for finder in sys.meta_path))\n"
+    )
+    result = run(["-W", warnings, "-c", program + check], tmp_path, GYMSPACES_PATCH="1")
+    assert (result.stdout, result.stderr, result.returncode) == ("True True True\n0\n", "", 0)
 
 
 def assert_one_warning(result: subprocess.CompletedProcess[str], *words: str) -> None:
@@ -302,11 +354,48 @@ def test_patch_variable_not_understood(tmp_path: Path, warnings: str) -> None:
 
 
 @pytest.mark.parametrize("warnings", ["default", "error"])
-@pytest.mark.parametrize("package", ["gymnasium", "gymspaces"])
-def test_start_up_hook_failure_is_one_warning(tmp_path: Path, package: str, warnings: str) -> None:
-    write(tmp_path / "shadow" / package / "__init__.py", BROKEN)
-    result = run(["-W", warnings, "-c", "print('ran')"], tmp_path, GYMSPACES_PATCH="1", PYTHONPATH=str(tmp_path / "shadow"))
-    assert_one_warning(result, "RuntimeError: broken on purpose")
+def test_start_up_hook_failure_is_one_warning(tmp_path: Path, warnings: str) -> None:
+    """gymspaces broken (its hook module loads, the package does not): nothing at
+    start-up, which does not import it; one warning when the program imports
+    Gymnasium, which it then uses unpatched."""
+    shadow = tmp_path / "shadow" / "gymspaces"
+    write(shadow / "__init__.py", BROKEN)
+    write(shadow / "_autopatch.py", Path(gymspaces.__file__).with_name("_autopatch.py").read_text())
+    environment = {"GYMSPACES_PATCH": "1", "PYTHONPATH": str(tmp_path / "shadow")}
+    assert run(["-W", warnings, "-c", "print('ran')"], tmp_path, **environment).stderr == ""
+    program = "import gymnasium\nprint(gymnasium.spaces.Discrete(3).contains(1))\nprint('ran')"
+    result = run(["-W", warnings, "-c", program], tmp_path, **environment)
+    assert_one_warning(result, "cannot patch Gymnasium: RuntimeError: broken on purpose")
+    assert result.stdout == "True\nran\n"
+
+
+@pytest.mark.parametrize("warnings", ["default", "error"])
+def test_start_up_hook_without_gymspaces_is_one_warning(tmp_path: Path, warnings: str) -> None:
+    """The .pth line where gymspaces cannot be found at all (run as site runs it,
+    with -S: no site-packages): one warning at start-up, and the program runs."""
+    line = (ROOT / "gymspaces-patch.pth").read_text().splitlines()[-1]
+    result = run(["-S", "-W", warnings, "-c", f"exec({line!r})\nprint('ran')"], tmp_path, GYMSPACES_PATCH="1", PYTHONPATH="")
+    assert_one_warning(result, "cannot be imported: ModuleNotFoundError: No module named 'gymspaces'")
+
+
+@pytest.mark.parametrize("warnings", ["default", "error"])
+def test_start_up_hook_leaves_gymnasium_errors_to_the_program(tmp_path: Path, warnings: str) -> None:
+    """Gymnasium broken: nothing at start-up (it is not imported then); the program's
+    ``import gymnasium`` raises Gymnasium's own error, each time it tries, and the
+    hook stays for a later import that succeeds."""
+    write(tmp_path / "shadow" / "gymnasium" / "__init__.py", BROKEN)
+    environment = {"GYMSPACES_PATCH": "1", "PYTHONPATH": str(tmp_path / "shadow")}
+    assert run(["-W", warnings, "-c", "print('ran')"], tmp_path, **environment).stderr == ""
+    program = (
+        "import sys\n"
+        "for _ in range(2):\n"
+        "    try:\n"
+        "        import gymnasium\n"
+        "    except RuntimeError as error:\n"
+        "        print(error, sum(type(finder).__name__ == 'PatchOnImport' for finder in sys.meta_path))\n"
+    )
+    result = run(["-W", warnings, "-c", program], tmp_path, **environment)
+    assert (result.stdout, result.stderr, result.returncode) == ("broken on purpose 1\n" * 2, "", 0)
 
 
 def test_installed_start_up_hook_is_this_checkout() -> None:

@@ -1,6 +1,6 @@
 """The kernels learn the space classes and helpers they need from one registry.
 
-``gymspaces._registry.REGISTRY`` is filled by ``gymspaces._wire_kernels`` when
+``gymspaces._registry.REGISTRY`` is filled by ``gymspaces._fill_registry`` when
 ``import gymspaces`` completes; only the layers that load on use fill their
 own fields, and no kernel has a setter of its own.
 """
@@ -16,8 +16,8 @@ PACKAGE = Path(__file__).resolve().parents[2] / "gymspaces"
 
 # The modules that write the registry's fields, and which.
 WRITERS = {
-    "_wire_kernels.py": "every field ``import gymspaces`` can fill",
-    "_kernel_wiring.py": "the switches",
+    "_fill_registry.py": "every field ``import gymspaces`` can fill",
+    "_kernel_switches.py": "the switches",
     "vector/shared_memory.py": "the shared-memory fields (loaded on use)",
     "gymnasium/_judge.pyx": "the checked kernels' verdicts (with Gymnasium)",
 }
@@ -47,7 +47,7 @@ def test_import_gymspaces_fills_every_field_but_those_loaded_on_use():
         "from gymspaces._registry import REGISTRY, Registry\n"
         "names = sorted(name for name, member in vars(Registry).items() if type(member).__name__ == 'getset_descriptor')\n"
         "print(' '.join(name for name in names if getattr(REGISTRY, name) in (None, False)))\n"
-        "import gymspaces.vector, gymspaces.gymnasium\n"
+        "import gymspaces.vector.shared_memory, gymspaces.gymnasium\n"  # what loads on use
         "print(' '.join(name for name in names if getattr(REGISTRY, name) in (None, False)))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -240,3 +240,48 @@ def test_spawned_workers_continue_the_stream():
                 assert value == type(expected.error).__name__, context_
             else:
                 assert_same_value(value, expected.value, context_)
+
+
+def _sample_patched_in_worker(payloads: list[bytes]) -> tuple[bool, list[str | None], list[list[tuple[bool, Any]]]]:
+    """Runs in a worker started with ``GYMSPACES_PATCH=1``: whether unpickling the
+    Gymnasium spaces (which imports Gymnasium) patched it, why each space does not
+    run compiled (``None``: it does), and the draws of :func:`_sample_in_worker`."""
+    from gymspaces.gymnasium import is_patched, plain_reason
+
+    spaces = [pickle.loads(payload) for payload in payloads]
+    return is_patched(), [plain_reason(space) for space in spaces], _sample_in_worker(payloads)
+
+
+def test_spawned_workers_started_with_the_variable_patch_and_continue_the_stream(monkeypatch):
+    """A spawned worker started with ``GYMSPACES_PATCH=1`` patches Gymnasium when it
+    imports it (the start-up hook): the Gymnasium spaces it receives run compiled
+    there, and sample exactly what the parent's copies sample next. (Forkserver
+    and forked workers: tests/compat/test_patch_cli.py, from a program started so.)"""
+    from gymspaces.gymnasium import patched, plain_reason
+
+    cases = [(name, seeding) for name in IDS for seeding in SEEDINGS]
+    payloads, parents = [], []
+    for index, (name, seeding) in enumerate(cases):
+        space = make(RECIPES[name], seeding, lib=GYM)
+        for _ in range(PRIOR):
+            outcome(space.sample)
+        payloads.append(pickle.dumps(space, protocol=PROTOCOLS[index % len(PROTOCOLS)]))
+        parents.append(space)
+    with patched():
+        expected_reasons = [plain_reason(space) for space in parents]
+    assert expected_reasons.count(None) > len(cases) - 4  # nearly all run compiled (not an empty Tuple)
+    monkeypatch.setenv("GYMSPACES_PATCH", "1")
+    monkeypatch.delenv("GYMSPACES_REPORT", raising=False)
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        worker_patched, reasons, results = pool.apply(_sample_patched_in_worker, (payloads,))
+    assert worker_patched
+    assert reasons == expected_reasons
+    for (name, seeding), parent, draws in zip(cases, parents, results):
+        for i, (raised, value) in enumerate(draws):
+            expected = outcome(parent.sample)
+            context_ = f"{name} ({seeding}) patched worker draw {i}"
+            assert raised == expected.raised, f"{context_}: {value!r} vs {expected.describe()}"
+            if raised:
+                assert value == type(expected.error).__name__, context_
+            else:
+                assert_same_value(value, expected.value, context_)
