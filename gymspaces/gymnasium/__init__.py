@@ -31,7 +31,6 @@ import gymnasium.spaces as _gym
 import gymspaces as _gs
 from gymspaces.gymnasium._convert import convert_any as _convert_any
 from gymspaces.gymnasium._patch import is_compiled, is_patched, patch, patched, plain_reason, unpatch
-from gymspaces.gymnasium._report import report
 
 if TYPE_CHECKING:
     import numpy as np
@@ -45,6 +44,9 @@ else:
 
 _T = TypeVar("_T")
 _K = TypeVar("_K")
+
+if TYPE_CHECKING:
+    from gymspaces.gymnasium._report import report
 
 __all__ = [
     "from_gymnasium",
@@ -200,3 +202,14 @@ def to_gymnasium(space: Any, *, share_rng: bool = False, strict: bool = False) -
     np.True_
     """
     return _convert_any(space, "gymnasium", share=share_rng, strict=strict)
+
+
+def __getattr__(name: str) -> Any:
+    # PEP 562: the report module (its timers, pickling, the processes of a run)
+    # loads on first use of ``report``, not with patch mode.
+    if name != "report":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from gymspaces.gymnasium._report import report
+
+    globals()["report"] = report
+    return report

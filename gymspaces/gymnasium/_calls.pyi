@@ -14,19 +14,16 @@ CHECKED: frozenset[str]
 class Live:
     on: bool
     own_rules: bool
-    recording: bool
-    note: Callable[[str, type, str], None] | None
+    note_plain: Callable[[str, Any], None] | None
 
 @disjoint_base
 class Failures:
     errors: tuple[type[BaseException], ...]
     translate: Callable[[BaseException], BaseException]
-    note_plain: Callable[[Live, str, Any], None]
     def __init__(
         self,
         errors: tuple[type[BaseException], ...],
         translate: Callable[[BaseException], BaseException],
-        note_plain: Callable[[Live, str, Any], None],
     ) -> None: ...
 
 @disjoint_base

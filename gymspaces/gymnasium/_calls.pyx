@@ -51,16 +51,14 @@ cdef class Live:
     # not registered for Gymnasium's classes, whose helper calls then run
     # Gymnasium's code (see _patch).
     cdef public bint own_rules
-    # patch(report=True): calls that run plain are noted with their reason.
-    cdef public bint recording
-    # note(label, cls, reason): the report's, set by patch(report=True).
-    cdef public object note
+    # note_plain(label, space): records a call that ran Gymnasium's code, and
+    # why (the report's, set by patch(report=True)); None when not recording.
+    cdef public object note_plain
 
     def __cinit__(self):
         self.on = True
         self.own_rules = True
-        self.recording = False
-        self.note = None
+        self.note_plain = None
 
 
 cdef inline bint rules_on(Live live) noexcept:
@@ -71,17 +69,14 @@ cdef inline bint rules_on(Live live) noexcept:
 
 cdef class Failures:
     """How a compiled call's failure reaches the caller: gymspaces' ``errors``
-    leave as ``translate(error)`` (Gymnasium's namesake), and ``note_plain(live,
-    label, space)`` records a call that ran Gymnasium's code (the report)."""
+    leave as ``translate(error)`` (Gymnasium's namesake)."""
 
     cdef readonly tuple errors
     cdef readonly object translate
-    cdef readonly object note_plain
 
-    def __init__(self, tuple errors, translate, note_plain):
+    def __init__(self, tuple errors, translate):
         self.errors = errors
         self.translate = translate
-        self.note_plain = note_plain
 
 
 cdef inline bint plain_arguments(mask, probability):
@@ -155,8 +150,8 @@ def sample_entry(str name, int kind, compiled, original, Live live, Judge judge,
                         raise
                     failure = error
                 raise failures.translate(failure)
-        if live.recording:
-            failures.note_plain(live, label, self)
+        if live.note_plain is not None:
+            live.note_plain(label, self)
         return original(self, mask, probability)
 
     return sample
@@ -177,8 +172,8 @@ def contains_entry(str name, compiled, original, Live live, Judge judge, Failure
             except failures.errors as error:
                 failure = error
             raise failures.translate(failure)
-        if live.recording:
-            failures.note_plain(live, label, self)
+        if live.note_plain is not None:
+            live.note_plain(label, self)
         return original(self, x)
 
     return contains

@@ -35,20 +35,12 @@ __all__ = ["POLICIES", "Live", "Policy", "helper_rule", "make_entries"]
 _OPTIMIZED = bool(sys.flags.optimize)  # under python -O Gymnasium skips its asserts
 
 
-def _note_plain(live: Live, label: str, space: Any) -> None:
-    if live.note is None:
-        return
-    reason = _guard.tree_reason(space)
-    live.note(label, type(space), reason or "arguments that Gymnasium's own code handles (see docs/patching.md)")
-
-
 def _uint64_dtype(space: Any) -> bool:
     return vars(space)["dtype"] == np.uint64
 
 
-# Failures of compiled calls leave as Gymnasium's exceptions; calls that run
-# plain are noted for the report.
-FAILURES = _calls.Failures(GYMSPACES_ERRORS, gymnasium_error, _note_plain)
+# Failures of compiled calls leave as Gymnasium's exceptions.
+FAILURES = _calls.Failures(GYMSPACES_ERRORS, gymnasium_error)
 
 @dataclass(frozen=True)
 class Policy:
@@ -163,8 +155,8 @@ def _graph_sample_entry(original: Callable[..., Any], live: Live) -> Any:
             except GYMSPACES_ERRORS as error:
                 failure = error
             raise gymnasium_error(failure)
-        if live.recording:
-            _note_plain(live, "Graph.sample", self)
+        if live.note_plain is not None:
+            live.note_plain("Graph.sample", self)
         return original(self, mask, probability, num_nodes, num_edges)
 
     return sample

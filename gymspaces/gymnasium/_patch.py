@@ -342,11 +342,12 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
         try:
             # Dependencies first: what gymspaces' code needs to run on
             # Gymnasium's classes (gymspaces' rules for them, private helpers).
-            state.add_equivalents({getattr(_gym, name): getattr(_gs, name) for name in SPACE_NAMES})
-            state.hand_gymnasium_spaces_over(
-                [(utils_helper(name), getattr(gs_utils, name)) for name in _HANDED_OVER_UTILS]
-                + [(vector_helper(name), getattr(gs_vector, name)) for name in _HANDED_OVER_VECTOR]
-            )
+            with _dispatch.listeners_once():  # the kernels' switches are refreshed once, after both
+                state.add_equivalents({getattr(_gym, name): getattr(_gs, name) for name in SPACE_NAMES})
+                state.hand_gymnasium_spaces_over(
+                    [(utils_helper(name), getattr(gs_utils, name)) for name in _HANDED_OVER_UTILS]
+                    + [(vector_helper(name), getattr(gs_vector, name)) for name in _HANDED_OVER_VECTOR]
+                )
             # Entry points last: Gymnasium's dispatchers, then the methods.
             helpers = [(utils_helper(name), getattr(gs_utils, name), name) for name in _UTILS_HELPERS]
             helpers += [(vector_helper(name), getattr(gs_vector, name), name) for name in _VECTOR_HELPERS]
@@ -365,8 +366,7 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
                         continue
                     state.register(gymnasium_helper, theirs, rule)
                 state.answer_registered_in_c(gymnasium_helper)
-            state.live.recording = report
-            state.live.note = _report.note_plain if report else None
+            state.live.note_plain = _report.note_plain if report else None
             for name in SPACE_NAMES:
                 for attribute, entry in _entries.make_entries(name, state.live).items():
                     if (name, attribute) not in _METHODS_LEFT_TO_GYMNASIUM:

@@ -142,7 +142,7 @@ def timed(label: str, function: Callable[..., Any]) -> Callable[..., Any]:
 _SCALAR_TYPES = frozenset({int, float, bool, complex, str, bytes, type(None)})
 
 
-def _plain_data(value: Any, budget: list[int]) -> bool:
+def _pickles_as_data(value: Any, budget: list[int]) -> bool:
     """Whether pickling ``value`` runs no code but the interpreter's and numpy's
     (builtin scalars and containers, exact numpy arrays and scalars)."""
     budget[0] -= 1
@@ -156,9 +156,9 @@ def _plain_data(value: Any, budget: list[int]) -> bool:
     if isinstance(value, np.generic):
         return kind.__module__ == "numpy" and not isinstance(value, np.object_)
     if kind in (tuple, list) or kind is gymnasium.spaces.GraphInstance:
-        return all(_plain_data(item, budget) for item in value)
+        return all(_pickles_as_data(item, budget) for item in value)
     if kind is dict:
-        return all(_plain_data(key, budget) and _plain_data(item, budget) for key, item in value.items())
+        return all(_pickles_as_data(key, budget) and _pickles_as_data(item, budget) for key, item in value.items())
     return False
 
 
@@ -210,7 +210,7 @@ def _keep_sample(record: _Record, label: str, args: tuple[Any, ...], kwargs: dic
     if label == "create_empty_array":
         rest = rest[:1] + [rest[1].__name__] if rest[1:2] else rest
     budget = [10_000]
-    if not all(_plain_data(item, budget) for item in rest) or not _plain_data(kwargs, budget):
+    if not all(_pickles_as_data(item, budget) for item in rest) or not _pickles_as_data(kwargs, budget):
         return
     try:
         sample = pickle.dumps((label, args[0], tuple(rest), dict(kwargs)), protocol=pickle.HIGHEST_PROTOCOL)
@@ -250,8 +250,12 @@ def recording_init(original: Callable[..., Any], compiled: Callable[[type], bool
     return __init__
 
 
-def note_plain(label: str, cls: type, reason: str) -> None:
-    """Record that a patched ``label`` call ran Gymnasium's own code, and why."""
+def note_plain(label: str, space: Any) -> None:
+    """Record that a patched ``label`` call on ``space`` ran Gymnasium's own code, and why."""
+    from gymspaces.gymnasium._guard import tree_reason
+
+    reason = tree_reason(space) or "arguments that Gymnasium's own code handles (see docs/patching.md)"
+    cls = type(space)
     record = _record
     with record.lock:
         record.plain_calls[(label, f"{cls.__module__}.{cls.__qualname__}", reason)] += 1
