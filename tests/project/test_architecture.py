@@ -176,11 +176,13 @@ def test_the_space_layer_knows_no_subclass():
 
 
 def test_the_traces_point_at_the_lines_they_name():
-    # docs/architecture.md, "Two calls, step by step": "`gymspaces/x.pyx:123` `name`"
-    # must still find ``name`` on that line when the code moves.
+    # docs/architecture.md, "Three calls, step by step": every "`gymspaces/x.pyx:123`"
+    # is followed by "`name`", which must still stand on that line when the code moves.
     text = ARCHITECTURE.read_text(encoding="utf-8")
+    every = re.findall(r"[\w/.]+\.(?:py|pyx|pxd|pyi):\d+", text)
     references = re.findall(r"`(gymspaces/[\w/.]+):(\d+)` `(\w+)`", text)
-    assert len(references) >= 6
+    assert len(every) == len(references), sorted(set(every) - {f"{path}:{line}" for path, line, _ in references})
+    assert len(references) >= 40
     for path, line, name in references:
         lines = (TREE / path).read_text(encoding="utf-8").splitlines()
         assert name in lines[int(line) - 1], f"{path}:{line} does not hold {name}: {lines[int(line) - 1]!r}"
