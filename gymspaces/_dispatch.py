@@ -27,8 +27,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
+import types
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, Generic, ParamSpec, Protocol, TypeVar, overload
+from typing import Any, Generic, ParamSpec, Protocol, TypeVar, cast, overload
 
 _P = ParamSpec("_P")
 _R_co = TypeVar("_R_co", covariant=True)
@@ -152,6 +153,26 @@ def _taking_back(dispatcher: SpaceDispatcher[..., Any], cls: type, rule: Callabl
     return take_back
 
 
+@functools.lru_cache(maxsize=None)
+def _dispatcher_code(names: tuple[str, ...], defaults: int) -> types.CodeType:
+    """The code of a dispatcher taking ``names`` (the last ``defaults`` of them
+    optional): compiled once per parameter list, shared by the dispatchers that
+    have it (each gets its own globals: its cache and resolver)."""
+    required = len(names) - defaults
+    signature = ", ".join(name if index < required else f"{name}=None" for index, name in enumerate(names))
+    first = names[0]
+    source = (
+        f"def dispatcher({signature}):\n"
+        f"    implementation = _cache.get({first}.__class__)\n"
+        f"    if implementation is None:\n"
+        f"        implementation = _dispatch({first}.__class__)\n"
+        f"    return implementation({', '.join(names)})\n"
+    )
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<space_dispatch>", "exec"), namespace)
+    return cast(types.CodeType, namespace["dispatcher"].__code__)
+
+
 def space_dispatch(default: Callable[_P, _R_co]) -> SpaceDispatcher[_P, _R_co]:
     """Decorator: make ``default`` dispatch on the class of its first argument."""
     return _space_dispatch(default, builds_spaces=False)
@@ -198,20 +219,10 @@ def _space_dispatch(default: Callable[_P, _R_co], *, builds_spaces: bool) -> Spa
     # The dispatcher is generated with ``default``'s own parameter list: a
     # ``*args, **kwargs`` wrapper would cost more than many implementations.
     names, defaults = _parameters(default)
-    signature = ", ".join(f"{name}=_default_{name}" if name in defaults else name for name in names)
-    arguments = ", ".join(names)
-    first = names[0]
-    source = (
-        f"def {default.__name__}({signature}):\n"
-        f"    implementation = _cache.get({first}.__class__)\n"
-        f"    if implementation is None:\n"
-        f"        implementation = _dispatch({first}.__class__)\n"
-        f"    return implementation({arguments})\n"
-    )
-    namespace: dict[str, Any] = {"_cache": cache, "_dispatch": dispatch}
-    namespace.update({f"_default_{name}": value for name, value in defaults.items()})
-    exec(compile(source, f"<space_dispatch {default.__name__}>", "exec"), namespace)
-    dispatcher: Any = functools.wraps(default)(namespace[default.__name__])
+    code = _dispatcher_code(tuple(names), len(defaults)).replace(co_name=default.__name__)
+    generated = types.FunctionType(code, {"_cache": cache, "_dispatch": dispatch}, default.__name__,
+                                   tuple(defaults.values()) or None)
+    dispatcher: Any = functools.wraps(default)(generated)
 
     def register(cls: Any, func: Callable[..., Any] | None = None) -> Any:
         """Register ``func`` for ``cls`` (also usable as a decorator, like singledispatch)."""

@@ -230,11 +230,15 @@ def test_spawned_workers_continue_the_stream():
     half = len(payloads) // 2
     with context.Pool(2) as pool:
         results = pool.map(_sample_in_worker, [payloads[:half], payloads[half:]])
-    results = results[0] + results[1]
+    assert_workers_continue(cases, parents, results[0] + results[1], "worker")
+
+
+def assert_workers_continue(cases: list[Any], parents: list[Any], results: list[Any], who: str) -> None:
+    """Each worker's draws (``_sample_in_worker``) are what the parent's copy draws next."""
     for (name, seeding), parent, draws in zip(cases, parents, results):
         for i, (raised, value) in enumerate(draws):
             expected = outcome(parent.sample)
-            context_ = f"{name} ({seeding}) worker draw {i}"
+            context_ = f"{name} ({seeding}) {who} draw {i}"
             assert raised == expected.raised, f"{context_}: {value!r} vs {expected.describe()}"
             if raised:
                 assert value == type(expected.error).__name__, context_
@@ -276,12 +280,4 @@ def test_spawned_workers_started_with_the_variable_patch_and_continue_the_stream
         worker_patched, reasons, results = pool.apply(_sample_patched_in_worker, (payloads,))
     assert worker_patched
     assert reasons == expected_reasons
-    for (name, seeding), parent, draws in zip(cases, parents, results):
-        for i, (raised, value) in enumerate(draws):
-            expected = outcome(parent.sample)
-            context_ = f"{name} ({seeding}) patched worker draw {i}"
-            assert raised == expected.raised, f"{context_}: {value!r} vs {expected.describe()}"
-            if raised:
-                assert value == type(expected.error).__name__, context_
-            else:
-                assert_same_value(value, expected.value, context_)
+    assert_workers_continue(cases, parents, results, "patched worker")
