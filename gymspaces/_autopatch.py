@@ -33,13 +33,13 @@ Gymnasium unpatched; an error of Gymnasium's own ``__init__`` is the
 program's, and reaches it as without the hook.
 """
 
-from __future__ import annotations
-
 import os
 import sys
 
 # Not typing.TYPE_CHECKING: importing typing would cost every interpreter this
 # module runs in more than the hook itself (type checkers read the name alike).
+# For the same reason no ``from __future__ import annotations`` (a module more
+# at start-up): the annotations naming these are strings.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from importlib.machinery import ModuleSpec
@@ -130,7 +130,7 @@ class PatchOnImport:
     patched too.
     """
 
-    def find_spec(self, name: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
+    def find_spec(self, name: str, path: "Any" = None, target: "Any" = None) -> "ModuleSpec | None":
         """The spec of ``gymnasium`` with a loader that patches after it; ``None`` for any other name."""
         if name != "gymnasium":
             return None
@@ -158,14 +158,14 @@ class _LoadThenPatch:
     then see Gymnasium's own). Anything else is the real loader's.
     """
 
-    def __init__(self, loader: Any) -> None:
+    def __init__(self, loader: "Any") -> None:
         self.loader = loader
 
-    def create_module(self, spec: ModuleSpec) -> ModuleType | None:
+    def create_module(self, spec: "ModuleSpec") -> "ModuleType | None":
         create_module = getattr(self.loader, "create_module", None)
         return None if create_module is None else create_module(spec)
 
-    def exec_module(self, module: ModuleType) -> None:
+    def exec_module(self, module: "ModuleType") -> None:
         loader = self.loader
         spec = getattr(module, "__spec__", None)
         if spec is not None and spec.loader is self:
@@ -176,7 +176,7 @@ class _LoadThenPatch:
         _remove_hooks()
         patch_now()
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> "Any":
         return getattr(self.loader, name)
 
 
