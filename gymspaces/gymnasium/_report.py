@@ -48,6 +48,7 @@ import gymnasium
 import numpy as np
 
 import gymspaces
+from gymspaces.gymnasium._guard import GYMNASIUM_CLASSES, tree_reason
 
 __all__ = ["report"]
 
@@ -164,8 +165,6 @@ def _pickles_as_data(value: Any, budget: list[int]) -> bool:
 
 def _gymnasium_tree(space: Any) -> bool:
     """Whether every node of ``space`` is exactly one of Gymnasium's classes (pickles by value, anywhere)."""
-    from gymspaces.gymnasium._guard import GYMNASIUM_CLASSES
-
     stack = [space]
     while stack:
         node = stack.pop()
@@ -252,8 +251,6 @@ def recording_init(original: Callable[..., Any], compiled: Callable[[type], bool
 
 def note_plain(label: str, space: Any) -> None:
     """Record that a patched ``label`` call on ``space`` ran Gymnasium's own code, and why."""
-    from gymspaces.gymnasium._guard import tree_reason
-
     reason = tree_reason(space) or "arguments that Gymnasium's own code handles (see docs/patching.md)"
     cls = type(space)
     record = _record
