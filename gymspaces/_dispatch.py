@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import sys
 import threading
 import types
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, Generic, ParamSpec, Protocol, TypeVar, cast, overload
+from typing import Any, Generic, ParamSpec, Protocol, TypeVar, overload
 
 _P = ParamSpec("_P")
 _R_co = TypeVar("_R_co", covariant=True)
@@ -87,7 +88,9 @@ def _invalidate(cache: dict[type, Callable[..., Any]]) -> None:
 _held = threading.local()
 
 
-def _tell(listeners: list[Callable[[], None]]) -> None:
+def tell(listeners: list[Callable[[], None]]) -> None:
+    """Call each of ``listeners`` now, or once at the end of this thread's
+    :func:`listeners_once` block if one is open."""
     held = getattr(_held, "listeners", None)
     if held is None:
         for listener in listeners:
@@ -138,39 +141,76 @@ def register_like(
                 if accept is not None and not accept(rule):
                     continue
                 if taken_back is not None:
-                    taken_back.append(_taking_back(dispatcher, cls, rule))
+                    taken_back.append(functools.partial(_take_back, dispatcher, cls, rule))
                 dispatcher.register(cls, rule)
 
 
-def _taking_back(dispatcher: SpaceDispatcher[..., Any], cls: type, rule: Callable[..., Any]) -> Callable[[], None]:
-    """What takes back ``rule``, registered for ``cls`` with ``dispatcher``
-    (unless a rule registered since has replaced it)."""
-
-    def take_back() -> None:
-        if dispatcher.registry.get(cls) is rule:
-            dispatcher.unregister(cls)
-
-    return take_back
+def _take_back(dispatcher: SpaceDispatcher[..., Any], cls: type, rule: Callable[..., Any]) -> None:
+    """Take back ``rule``, registered for ``cls`` with ``dispatcher`` (unless a
+    rule registered since has replaced it)."""
+    if dispatcher.registry.get(cls) is rule:
+        dispatcher.unregister(cls)
 
 
-@functools.lru_cache(maxsize=None)
-def _dispatcher_code(names: tuple[str, ...], defaults: int) -> types.CodeType:
-    """The code of a dispatcher taking ``names`` (the last ``defaults`` of them
-    optional): compiled once per parameter list, shared by the dispatchers that
-    have it (each gets its own globals: its cache and resolver)."""
-    required = len(names) - defaults
-    signature = ", ".join(name if index < required else f"{name}=None" for index, name in enumerate(names))
-    first = names[0]
-    source = (
-        f"def dispatcher({signature}):\n"
-        f"    implementation = _cache.get({first}.__class__)\n"
-        f"    if implementation is None:\n"
-        f"        implementation = _dispatch({first}.__class__)\n"
-        f"    return implementation({', '.join(names)})\n"
-    )
-    namespace: dict[str, Any] = {}
-    exec(compile(source, "<space_dispatch>", "exec"), namespace)
-    return cast(types.CodeType, namespace["dispatcher"].__code__)
+# The dispatchers, one template per number of parameters: each dispatcher is
+# a copy of its template's code renamed to its default's parameter names
+# (keyword calls bind by these), run in globals of its own that hold its
+# cache and resolver under the names below (globals, not closure cells: a
+# global read is the cheaper on every call). Renaming costs nothing at
+# import; compiling generated source cost about 70 us a dispatcher.
+# What the templates read in this module's own globals: never called.
+_cache: dict[type, Callable[..., Any]] = {}
+
+
+def _resolve(cls: type) -> Callable[..., Any]:
+    raise AssertionError("a dispatcher template ran in its own module's globals")
+
+
+def _one(space: Any) -> Any:
+    implementation = _cache.get(space.__class__)
+    if implementation is None:
+        implementation = _resolve(space.__class__)
+    return implementation(space)
+
+
+def _two(space: Any, arg1: Any) -> Any:
+    implementation = _cache.get(space.__class__)
+    if implementation is None:
+        implementation = _resolve(space.__class__)
+    return implementation(space, arg1)
+
+
+def _three(space: Any, arg1: Any, arg2: Any) -> Any:
+    implementation = _cache.get(space.__class__)
+    if implementation is None:
+        implementation = _resolve(space.__class__)
+    return implementation(space, arg1, arg2)
+
+
+def _four(space: Any, arg1: Any, arg2: Any, arg3: Any) -> Any:
+    implementation = _cache.get(space.__class__)
+    if implementation is None:
+        implementation = _resolve(space.__class__)
+    return implementation(space, arg1, arg2, arg3)
+
+
+_TEMPLATES = (_one, _two, _three, _four)
+
+
+def _dispatcher(
+    default: Callable[..., Any], cache: dict[type, Any], resolve: Callable[[type], Any]
+) -> Callable[..., Any]:
+    """A dispatcher with ``default``'s name and parameter list, reading ``cache``
+    and resolving a class it misses with ``resolve``."""
+    names, defaults = _parameters(default)
+    if not 1 <= len(names) <= len(_TEMPLATES) or "implementation" in names:
+        raise TypeError(f"space_dispatch takes a function of 1 to {len(_TEMPLATES)} parameters, not {default!r}")
+    renamed: dict[str, Any] = {"co_varnames": (*names, "implementation"), "co_name": default.__name__}
+    if sys.version_info >= (3, 11):
+        renamed["co_qualname"] = default.__qualname__
+    code = _TEMPLATES[len(names) - 1].__code__.replace(**renamed)
+    own_globals = {"_cache": cache, "_resolve": resolve, "__builtins__": __builtins__}
+    return types.FunctionType(code, own_globals, default.__name__, tuple(defaults.values()) or None)
 
 
 def space_dispatch(default: Callable[_P, _R_co]) -> SpaceDispatcher[_P, _R_co]:
@@ -216,33 +256,40 @@ def _space_dispatch(default: Callable[_P, _R_co], *, builds_spaces: bool) -> Spa
                     cache.pop(cls, None)
         return implementation
 
-    # The dispatcher is generated with ``default``'s own parameter list: a
-    # ``*args, **kwargs`` wrapper would cost more than many implementations.
-    names, defaults = _parameters(default)
-    code = _dispatcher_code(tuple(names), len(defaults)).replace(co_name=default.__name__)
-    generated = types.FunctionType(code, {"_cache": cache, "_dispatch": dispatch}, default.__name__,
-                                   tuple(defaults.values()) or None)
+    # The dispatcher has ``default``'s own parameter list: a ``*args, **kwargs``
+    # wrapper would cost more than many implementations.
+    generated = _dispatcher(default, cache, dispatch)
     dispatcher: Any = functools.wraps(default)(generated)
+
+    # singledispatch's own dict behind its read-only ``registry`` view (it has
+    # no way to take a registration back), and its weak cache.
+    rules = closure_cell(resolver.register, "registry").cell_contents
+    weak_cache = closure_cell(resolver.dispatch, "dispatch_cache").cell_contents
 
     def register(cls: Any, func: Callable[..., Any] | None = None) -> Any:
         """Register ``func`` for ``cls`` (also usable as a decorator, like singledispatch)."""
         if func is None and isinstance(cls, type):
             return lambda f: register(cls, f)
-        registered = resolver.register(cls) if func is None else resolver.register(cls, func)
+        if func is not None and type(cls) is type and not hasattr(cls, "__abstractmethods__"):
+            # What singledispatch's ``register`` does for a plain class, without
+            # its checks for unions and ABCs: the package registers some 360
+            # rules at import and patch, at a quarter of the cost.
+            rules[cls] = func
+            if weak_cache:
+                weak_cache.clear()
+            registered = func
+        else:
+            registered = resolver.register(cls) if func is None else resolver.register(cls, func)
         _invalidate(cache)
-        _tell(listeners)
+        tell(listeners)
         return registered
-
-    # singledispatch's own dict behind its read-only ``registry`` view: it has
-    # no way to take a registration back.
-    rules = closure_cell(resolver.register, "registry").cell_contents
 
     def unregister(cls: Any) -> None:
         """Take back the rule registered for ``cls`` (nothing if there is none)."""
         if rules.pop(cls, None) is not None:
             resolver._clear_cache()
             _invalidate(cache)
-            _tell(listeners)
+            tell(listeners)
 
     dispatcher.register = register
     dispatcher.unregister = unregister

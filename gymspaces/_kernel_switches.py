@@ -27,6 +27,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+from gymspaces._dispatch import tell
 from gymspaces._registry import REGISTRY
 
 __all__ = ["ACTIVE", "add", "compiled_while_built_in", "remove", "watch"]
@@ -66,7 +67,7 @@ def add(aliases: dict[type, type]) -> None:
     hold that class's attributes under the same names)."""
     with _LOCK:
         _CANDIDATES.update(aliases)
-        _refresh()
+    tell([_refresh])  # (once, with the registrations around it: patch() makes many)
 
 
 def remove(aliases: tuple[type, ...]) -> None:
@@ -74,7 +75,7 @@ def remove(aliases: tuple[type, ...]) -> None:
     with _LOCK:
         for alias in aliases:
             _CANDIDATES.pop(alias, None)
-        _refresh()
+    tell([_refresh])
 
 
 def compiled_while_built_in(switch: str, rules: Mapping[Any, Mapping[type, Any]]) -> None:

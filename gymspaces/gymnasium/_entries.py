@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import gymnasium.spaces as _gym
 import gymnasium.vector.utils as gym_vector
@@ -42,8 +41,8 @@ def _uint64_dtype(space: Any) -> bool:
 # Failures of compiled calls leave as Gymnasium's exceptions.
 FAILURES = _calls.Failures(GYMSPACES_ERRORS, gymnasium_error)
 
-@dataclass(frozen=True)
-class Policy:
+
+class Policy(NamedTuple):  # (a frozen dataclass cost ~0.3 ms more to create, at import)
     """How the entries of one Gymnasium class decide (one row of :data:`POLICIES`)."""
 
     kind: int
