@@ -14,7 +14,8 @@ defined in :mod:`gymspaces._flattening`, their batched form in
 ``gymnasium.spaces.utils``' neighbourhood.
 """
 
-from gymspaces._flatten_batch import flatten_batch
+from typing import TYPE_CHECKING, Any
+
 from gymspaces._flattening import FlatType, flatdim, flatten, flatten_space, is_space_dtype_shape_equiv, unflatten
 from gymspaces.seeding import RNG, RandomNumberGenerator, np_random
 
@@ -31,7 +32,26 @@ __all__ = [
     "RandomNumberGenerator",
 ]
 
+if TYPE_CHECKING:
+    from gymspaces._flatten_batch import flatten_batch
+
 # Shown (docs, reprs, pickles by reference) under their public module.
-for _public in (flatdim, flatten, unflatten, flatten_space, is_space_dtype_shape_equiv, flatten_batch):
+for _public in (flatdim, flatten, unflatten, flatten_space, is_space_dtype_shape_equiv):
     _public.__module__ = __name__
 del _public
+
+
+def __getattr__(name: str) -> Any:
+    # PEP 562: ``flatten_batch`` (gymspaces' own, not Gymnasium's) loads on first
+    # use, so neither ``import gymspaces`` nor patch mode pays for its module.
+    if name != "flatten_batch":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from gymspaces._flatten_batch import flatten_batch
+
+    flatten_batch.__module__ = __name__
+    globals()[name] = flatten_batch  # from now on an ordinary attribute
+    return flatten_batch
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | {"flatten_batch"})

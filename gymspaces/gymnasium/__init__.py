@@ -29,7 +29,6 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 import gymnasium.spaces as _gym
 
 import gymspaces as _gs
-from gymspaces.gymnasium._convert import convert_any as _convert_any
 from gymspaces.gymnasium._patch import is_compiled, is_patched, patch, patched, plain_reason, unpatch
 
 if TYPE_CHECKING:
@@ -151,7 +150,9 @@ def from_gymnasium(space: Any, *, share_rng: bool = False, strict: bool = False)
     ...
     TypeError: Cannot convert a space of class gymspaces.gymnasium.Custom to gymspaces: ...
     """
-    return _convert_any(space, "gymspaces", share=share_rng, strict=strict)
+    from gymspaces.gymnasium._convert import convert_any  # on first use: patch() needs none of it
+
+    return convert_any(space, "gymspaces", share=share_rng, strict=strict)
 
 
 @overload
@@ -201,7 +202,9 @@ def to_gymnasium(space: Any, *, share_rng: bool = False, strict: bool = False) -
     >>> theirs.sample() == ours.sample()
     np.True_
     """
-    return _convert_any(space, "gymnasium", share=share_rng, strict=strict)
+    from gymspaces.gymnasium._convert import convert_any  # on first use: patch() needs none of it
+
+    return convert_any(space, "gymnasium", share=share_rng, strict=strict)
 
 
 def __getattr__(name: str) -> Any:

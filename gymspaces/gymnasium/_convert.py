@@ -20,14 +20,11 @@ from typing import Any
 import gymnasium.spaces as _gym
 import numpy as np
 
-import gymnasium.error as _gym_error
-
 import gymspaces as _gs
-import gymspaces.error as _gs_error
 from gymspaces.gymnasium._release import ALL_SPACE_NAMES, LEGACY_LAYOUT, SPACE_NAMES
 from gymspaces.space import KERNEL_CACHE_ATTRS
 
-__all__ = ["Converter", "convert_any", "gymnasium_error", "GYMSPACES_ERRORS"]
+__all__ = ["Converter", "convert_any"]
 
 # Old ``gym`` (0.26) spaces store nearly the same attributes; they are
 # converted only when ``gym.spaces`` is already imported (a gym space object
@@ -247,26 +244,3 @@ def convert_any(spaces: Any, target: str, *, share: bool, strict: bool) -> Any:
             return type(spaces)(*items)
         return type(spaces)(items)
     return converter.space(spaces)  # not a space: TypeError naming the class
-
-
-_ERRORS: dict[type, type] = {
-    _gs_error.Error: _gym_error.Error,
-    _gs_error.CustomSpaceError: _gym_error.CustomSpaceError,
-}
-
-
-GYMSPACES_ERRORS: tuple[type[Exception], ...] = (_gs_error.Error, _gs_error.CustomSpaceError)
-"""gymspaces' exceptions that have a Gymnasium namesake (``except GYMSPACES_ERRORS``)."""
-
-
-def gymnasium_error(error: BaseException) -> BaseException:
-    """Gymnasium's exception for gymspaces' ``error``: the class of the same name
-    (``Error``, ``CustomSpaceError``) with the same arguments; others as they are."""
-    theirs = _ERRORS.get(type(error))
-    if theirs is None:
-        return error
-    replacement = theirs(*error.args)
-    replacement.__traceback__ = error.__traceback__
-    if error.__cause__ is not None:  # ``raise ... from``: Gymnasium's chains the same cause
-        replacement.__cause__ = error.__cause__
-    return replacement

@@ -17,25 +17,49 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
+import gymnasium.error as _gym_error
 import gymnasium.spaces as _gym
 import gymnasium.vector.utils as gym_vector
 import numpy as np
 
 import gymspaces as _gs
+import gymspaces.error as _gs_error
 from gymspaces import _batching, _batching_rules
 from gymspaces.graph import sample_graph
 from gymspaces.gymnasium import _calls, _guard, _judge, _release_rules
 from gymspaces.gymnasium._calls import Live
-from gymspaces.gymnasium._convert import GYMSPACES_ERRORS, gymnasium_error
 from gymspaces.gymnasium._release import SAMPLE_TAKES_PROBABILITY
 
-__all__ = ["POLICIES", "Live", "Policy", "helper_rule", "make_entries"]
+__all__ = ["GYMSPACES_ERRORS", "POLICIES", "Live", "Policy", "gymnasium_error", "helper_rule", "make_entries"]
 
 _OPTIMIZED = bool(sys.flags.optimize)  # under python -O Gymnasium skips its asserts
 
 
 def _uint64_dtype(space: Any) -> bool:
     return vars(space)["dtype"] == np.uint64
+
+
+_ERRORS: dict[type, type] = {
+    _gs_error.Error: _gym_error.Error,
+    _gs_error.CustomSpaceError: _gym_error.CustomSpaceError,
+}
+
+
+GYMSPACES_ERRORS: tuple[type[Exception], ...] = (_gs_error.Error, _gs_error.CustomSpaceError)
+"""gymspaces' exceptions that have a Gymnasium namesake (``except GYMSPACES_ERRORS``)."""
+
+
+def gymnasium_error(error: BaseException) -> BaseException:
+    """Gymnasium's exception for gymspaces' ``error``: the class of the same name
+    (``Error``, ``CustomSpaceError``) with the same arguments; others as they are."""
+    theirs = _ERRORS.get(type(error))
+    if theirs is None:
+        return error
+    replacement = theirs(*error.args)
+    replacement.__traceback__ = error.__traceback__
+    if error.__cause__ is not None:  # ``raise ... from``: Gymnasium's chains the same cause
+        replacement.__cause__ = error.__cause__
+    return replacement
 
 
 # Failures of compiled calls leave as Gymnasium's exceptions.
