@@ -40,7 +40,7 @@ def _is_real_scalar(value: object) -> bool:
 
 
 class Box(Space[np.ndarray[Any, np.dtype[ScalarT]]]):
-    r"""A (possibly unbounded) box in :math:`\mathbb{R}^n` or :math:`\mathbb{Z}^n`.
+    """A (possibly unbounded) box in ℝⁿ or ℤⁿ.
 
     Parameters
     ----------

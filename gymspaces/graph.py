@@ -198,19 +198,19 @@ class Graph(Space[GraphInstance]):
             a Discrete node space, a tuple of one mask per node. When
             ``num_edges`` is drawn, the edge entry is one edge's mask, repeated
             once per edge; when ``num_edges`` is given, it must already be the
-            batched edge mask (quirk Q6 in docs/quirks.md).
+            batched edge mask (:quirk:`Q6`).
         num_nodes : int
             Number of nodes, at least 1.
         num_edges : int, optional
             Number of edges; by default drawn uniformly in
             ``[0, num_nodes * (num_nodes - 1))`` (0 for a single node), from the
-            Graph's generator even without an edge space (quirk Q5 in docs/quirks.md).
+            Graph's generator even without an edge space (:quirk:`Q5`).
 
         Notes
         -----
         As in Gymnasium, node (and edge) features come from a copy of the node
         (edge) space's generator, and the original is then advanced by one
-        ``random()`` call, so consecutive samples overlap (quirk Q4 in docs/quirks.md).
+        ``random()`` call, so consecutive samples overlap (:quirk:`Q4`).
 
         Examples
         --------

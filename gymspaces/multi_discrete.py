@@ -306,7 +306,7 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
         """The sub-space at ``index``; it continues this space's random stream.
 
         The sub-space gets a copy of this space's generator state, so it replays
-        the draws this space makes next (quirk Q28 in docs/quirks.md).
+        the draws this space makes next (:quirk:`Q28`).
         """
         nvec = self.nvec[index]
         start = self.start[index]

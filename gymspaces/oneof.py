@@ -134,7 +134,7 @@ class OneOf(Space[tuple[int | np.int64, T_cov]], Generic[T_cov]):
         Notes
         -----
         The index is drawn before the arguments are checked, so even a call
-        that raises consumes it (quirk Q7 in docs/quirks.md).
+        that raises consumes it (:quirk:`Q7`).
 
         Examples
         --------

@@ -146,8 +146,8 @@ class Sequence(Space[Any]):
         -------
         tuple or stacked batch
             A tuple of feature samples, or with ``stack=True`` their
-            concatenation (which raises ``ValueError`` for length 0, quirk Q20 in
-            docs/quirks.md).
+            concatenation (which raises ``ValueError`` for length 0,
+            :quirk:`Q20`).
 
         Examples
         --------
@@ -235,8 +235,8 @@ class Sequence(Space[Any]):
         """Whether every item of ``x`` belongs to the feature space.
 
         Unstacked samples must be tuples; stacked ones are split along their
-        first axis (a non-iterable ``x`` raises ``TypeError``, quirk Q27 in
-        docs/quirks.md).
+        first axis (a non-iterable ``x`` raises ``TypeError``,
+        :quirk:`Q27`).
 
         Examples
         --------
