@@ -18,7 +18,10 @@ read the flags below without building anything.
 
 The benchmarks' floors kernel (``benchmarks/_floor.pyx``) is compiled only by
 builds into the checkout (``pip install -e .``, ``build_ext --inplace``): the
-benchmarks run from a checkout, and a wheel ships nothing of them.
+benchmarks run from a checkout, and a wheel ships nothing of them. It is no
+extension of the distribution, only of those builds: setuptools makes the
+package of every extension importable, and an editable install would then put
+a top-level ``benchmarks`` on every path of the environment.
 """
 
 import os
@@ -115,6 +118,11 @@ PATCH_HOOK = Path("gymspaces-patch.pth")
 BENCH_FLOOR = Path("benchmarks") / "_floor.pyx"
 
 
+def checkout_only(extension: Extension) -> bool:
+    """Whether ``extension`` is built only into a checkout (the benchmarks' kernel), never for the distribution."""
+    return not extension.name.startswith("gymspaces.")
+
+
 class build_py_with_hook(build_py):
     """``build_py`` that also installs the patch-mode start-up hook ``gymspaces-patch.pth``
     at the top of site-packages (in editable installs too, see gymspaces/_autopatch.py)."""
@@ -150,12 +158,27 @@ class build_ext_on_every_core(build_ext):
     the other they made every install take about two minutes.
     """
 
+    # Built into a checkout only, and kept out of the distribution's
+    # ext_modules (which would make their packages importable: see the top).
+    checkout_extensions: tuple[Extension, ...] = ()
+
     def finalize_options(self):
         if self.parallel is None:
             self.parallel = os.cpu_count() or 1
-        super().finalize_options()
-        if not self.into_checkout():
-            self.extensions = [ext for ext in self.extensions if not ext.name.startswith("benchmarks.")]
+        into_checkout = self.into_checkout()
+        # setuptools prepares each extension it finds in the distribution while
+        # it finalizes: lend it the checkout's, then take them back.
+        extensions = self.distribution.ext_modules
+        if into_checkout:
+            names = {ext.name for ext in extensions or []}
+            added = [ext for ext in self.checkout_extensions if ext.name not in names]
+            self.distribution.ext_modules = [*(extensions or []), *added]
+        try:
+            super().finalize_options()
+        finally:
+            self.distribution.ext_modules = extensions
+        if not into_checkout:
+            self.extensions = [ext for ext in self.extensions if not checkout_only(ext)]
 
     def into_checkout(self):
         return bool(self.inplace or getattr(self, "editable_mode", False))
@@ -183,16 +206,15 @@ if editable_wheel is not None and hasattr(editable_wheel, "_select_strategy"):
 if __name__ == "__main__":
     from Cython.Build import cythonize
 
-    setup(
-        cmdclass=COMMANDS,
-        ext_modules=cythonize(
-            [kernel(name) for name in RANDOM_KERNELS]
-            + [kernel(name, random=False) for name in PLAIN_KERNELS]
-            + ([kernel("_floor", random=False, package="benchmarks")] if BENCH_FLOOR.exists() else []),
-            compiler_directives=DIRECTIVES,
-            include_path=["."],
-            # Directives are baked into the generated C: a debug build regenerates it.
-            force=DEBUG,
-            nthreads=os.cpu_count() or 1,
-        ),
+    extensions = cythonize(
+        [kernel(name) for name in RANDOM_KERNELS]
+        + [kernel(name, random=False) for name in PLAIN_KERNELS]
+        + ([kernel("_floor", random=False, package="benchmarks")] if BENCH_FLOOR.exists() else []),
+        compiler_directives=DIRECTIVES,
+        include_path=["."],
+        # Directives are baked into the generated C: a debug build regenerates it.
+        force=DEBUG,
+        nthreads=os.cpu_count() or 1,
     )
+    build_ext_on_every_core.checkout_extensions = tuple(ext for ext in extensions if checkout_only(ext))
+    setup(cmdclass=COMMANDS, ext_modules=[ext for ext in extensions if not checkout_only(ext)])

@@ -5,32 +5,36 @@ constructor arguments, errors, reprs and seeding, and -- for the same seed --
 bit-for-bit the same samples as Gymnasium 1.4.0.
 """
 
-try:
-    from gymspaces._version import __version__
-    from gymspaces.box import Box
-    from gymspaces.dict import Dict
-    from gymspaces.discrete import Discrete
-    from gymspaces.graph import Graph, GraphInstance
-    from gymspaces.multi_binary import MultiBinary
-    from gymspaces.multi_discrete import MultiDiscrete
-    from gymspaces.oneof import OneOf
-    from gymspaces.sequence import Sequence
-    from gymspaces.space import Space
-    from gymspaces.text import Text
-    from gymspaces.tuple import Tuple
-    from gymspaces import _batching_rules  # noqa: F401  (registers every class's batching rules)
-    from gymspaces.utils import flatdim, flatten, flatten_space, unflatten
-    # After the classes it draws with: imported first, it was charged (by
-    # ``python -X importtime``) with importing them, every kernel and
-    # numpy.random -- some 15 ms; its draws cost about 0.5 ms.
-    from gymspaces._selfcheck import verify_kernels as _verify_kernels
-    from gymspaces import _fill_registry  # noqa: F401  (last: tells the kernels every class and rule)
-except ImportError:  # kernels not built: say so, not "partially initialized module"
-    from gymspaces._unbuilt import missing_kernels, unbuilt_error
+from gymspaces._unbuilt import missing_kernels as _missing_kernels
 
-    if missing_kernels():
-        raise unbuilt_error(missing_kernels()) from None
-    raise
+# Before any kernel is imported: a kernel not built here would be taken from
+# another install's folder if there is one (see _unbuilt), or fail as a
+# circular import.
+if _missing_kernels():
+    from gymspaces._unbuilt import unbuilt_error
+
+    raise unbuilt_error(_missing_kernels())
+del _missing_kernels
+
+from gymspaces._version import __version__
+from gymspaces.box import Box
+from gymspaces.dict import Dict
+from gymspaces.discrete import Discrete
+from gymspaces.graph import Graph, GraphInstance
+from gymspaces.multi_binary import MultiBinary
+from gymspaces.multi_discrete import MultiDiscrete
+from gymspaces.oneof import OneOf
+from gymspaces.sequence import Sequence
+from gymspaces.space import Space
+from gymspaces.text import Text
+from gymspaces.tuple import Tuple
+from gymspaces import _batching_rules  # noqa: F401  (registers every class's batching rules)
+from gymspaces.utils import flatdim, flatten, flatten_space, unflatten
+# After the classes it draws with: imported first, it was charged (by
+# ``python -X importtime``) with importing them, every kernel and
+# numpy.random -- some 15 ms; its draws cost about 0.5 ms.
+from gymspaces._selfcheck import verify_kernels as _verify_kernels
+from gymspaces import _fill_registry  # noqa: F401  (last: tells the kernels every class and rule)
 
 # gymspaces.vector (which pulls in multiprocessing) is imported on use, as
 # with gymnasium.spaces.

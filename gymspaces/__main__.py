@@ -6,23 +6,30 @@ The benchmark suite and speed gate are not shipped: from a checkout, run
 
 import sys
 
-USAGE = """Sample every space of gymspaces (Gymnasium's spaces, compiled) and time it against Gymnasium.
+USAGE = "usage: python -m gymspaces [--version | --help]"
+
+HELP = f"""Sample every space of gymspaces (Gymnasium's spaces, compiled) and time it against Gymnasium.
 
 example:  python -m gymspaces
 
-usage: python -m gymspaces            every space sampled and timed against Gymnasium, one program patched
-       python -m gymspaces --version  print the version of gymspaces
+{USAGE}
 
-An unmodified Gymnasium program on gymspaces' kernels (patch mode):
-       python -m gymspaces.gymnasium --report train.py
+  (no option)  every space sampled and timed against Gymnasium, one program patched
+  --version    print the version of gymspaces
+  -h, --help   print this help
+
+A Gymnasium program of yours, unmodified, on gymspaces' kernels (patch mode):
+       python -m gymspaces.gymnasium --report YOUR_SCRIPT.py
 The benchmark suite and speed gate, from a checkout:
        python -m benchmarks --quick --check"""
 
+OPTIONS = ("--help", "-h", "--version")
+
 
 def main(argv: list[str]) -> int:
-    """Run the demo, or print the usage or the version; returns the exit status."""
+    """Run the demo, or print the help or the version; returns the exit status."""
     if argv and argv[0] in ("-h", "--help"):
-        print(USAGE)
+        print(HELP)
         return 0
     if argv and argv[0] == "--version":
         from gymspaces._version import __version__
@@ -30,12 +37,29 @@ def main(argv: list[str]) -> int:
         print(f"gymspaces {__version__}")
         return 0
     if argv:
-        hint = " (the benchmarks run from a checkout: python -m benchmarks)" if argv[0] == "bench" else ""
-        print(f"{USAGE}\npython -m gymspaces: error: unknown command {argv[0]!r}{hint}", file=sys.stderr)
+        # The problem first, then the one-line usage: the help is one option away.
+        lines = [f"python -m gymspaces: error: {_problem(argv[0])}", USAGE,
+                 "Try `python -m gymspaces --help' for more information."]
+        print("\n".join(lines), file=sys.stderr)
         return 2
     from gymspaces._demo import main as demo
 
     return demo([])
 
 
-sys.exit(main(sys.argv[1:]))
+def _problem(word: str) -> str:
+    """What is wrong with the first argument, with the nearest option when it is a misspelt one."""
+    if word.startswith("-"):
+        import difflib
+
+        # By hand rather than argparse: its suggestions come with Python 3.14
+        # (3.12 and 3.13 for some cases only); these are the same on 3.10-3.13.
+        nearest = difflib.get_close_matches(word, OPTIONS, n=1, cutoff=0.6)
+        return f"unknown option {word}" + (f" (did you mean {nearest[0]}?)" if nearest else "")
+    if word == "bench":
+        return f"unknown command {word!r} (the benchmarks run from a checkout: python -m benchmarks)"
+    return f"unknown command {word!r}"
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -137,7 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     reference = _reference()
     print(f"gymspaces {gymspaces.__version__}  (numpy {np.__version__})")
     if reference is None:
-        print("Gymnasium not installed: timing gymspaces alone.")
+        from gymspaces._gymnasium_releases import install_hint
+
+        print(f"Gymnasium not installed: timing gymspaces alone (to compare: {install_hint()}).")
     else:
         import gymnasium
 
@@ -170,8 +172,11 @@ def main(argv: list[str] | None = None) -> int:
         print(line)
     if reference is not None:
         print()
-        print("An unmodified Gymnasium program, plain and patched (python -m gymspaces.gymnasium train.py):")
+        # The program is a function of this module: the line names no script
+        # (a reader would look for it), and the command for one's own comes after.
+        print("An unmodified Gymnasium program, run plain and under patch mode in this process:")
         print(loop_line())
+        print("A program of yours under patch mode: python -m gymspaces.gymnasium --report YOUR_SCRIPT.py")
     return 0
 
 

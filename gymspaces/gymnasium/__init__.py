@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 try:
     import gymnasium as _gymnasium  # noqa: F401
 except ImportError as error:  # pragma: no cover - depends on the environment
-    _problem = "gymspaces.gymnasium needs Gymnasium: pip install 'gymnasium>=1.0'"
+    from gymspaces._gymnasium_releases import install_hint
+
+    _problem = f"gymspaces.gymnasium needs Gymnasium: {install_hint()}"
     from gymspaces.gymnasium.__main__ import without_gymnasium
 
     # ``python -m gymspaces.gymnasium`` imports this package before its

@@ -156,8 +156,17 @@ def check_python_module(module: str, arguments: list[str], reader: Reader) -> li
     return problems
 
 
+def _gymspaces_command_options() -> tuple[str, ...]:
+    """The options ``python -m gymspaces`` takes (its OPTIONS), read without running the demo."""
+    tree = ast.parse((ROOT / "gymspaces" / "__main__.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "OPTIONS" for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise AssertionError("gymspaces/__main__.py defines no OPTIONS")
+
+
 def _check_gymspaces_command(arguments: list[str]) -> list[str]:
-    if not arguments or arguments[0] in ("--version", "-h", "--help"):
+    if not arguments or arguments[0] in _gymspaces_command_options():
         return []
     return [f"python -m gymspaces {arguments[0]}: unknown command"]
 
@@ -273,10 +282,11 @@ def test_inline_command_is_runnable(mention: tuple[str, str, str]) -> None:
         ("pip install gymspaces", "not on the package index"),
         ('pip install ".[nope]"', "no extra nope"),
         ("pip install . && python -m gymspaces", "shadows the installed package"),
-        ('pip install ".[test]" && python -m sphinx -b html docs out', "no earlier command of the recipe installs it"),
+        ('pip install ".[bench]" && python -m sphinx -b html docs out', "no earlier command of the recipe installs it"),
         ('pip install -e ".[bench]" && python -m benchmarks --fast', "the command rejects"),
         ('pip install ".[bench]" && cd ~ && python -m benchmarks --quick', "not after a cd elsewhere"),
         ("python -m gymspaces bench --quick", "unknown command"),
+        ("python -m gymspaces --verbose", "unknown command"),
         ('pip install -e ".[test]" && pytest tests/nowhere', "no such path"),
         ("python -m gymspaces.nowhere", "no such module"),
         ("pip install dist/gymspaces-*.whl", "builds the wheel"),

@@ -7,8 +7,12 @@ checks the rules they are built from.
 
 from __future__ import annotations
 
+import ast
 import importlib.metadata
+import os
 import re
+import runpy
+import subprocess
 import sys
 from pathlib import Path
 
@@ -52,9 +56,12 @@ def test_license_is_mit_and_shipped() -> None:
 
 def test_changelog_starts_at_the_current_release() -> None:
     text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
-    releases = re.findall(r"^## \[(\d[^\]]*)\]", text, flags=re.M)
+    releases = re.findall(r"^## (\d\S*) - \d{4}-\d\d-\d\d$", text, flags=re.M)  # each release dated
     assert releases and releases[0] == gymspaces.__version__
     assert releases[-1] == "0.1.0"
+    # Unreleased changes first; no version is linked to a tag the repository does not have.
+    assert re.findall(r"^## .*", text, flags=re.M)[0] == "## Unreleased"
+    assert not re.search(r"^\[[^\]]+\]: ", text, flags=re.M)
 
 
 def test_index_metadata_is_complete() -> None:
@@ -173,3 +180,48 @@ def test_each_wheel_runner_builds_its_own_arch_of_the_declared_matrix() -> None:
     declared = sorted((platform, arch) for platform in ("linux", "macos", "windows")
                       for arch in config[platform]["archs"])
     assert built == declared
+
+
+def test_the_install_makes_nothing_but_gymspaces_importable(tmp_path: Path) -> None:
+    """An install, editable ones included, adds one top-level name: ``gymspaces``.
+
+    setuptools makes the package of every extension of the distribution
+    importable; the benchmarks' kernel, built into a checkout only, is none of
+    them (an editable install made the checkout's ``benchmarks`` importable in
+    every folder). Run from an empty folder: no checkout is on the path.
+    """
+    code = (
+        "import importlib.metadata, importlib.util\n"
+        "print(importlib.metadata.distribution('gymspaces').read_text('top_level.txt').split())\n"
+        "specs = [importlib.util.find_spec(name) for name in ('benchmarks', 'tests', 'support', 'docs')]\n"
+        "print([str(place) for spec in specs if spec for place in (spec.submodule_search_locations or [spec.origin])])"
+    )
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "GYMSPACES_PATCH")}
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    top_level, importable = result.stdout.splitlines()
+    assert top_level == "['gymspaces']", "reinstall an editable install made by an older setup.py (pip install -e .)"
+    # (Another distribution may ship a folder of the same name: TorchRL installs a
+    # ``benchmarks`` folder in site-packages. None may be this checkout's.)
+    checkout = str(Path(__file__).resolve().parents[2])
+    assert [place for place in ast.literal_eval(importable) if place.startswith(checkout)] == []
+
+
+def test_the_benchmarks_kernel_is_no_extension_of_the_distribution() -> None:
+    """Built into a checkout, the benchmarks' kernel is lent to ``build_ext`` only,
+    and the distribution (what installs are made from) never holds it."""
+    from setuptools import Distribution
+
+    namespace = runpy.run_path(str(ROOT / "setup.py"), run_name="gymspaces_setup")
+    kernel, command_class = namespace["kernel"], namespace["build_ext_on_every_core"]
+    floor, rng = kernel("_floor", random=False, package="benchmarks"), kernel("_rng")
+    assert namespace["checkout_only"](floor) and not namespace["checkout_only"](rng)
+    for into_checkout, built in ((True, ["gymspaces._rng", "benchmarks._floor"]), (False, ["gymspaces._rng"])):
+        distribution = Distribution({"ext_modules": [rng]})
+        command = command_class(distribution)
+        command.checkout_extensions = (floor,)
+        command.inplace = into_checkout
+        command.finalize_options()
+        assert [extension.name for extension in command.extensions] == built
+        assert [extension.name for extension in distribution.ext_modules] == ["gymspaces._rng"]

@@ -5,7 +5,8 @@ whose kernels exist only as ``.pyx`` sources until ``pip install -e .`` builds
 them. The tests copy the package under test (Python files, stubs and, for a
 partial build, some of its compiled modules) into a temporary folder and import
 it there in a Python started without ``site`` (no editable-install finder can
-supply the kernels from elsewhere), with numpy on ``PYTHONPATH``.
+supply the kernels from elsewhere, unless a test puts a stand-in for one), with
+numpy on ``PYTHONPATH``.
 """
 
 from __future__ import annotations
@@ -40,13 +41,31 @@ def _copy(root: Path, *, kernels: bool, source_tree: bool) -> Path:
     return package
 
 
-def _import(root: Path) -> subprocess.CompletedProcess[str]:
+# What an editable install of another checkout puts on sys.meta_path (setuptools'
+# import finder, after the path search): every ``gymspaces.*`` module the path
+# search did not find is looked up in that checkout's folder.
+OTHER_INSTALL = f"""
+import importlib.machinery, sys
+
+class OtherInstall:
+    @classmethod
+    def find_spec(cls, fullname, path=None, target=None):
+        parent, _, _ = fullname.rpartition(".")
+        if parent == "gymspaces":
+            return importlib.machinery.PathFinder.find_spec(fullname, [{str(TESTED)!r}])
+        return None
+
+sys.meta_path.append(OtherInstall)
+"""
+
+
+def _import(root: Path, prelude: str = "") -> subprocess.CompletedProcess[str]:
     numpy_home = str(Path(np.__file__).resolve().parent.parent)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), numpy_home])}
     env.pop("GYMSPACES_PATCH", None)
+    code = prelude + "\nimport gymspaces; print(gymspaces.Discrete(3, seed=0).sample())"
     return subprocess.run(
-        [sys.executable, "-S", "-c", "import gymspaces; print(gymspaces.Discrete(3, seed=0).sample())"],
-        cwd=root, env=env, capture_output=True, text=True, timeout=120,
+        [sys.executable, "-S", "-c", code], cwd=root, env=env, capture_output=True, text=True, timeout=120,
     )
 
 
@@ -77,10 +96,40 @@ def test_partial_build_names_the_missing_kernel(tmp_path: Path) -> None:
     assert "(gymspaces._box not built)" in message
 
 
+def test_another_install_lends_no_kernels(tmp_path: Path) -> None:
+    """With an editable install of another checkout present, this checkout's
+    Python does not run that checkout's kernels: its own are not built."""
+    package = _copy(tmp_path, kernels=False, source_tree=True)
+    message = _single_error(_import(tmp_path, OTHER_INSTALL))
+    assert f"{package} has no compiled kernels" in message and "`pip install -e .`" in message
+
+
+def test_another_install_lends_no_missing_kernel(tmp_path: Path) -> None:
+    package = _copy(tmp_path, kernels=True, source_tree=True)
+    for built in package.glob("_text.*"):
+        if built.suffix != ".pyi":
+            built.unlink()
+    message = _single_error(_import(tmp_path, OTHER_INSTALL))
+    assert "(gymspaces._text not built)" in message
+
+
+def test_the_stand_in_install_lends_kernels(tmp_path: Path) -> None:
+    """The stand-in does what an editable install's finder does: a ``gymspaces``
+    whose folder has no kernels (here a bare module, so that no check runs)
+    would get the tested package's."""
+    code = OTHER_INSTALL + (
+        "import types; package = types.ModuleType('gymspaces'); "
+        f"package.__path__ = [{str(tmp_path)!r}]; sys.modules['gymspaces'] = package\n"
+        "import gymspaces._rng as rng; print(rng.__file__)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and Path(result.stdout.strip()).parent == TESTED, result.stderr
+
+
 def test_installed_copy_without_kernels_says_to_reinstall(tmp_path: Path) -> None:
     _copy(tmp_path, kernels=False, source_tree=False)
     message = _single_error(_import(tmp_path))
-    assert "Reinstall gymspaces" in message and "pip install -e" not in message
+    assert "Reinstall gymspaces" in message and "pip install" not in message  # not on the package index yet
 
 
 def test_complete_copy_imports(tmp_path: Path) -> None:
