@@ -9,6 +9,7 @@ import builtins
 import os
 import re
 import sys
+import time
 import types
 from typing import NoReturn
 
@@ -25,8 +26,9 @@ results: only what provably gives Gymnasium's own result runs compiled.
 
 options (before the program: what follows it is the program's):
   --report          at exit, print to stderr what patch mode gained the
-                    program (this process and the processes it started),
-                    what is left in space operations, and what ran compiled
+                    program, its own start-up counted (this process and the
+                    processes it started), what is left in space
+                    operations, and what ran compiled
   --report-details  the same with every operation, every figure and how
                     each is made
   --version         print the versions of gymspaces and Gymnasium and exit
@@ -37,6 +39,8 @@ for them: AsyncVectorEnv workers, Ray workers); with --report they record
 too. docs/patching.md says what patch mode guarantees.
 """
 USAGE = next(line for line in HELP.splitlines() if line.startswith("usage:"))
+OPTIONS = ("--report", "--report-details", "--version", "--help", "-h")
+"""The command's options (before the program)."""
 # python -P (3.11+): the interpreter puts no folder of the program on sys.path.
 _SAFE_PATH = getattr(sys.flags, "safe_path", False)
 
@@ -49,6 +53,9 @@ def main(argv: list[str] | None = None) -> None:
     argv : list of str, optional
         The command's arguments; ``sys.argv[1:]`` by default.
     """
+    # Where the report counts from on a system that does not say when the
+    # process started: the command's first clock reading.
+    entered = time.perf_counter()
     report, program, as_module, arguments = _parse(list(sys.argv[1:] if argv is None else argv))
     if not report and any(argument in ("--report", "--report-details") for argument in arguments):
         # As with python -m cProfile, what follows the program is the program's:
@@ -69,17 +76,39 @@ def main(argv: list[str] | None = None) -> None:
     if report:
         import atexit
 
-        from gymspaces.gymnasium._report import DIRECTORY_VARIABLE, directory
-        from gymspaces.gymnasium._report import report as report_table
+        from gymspaces.gymnasium._report import DIRECTORY_VARIABLE, count_whole_process, directory
 
+        # The user times the whole process: its start-up (gymspaces' imports,
+        # patching) is in the run the report counts.
+        count_whole_process(entered)
         if directory() is not None:  # the processes the program starts record and report there
             os.environ[DIRECTORY_VARIABLE] = str(directory())
 
         # Registered after patching, so it runs before the report's own exit
         # handlers (which remove the directory the child processes wrote to).
-        details = report == "details"
-        atexit.register(lambda: print(report_table(details=details), file=sys.stderr))
+        atexit.register(_print_report, report == "details")
     _run(program, as_module, arguments)
+
+
+# The program's __main__ module, and whether a script's code has started
+# (a module's has once runpy has set its __spec__).
+_program: types.ModuleType | None = None
+_script_started = False
+
+
+def _program_ran() -> bool:
+    """Whether the program's own code started: not when python could not find
+    or compile it (a missing script or module, a folder without __main__)."""
+    return _script_started or (_program is not None and vars(_program).get("__spec__") is not None)
+
+
+def _print_report(details: bool) -> None:
+    """At exit: the report, for a program that ran (else Python's error stands alone)."""
+    if not _program_ran():
+        return
+    from gymspaces.gymnasium._report import report
+
+    print(report(details=details), file=sys.stderr)
 
 
 def _parse(arguments: list[str]) -> tuple[str, str, bool, list[str]]:
@@ -88,20 +117,23 @@ def _parse(arguments: list[str]) -> tuple[str, str, bool, list[str]]:
     ``report`` is ``""`` (none), ``"short"`` or ``"details"``.
     """
     report = ""
+    answer = ""  # --help or --version: answered once every option is known good
     while arguments and arguments[0].startswith("-") and arguments[0] != "-m":
         option = arguments.pop(0)
         if option == "--report":
             report = report or "short"
         elif option == "--report-details":
             report = "details"
-        elif option in ("-h", "--help"):
-            print(HELP.strip())
-            raise SystemExit(0)
-        elif option == "--version":
-            print(_version())
-            raise SystemExit(0)
+        elif option in ("-h", "--help", "--version"):
+            answer = answer or option
         else:
-            _usage_error(f"unknown option {option}")
+            _usage_error(_unknown(option))  # before any help: an error is never below it
+    if answer == "--version":
+        print(_version())
+        raise SystemExit(0)
+    if answer:
+        print(HELP.strip())
+        raise SystemExit(0)
     if not arguments:
         _usage_error()
     if arguments[0] != "-m":
@@ -109,6 +141,14 @@ def _parse(arguments: list[str]) -> tuple[str, str, bool, list[str]]:
     if len(arguments) < 2:
         _usage_error("Argument expected for the -m option")  # python's words
     return report, arguments[1], True, arguments[2:]
+
+
+def _unknown(option: str) -> str:
+    """The error for an unknown ``option``, with the nearest option the command has."""
+    import difflib
+
+    nearest = difflib.get_close_matches(option, OPTIONS, n=1, cutoff=0.6)
+    return f"unknown option {option}" + (f": did you mean {nearest[0]}?" if nearest else "")
 
 
 def _usage_error(problem: str | None = None) -> NoReturn:
@@ -159,11 +199,13 @@ def without_gymnasium(problem: str) -> None:
 
 def _run(program: str, as_module: bool, arguments: list[str]) -> None:
     """Run the program in a new ``__main__`` module, as the interpreter would."""
+    global _program
     main_module = types.ModuleType("__main__")
     # What the interpreter puts in the __main__ module it makes at start-up, in
     # its order; exec() would otherwise add the builtins' dict, not the module.
     main_module.__annotations__ = {}
     main_module.__builtins__ = builtins  # type: ignore[attr-defined]
+    _program = main_module
     # The program's module stays __main__ after it ends (for atexit handlers,
     # pickling, multiprocessing) as under python; this runner stays alive
     # through its functions' globals.
@@ -197,6 +239,7 @@ def _run_module(name: str, alter_argv: bool = True) -> None:
 
 def _run_script(script: str, main_module: types.ModuleType) -> None:
     """As ``python script``: a source or bytecode file, or a directory or zip file with a __main__.py."""
+    global _script_started
     import pkgutil
 
     filename = _absolute(script)
@@ -232,7 +275,9 @@ def _run_script(script: str, main_module: types.ModuleType) -> None:
     namespace["__loader__"] = (SourcelessFileLoader if bytecode else SourceFileLoader)("__main__", filename)
     error: BaseException | None = None
     try:
-        exec(_code(source, filename, bytecode), namespace)
+        code = _code(source, filename, bytecode)
+        _script_started = True
+        exec(code, namespace)
     except SystemExit:
         raise  # python exits at once, leaving __file__ in place
     except BaseException as caught:

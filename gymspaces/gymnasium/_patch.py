@@ -32,6 +32,7 @@ import contextlib
 import functools
 import os
 import threading
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -41,14 +42,14 @@ import gymnasium.spaces as _gym
 
 import gymspaces as _gs
 from gymspaces import _dispatch, _kernel_switches
+# The releases patch mode is verified against (every patched operation gives that
+# release's own results), defined where the install hints read them without Gymnasium.
+from gymspaces._gymnasium_releases import VERIFIED_GYMNASIUM
 from gymspaces.gymnasium import _calls, _entries, _guard
 from gymspaces.gymnasium._release import ALL_SPACE_NAMES, SPACE_NAMES, utils_helper, vector_helper
 
 __all__ = ["patch", "unpatch", "is_patched", "patched", "is_compiled", "plain_reason", "VERIFIED_GYMNASIUM"]
 
-VERIFIED_GYMNASIUM = ("0.29.1", "1.0.0", "1.1.1", "1.2.2", "1.3.0", "1.4.0")
-"""Gymnasium releases patch mode is verified against: every patched operation gives
-that release's own results (values, generator states, exceptions, warnings)."""
 
 # Opting in to patch a release not in VERIFIED_GYMNASIUM (patch(unverified=True) does too).
 UNVERIFIED_VARIABLE = "GYMSPACES_PATCH_UNVERIFIED"
@@ -315,6 +316,7 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
     >>> unpatch()
     """
     global _state
+    started = time.perf_counter()
     with _LOCK:
         if _state is not None:
             if not report or _state.recording:
@@ -358,8 +360,10 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
                     continue
                 registry = gymnasium_helper.registry
                 originals = {theirs: registry[theirs] for theirs in state.equivalents if theirs in registry}
+                # Recording, the fallbacks note that the call ran Gymnasium's own code.
+                fallbacks = {cls: _report.noting_plain(name, rule) for cls, rule in originals.items()} if report else originals
                 rule = _entries.helper_rule(
-                    gymspaces_helper, name, state.live, originals,
+                    gymspaces_helper, name, state.live, fallbacks,
                     None if name == "flatdim" else _entries.graph_instances,
                 )
                 rule = record(name, rule)
@@ -380,6 +384,8 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
             state.undo()
             raise
         _state = state
+        if report:
+            _report.note_patching(time.perf_counter() - started)  # part of patch mode's start-up
 
 
 def unpatch() -> None:

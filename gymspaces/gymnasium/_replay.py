@@ -16,8 +16,13 @@ it: plain time ~ measured time x ratio. Shared memory is replayed on a shared
 memory of the replay's own of the same layout; ``create_shared_memory`` is not
 replayed (it allocates).
 
-Run as ``python -m gymspaces.gymnasium._replay``: pickled samples on stdin,
-JSON on stdout.
+The same interpreter measures what importing gymspaces' layer costs once
+Gymnasium is imported (the report's ``REPLAY_PROGRAM`` times it before
+anything else): part of patch mode's start-up, which the program's process
+cannot time itself (its imports ran before any of gymspaces' code).
+
+Run by the report's ``REPLAY_PROGRAM`` (``python -c``): pickled samples on
+stdin, JSON on stdout.
 """
 
 from __future__ import annotations
@@ -97,8 +102,15 @@ def _time_all(samples: list[bytes]) -> list[float | None]:
     return times
 
 
-def main() -> None:
-    """Replay the pickled samples on stdin; print ``[[label, plain s, compiled s], ...]``."""
+def main(imported: float | None = None) -> None:
+    """Replay the pickled samples on stdin; print ``{"import": imported, "calls":
+    [[label, plain s, compiled s], ...]}``.
+
+    Parameters
+    ----------
+    imported : float, optional
+        Seconds this interpreter took to import gymspaces' layer (timed before this module was imported).
+    """
     samples: list[bytes] = pickle.loads(sys.stdin.buffer.read())
     warnings.simplefilter("ignore")
     from gymspaces.gymnasium._patch import is_patched, patch, unpatch
@@ -110,8 +122,5 @@ def main() -> None:
         raise SystemExit("Gymnasium could not be patched in the replay")
     compiled = _time_all(samples)
     labels = [pickle.loads(sample)[0] for sample in samples]
-    json.dump([[label, p, c] for label, p, c in zip(labels, plain, compiled)], sys.stdout)
-
-
-if __name__ == "__main__":
-    main()
+    calls = [[label, p, c] for label, p, c in zip(labels, plain, compiled)]
+    json.dump({"import": imported, "calls": calls}, sys.stdout)

@@ -8,12 +8,17 @@ user code that created it. :func:`report` formats the tables and what they
 mean for the program:
 
 * the time spent in space operations -- calls not already inside another
-  timed call, the timer's own cost taken out -- and the run time since
-  patching started, hence the share of the run in space operations and the
-  ceiling ``1 / (1 - share)``: the most any spaces library could still speed
-  the program up;
+  timed call, the timer's own cost taken out -- and the run time, hence the
+  share of the run in space operations and the ceiling ``1 / (1 - share)``:
+  how much faster the program would be if they took no time. The run is the
+  whole process under ``python -m gymspaces.gymnasium`` and in the processes
+  its program starts (:func:`count_whole_process`: patch mode's own start-up
+  is in it), and the time since patching started otherwise;
 * an estimate of the time patch mode removed, from a replay of sampled calls
-  (see :mod:`gymspaces.gymnasium._replay`);
+  (see :mod:`gymspaces.gymnasium._replay`), and of the plain run: the run
+  without patch mode's start-up, with what it removed. Calls that ran
+  Gymnasium's own code (:func:`note_plain`) are counted as such, not as
+  compiled, and not priced;
 * the same for every process the program started that recorded too
   (``AsyncVectorEnv`` workers under fork, spawn and forkserver): a recording
   process makes a directory, which forked children inherit and
@@ -36,6 +41,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 import threading
 import time
 from collections import Counter
@@ -61,6 +67,21 @@ SAMPLES_PER_OPERATION = 12
 REPLAY_TIMEOUT = 120.0
 """Seconds the replay (:mod:`gymspaces.gymnasium._replay`) may take before the report gives up the estimate."""
 
+REPLAY_PROGRAM = (
+    "import sys, time\n"
+    # -c puts the working directory first on sys.path (not under -P): no
+    # module there may stand in for Gymnasium's or gymspaces'.
+    "if not getattr(sys.flags, 'safe_path', False): del sys.path[0]\n"
+    "import gymnasium\n"
+    "started = time.perf_counter()\n"
+    "import gymspaces.gymnasium, gymspaces.gymnasium.__main__\n"
+    "imported = time.perf_counter() - started\n"
+    "from gymspaces.gymnasium._replay import main\n"
+    "main(imported)\n"
+)
+"""The replay's program (``python -c``): times the import of gymspaces' layer once
+Gymnasium is imported, then runs :func:`gymspaces.gymnasium._replay.main`."""
+
 _SUFFIX = ".counts"  # a finished process's counts
 _STARTED = ".started"  # a recording child process that has started
 
@@ -76,10 +97,19 @@ class _Record:
         # time in space operations, each counted once.
         self.outer_calls: Counter[str] = Counter()
         self.outer_seconds: dict[str, float] = {}
+        # Outermost calls that ran Gymnasium's own code: their time is not
+        # priced by the estimate (patch mode did not change it).
+        self.plain_outer_seconds: dict[str, float] = {}
         self.slow_spaces: Counter[tuple[str, str]] = Counter()
         self.plain_calls: Counter[tuple[str, str, str]] = Counter()  # (operation, class, reason)
         self.samples: dict[str, list[bytes]] = {}
         self.started = time.perf_counter()
+        # Where the run starts: when counting started, unless the whole process
+        # is counted (count_whole_process), and what that start was.
+        self.origin = self.started
+        self.counted_from = "patching"
+        self.patching = 0.0  # seconds patch() took: patch mode's start-up, when in the run
+        self.imported = False  # whether gymspaces' layer was imported inside the run
 
     def snapshot(self) -> dict[str, Any]:
         with self.lock:
@@ -92,12 +122,18 @@ class _Record:
                 "slow_spaces": dict(self.slow_spaces),
                 "plain_calls": dict(self.plain_calls),
                 "samples": {label: list(items) for label, items in self.samples.items()},
-                "run_seconds": time.perf_counter() - self.started,
+                "plain_outer_seconds": dict(self.plain_outer_seconds),
+                "run_seconds": time.perf_counter() - self.origin,
+                "counted_from": self.counted_from,
+                "startup_seconds": self.patching if self.counted_from != "patching" else 0.0,
+                "imported": self.imported,
             }
 
 
 _record = _Record()
-_depth = threading.local()  # .value: timed calls open in this thread
+# .value: timed calls open in this thread; .plain: a bit per open call, set
+# (at its depth) when that call ran Gymnasium's own code (note_plain).
+_depth = threading.local()
 
 # Frames in these directories are library internals, not "where it was created".
 _LIBRARY_DIRS = tuple(
@@ -119,6 +155,10 @@ def timed(label: str, function: Callable[..., Any]) -> Callable[..., Any]:
         finally:
             elapsed = clock() - start
             depth.value = level
+            marks = getattr(depth, "plain", 0)
+            ran_plain = (marks >> (level + 1)) & 1
+            if ran_plain:
+                depth.plain = marks & ~(1 << (level + 1))
             record = _record
             with record.lock:
                 record.calls[label] += 1
@@ -127,7 +167,10 @@ def timed(label: str, function: Callable[..., Any]) -> Callable[..., Any]:
                     count = record.outer_calls[label] + 1
                     record.outer_calls[label] = count
                     record.outer_seconds[label] = record.outer_seconds.get(label, 0.0) + elapsed
-            if not level and count & (count - 1) == 0 and count < 1 << SAMPLES_PER_OPERATION:
+                    if ran_plain:
+                        record.plain_outer_seconds[label] = record.plain_outer_seconds.get(label, 0.0) + elapsed
+            # Only calls that ran compiled are kept: the estimate prices those alone.
+            if not level and not ran_plain and count & (count - 1) == 0 and count < 1 << SAMPLES_PER_OPERATION:
                 _keep_sample(record, label, args, kwargs)
 
     call.__name__ = getattr(function, "__name__", label)
@@ -250,12 +293,80 @@ def recording_init(original: Callable[..., Any], compiled: Callable[[type], bool
 
 
 def note_plain(label: str, space: Any) -> None:
-    """Record that a patched ``label`` call on ``space`` ran Gymnasium's own code, and why."""
+    """Record that a patched ``label`` call on ``space`` ran Gymnasium's own code, and why.
+
+    Called inside the timed call it is about: the mark at the current depth
+    tells that call (:func:`timed`) it ran plain, so it is not counted as compiled.
+    """
+    depth = getattr(_depth, "value", 0)
+    _depth.plain = getattr(_depth, "plain", 0) | (1 << depth)
     reason = tree_reason(space) or "arguments that Gymnasium's own code handles (see docs/patching.md)"
     cls = type(space)
     record = _record
     with record.lock:
         record.plain_calls[(label, f"{cls.__module__}.{cls.__qualname__}", reason)] += 1
+
+
+def noting_plain(label: str, rule: Callable[..., Any]) -> Callable[..., Any]:
+    """Gymnasium's own ``rule`` of helper ``label``, recording each call as plain.
+
+    A patched helper falls back to Gymnasium's rule of the space's class
+    (compiled in ``_calls``, which notes nothing there): handing it this
+    instead records those calls as :func:`note_plain` does for methods.
+    """
+
+    def plain_rule(space: Any, *args: Any, **kwargs: Any) -> Any:
+        note_plain(label, space)
+        return rule(space, *args, **kwargs)
+
+    plain_rule.__name__ = getattr(rule, "__name__", label)
+    plain_rule.__qualname__ = getattr(rule, "__qualname__", label)
+    plain_rule.__wrapped__ = rule  # type: ignore[attr-defined]
+    return plain_rule
+
+
+def note_patching(seconds: float) -> None:
+    """Record how long :func:`gymspaces.gymnasium.patch` took in this process (part of
+    patch mode's start-up, counted when the whole process is)."""
+    _record.patching = seconds
+
+
+def count_whole_process(fallback: float) -> None:
+    """Count this process's run from the process's start (``python -m gymspaces.gymnasium``).
+
+    The run then holds patch mode's own start-up (importing gymspaces'
+    layer, patching), which the plain estimate leaves out.
+
+    Parameters
+    ----------
+    fallback : float
+        A ``time.perf_counter()`` reading to count from where the system does
+        not say when the process started (as early as the caller has one).
+    """
+    start = _process_start()
+    record = _record
+    if start is None:
+        record.origin, record.counted_from = min(fallback, record.origin), "the command's start"
+    else:
+        record.origin, record.counted_from = min(start, record.origin), "process start"
+    record.imported = True
+
+
+def _process_start() -> float | None:
+    """When this process started, on the ``time.perf_counter`` clock; None where
+    the system does not say (read from Linux's /proc, to within 5 ms)."""
+    try:
+        with open("/proc/self/stat", "rb") as handle:
+            # Field 22, starttime; the fields after the command name, which may hold spaces.
+            ticks = int(handle.read().rsplit(b")", 1)[1].split()[19])
+        per_second = os.sysconf("SC_CLK_TCK")
+        since_boot = time.clock_gettime(time.CLOCK_BOOTTIME)  # starttime's clock
+        now = time.perf_counter()
+    except (OSError, AttributeError, ValueError, IndexError):
+        return None
+    # starttime is rounded down to a tick: half a tick later is the best guess.
+    elapsed = since_boot - (ticks + 0.5) / per_second
+    return now - max(elapsed, 0.0)
 
 
 # ---------------------------------------------------------------- the processes of a run
@@ -286,7 +397,10 @@ def reset() -> None:
         return
     inherited = os.environ.get(DIRECTORY_VARIABLE)
     if inherited and os.path.isdir(inherited):
+        # Started by a process that reports (patched by the start-up hook when
+        # it imported Gymnasium): its whole run counts, start-up included.
         _target = inherited
+        count_whole_process(_record.started)
         return
     try:
         _directory = tempfile.mkdtemp(prefix="gymspaces-report-")
@@ -326,7 +440,8 @@ _AFTER_FORK = _AfterFork()
 
 def _forked() -> None:
     global _record, _directory, _target
-    _record = _Record()  # its run starts now
+    _record = _Record()  # its run starts now, with nothing of patch mode to start up
+    _record.counted_from = "process start"
     if _directory is not None:
         _directory, _target = None, _directory
 
@@ -452,13 +567,32 @@ def _nothing() -> None:
 # ---------------------------------------------------------------- the estimate
 
 
-def _replay_ratios(samples: list[bytes]) -> tuple[dict[str, float] | None, str]:
-    """Plain/compiled cost ratio per operation from ``samples``, and how it was obtained.
+@dataclass
+class _Replay:
+    """What the replay in a separate interpreter measured (:mod:`gymspaces.gymnasium._replay`)."""
 
-    Returns ``(None, why)`` when there is nothing to replay or the replay failed.
+    ratios: dict[str, float] | None
+    """Plain/compiled cost ratio per operation; None when not estimated."""
+    note: str
+    """How the ratios were obtained, or why there are none."""
+    imported: float | None = None
+    """Seconds that interpreter took to import gymspaces' layer once Gymnasium was imported."""
+    seconds: float = 0.0
+    """What the replay took, at exit (0 when it did not run)."""
+
+
+_NOTHING_KEPT = "nothing to replay: no call was kept (none on Gymnasium's own classes with plain-data arguments)"
+
+
+def _replay(samples: list[bytes], for_import: bool) -> _Replay:
+    """Replay ``samples`` in a separate interpreter, plain then compiled.
+
+    It runs when there are samples or ``for_import`` (a whole process is
+    counted, whose start-up holds the import of gymspaces' layer, which that
+    interpreter measures).
     """
-    if not samples:
-        return {}, "nothing to replay: no call was kept (none on Gymnasium's own classes with plain-data arguments)"
+    if not samples and not for_import:
+        return _Replay({}, _NOTHING_KEPT)
     environment = {
         key: value for key, value in os.environ.items() if key not in ("GYMSPACES_PATCH", "GYMSPACES_REPORT")
     }
@@ -468,7 +602,7 @@ def _replay_ratios(samples: list[bytes]) -> tuple[dict[str, float] | None, str]:
     started = time.perf_counter()
     try:
         result = subprocess.run(
-            [sys.executable, "-m", "gymspaces.gymnasium._replay"],
+            [sys.executable, "-c", REPLAY_PROGRAM],
             input=pickle.dumps(samples, protocol=pickle.HIGHEST_PROTOCOL),
             capture_output=True,
             env=environment,
@@ -476,11 +610,19 @@ def _replay_ratios(samples: list[bytes]) -> tuple[dict[str, float] | None, str]:
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as error:
-        return None, f"not available: the replay could not run ({type(error).__name__}: {error})"
+        why = f"not available: the replay could not run ({type(error).__name__}: {error})"
+        return _Replay(None, why, seconds=time.perf_counter() - started)
+    seconds = time.perf_counter() - started
     if result.returncode != 0:
         last = (result.stderr.decode(errors="replace").strip().splitlines() or ["no output"])[-1]
-        return None, f"not available: the replay failed ({last})"
+        return _Replay(None, f"not available: the replay failed ({last})", seconds=seconds)
     measured = json.loads(result.stdout)
+    ratios, note = _ratios(measured["calls"], seconds)
+    return _Replay(ratios, note if samples else _NOTHING_KEPT, measured["import"], seconds)
+
+
+def _ratios(measured: list[list[Any]], seconds: float) -> tuple[dict[str, float], str]:
+    """Each operation's plain/compiled ratio from the replay's ``[label, plain s, compiled s]``, and how."""
     plain: dict[str, float] = {}
     compiled: dict[str, float] = {}
     used = failed = 0
@@ -491,16 +633,16 @@ def _replay_ratios(samples: list[bytes]) -> tuple[dict[str, float] | None, str]:
         used += 1
         plain[label] = plain.get(label, 0.0) + plain_seconds
         compiled[label] = compiled.get(label, 0.0) + compiled_seconds
-    result_ratios = {label: plain[label] / compiled[label] for label in plain}
-    spread = ", ".join(f"{label} {ratio:.1f}x" for label, ratio in sorted(result_ratios.items()))
+    ratios = {label: plain[label] / compiled[label] for label in plain}
+    spread = ", ".join(f"{label} {ratio:.1f}x" for label, ratio in sorted(ratios.items()))
     note = (
         f"{used} kept calls (the 1st, 2nd, 4th, 8th, ... of each operation) replayed on copies, plain and "
-        f"compiled, in a separate interpreter ({time.perf_counter() - started:.1f} s); plain time of an "
-        f"operation ~ its measured time x its plain/compiled ratio: {spread or 'none'}"
+        f"compiled, in a separate interpreter ({seconds:.1f} s); plain time of an operation ~ its measured "
+        f"time in compiled calls x its plain/compiled ratio: {spread or 'none'}"
     )
     if failed:
         note += f"; {failed} kept calls could not be replayed"
-    return result_ratios, note
+    return ratios, note
 
 
 # ---------------------------------------------------------------- the report
@@ -515,7 +657,12 @@ class _Group:
         self.seconds: Counter[str] = Counter()
         self.outer_calls: Counter[str] = Counter()
         self.outer_seconds: Counter[str] = Counter()
+        self.plain_outer_seconds: Counter[str] = Counter()
+        self.plain_calls: Counter[str] = Counter()  # by operation
         self.run_seconds = 0.0
+        self.startup_seconds = 0.0  # patching, where it is in the run
+        self.importers = 0  # processes that imported gymspaces' layer inside their run
+        self.counted_from: set[str] = set()
 
     def add(self, counts: dict[str, Any]) -> None:
         self.processes += 1
@@ -523,7 +670,17 @@ class _Group:
         self.seconds.update(counts["seconds"])
         self.outer_calls.update(counts["outer_calls"])
         self.outer_seconds.update(counts["outer_seconds"])
+        self.plain_outer_seconds.update(counts["plain_outer_seconds"])
+        for (label, _, _), count in counts["plain_calls"].items():
+            self.plain_calls[label] += count
         self.run_seconds += counts["run_seconds"]
+        self.startup_seconds += counts["startup_seconds"]
+        self.importers += bool(counts["imported"])
+        self.counted_from.add(counts["counted_from"])
+
+    def compiled_calls(self) -> Counter[str]:
+        """Calls that ran compiled, by operation (the timed calls less those that ran plain)."""
+        return self.calls - self.plain_calls
 
     def in_operations(self, cost: tuple[float, float]) -> dict[str, float]:
         """Seconds in each operation's outermost calls, the timer's cost taken out."""
@@ -536,6 +693,11 @@ class _Group:
             share_of_nested = nested_calls * nested_cost * seconds / total_outer
             result[label] = max(seconds - self.outer_calls[label] * outer_cost - share_of_nested, 0.0)
         return result
+
+    def compiled_share(self, label: str) -> float:
+        """The part of ``label``'s outermost time spent in calls that ran compiled."""
+        total = self.outer_seconds[label]
+        return 0.0 if total <= 0 else max(total - self.plain_outer_seconds[label], 0.0) / total
 
 
 def _ms(seconds: float) -> str:
@@ -557,6 +719,10 @@ def _significant(value: float) -> str:
     return f"{value:.{min(decimals, 6)}f}"
 
 
+NO_GAIN = 0.01
+"""A plain estimate within this fraction of the run is no measurable gain (nor loss)."""
+
+
 @dataclass
 class _Figures:
     """What the space operations cost one group of processes (this one, or its children summed)."""
@@ -565,6 +731,12 @@ class _Figures:
     spent: float
     """Seconds in space operations (outermost calls), the timer's cost taken out."""
     run: float
+    counted_from: str
+    """Where the run starts: "process start", "the command's start", "patching" (or "" when mixed)."""
+    startup: float | None = 0.0
+    """Seconds of patch mode's own start-up inside the run (None: not measured)."""
+    patching: float = 0.0
+    """The part of ``startup`` spent in ``patch()`` (the rest: importing gymspaces' layer)."""
     removed: float | None = None
     """Estimated seconds patch mode removed (negative: added); None when not estimated."""
     unknown: tuple[str, ...] = ()
@@ -581,7 +753,10 @@ class _Figures:
 
     @property
     def plain_run(self) -> float | None:
-        return None if self.removed is None else self.run + self.removed
+        """The run without patch mode: its start-up out, what it removed back in."""
+        if self.removed is None or self.startup is None:
+            return None
+        return max(self.run - self.startup + self.removed, 0.0)
 
     @property
     def gain(self) -> float | None:
@@ -597,17 +772,21 @@ def report(estimate: bool = True, details: bool = False) -> str:
     --report`` (which prints this report at exit). Counts of the processes
     the program started that have exited are included (see the module).
 
-    The default text reads in ten seconds: the gain first (run time now and
-    the estimated plain run time), then what is left (the share of the run
-    still in space operations and its ceiling 1 / (1 - share)), then which
-    operations ran compiled and which did not, at most 12 lines of at most
-    100 columns. ``details`` gives the whole table and the method.
+    The default text reads in ten seconds: the gain first (the run time and
+    the estimated plain run time; under ``python -m gymspaces.gymnasium``,
+    the whole process, patch mode's own start-up counted in the run and not
+    in the plain estimate), then what is left (the share of the run still in
+    space operations and its ceiling 1 / (1 - share)), then which operations
+    ran compiled and which ran Gymnasium's own code, and what the report
+    itself took. Every line is at most 100 columns. ``details`` gives the
+    whole table and the method.
 
     Parameters
     ----------
     estimate : bool
         Estimate the time patch mode removed by replaying sampled calls in a
-        separate interpreter (about a second); ``False`` leaves it out.
+        separate interpreter (a fraction of a second to a second); ``False``
+        leaves it out.
     details : bool
         Every operation, per process group, and how each figure is made
         (``python -m gymspaces.gymnasium --report-details``).
@@ -623,6 +802,7 @@ def report(estimate: bool = True, details: bool = False) -> str:
     ['Discrete.sample', '5']
     >>> unpatch()
     """
+    started = time.perf_counter()
     own = _record.snapshot()
     children, missing = _children()
     main, workers = _Group(), _Group()
@@ -634,37 +814,183 @@ def report(estimate: bool = True, details: bool = False) -> str:
     for counts in children:
         slow.update(counts["slow_spaces"])
         plain.update(counts["plain_calls"])
-    ratios: dict[str, float] | None = None
-    note = ""
+    replay = _Replay(None, "")
     if estimate:
         samples = [sample for counts in [own, *children] for items in counts["samples"].values() for sample in items]
-        ratios, note = _replay_ratios(samples)
+        replay = _replay(samples, for_import=bool(main.importers or workers.importers))
     cost = timer_cost()
-    figures = [_figures("this process", main, cost, ratios)]
+    figures = [_figures("this process", main, cost, replay)]
     if workers.processes:
         name = f"{workers.processes} child process{'es' if workers.processes != 1 else ''}"
-        figures.append(_figures(name, workers, cost, ratios, summed=True))
+        figures.append(_figures(name, workers, cost, replay, summed=True))
+    itself = time.perf_counter() - started
     if not details:
-        return "\n".join(_summary(figures, main, workers, missing, plain, slow))
+        return "\n".join(_summary(figures, main, workers, missing, plain, slow, replay, itself))
+    lines = _table(main, workers)
+    lines.append("")
+    lines.extend(_time_section(figures, missing, cost, replay if estimate else None, itself))
+    lines.append("")
+    lines.extend(_plain_section(plain, slow))
+    return "\n".join(line for text in lines for line in _wrap(text))
 
+
+def _figures(name: str, group: _Group, cost: tuple[float, float], replay: _Replay, summed: bool = False) -> _Figures:
+    operations = group.in_operations(cost)
+    startup: float | None = group.startup_seconds
+    if group.importers:  # the import of gymspaces' layer, timed in the replay's interpreter
+        startup = None if replay.imported is None else group.startup_seconds + group.importers * replay.imported
+    counted_from = next(iter(group.counted_from)) if len(group.counted_from) == 1 else ""
+    figures = _Figures(
+        name, sum(operations.values()), group.run_seconds, counted_from, startup, group.startup_seconds, summed=summed
+    )
+    if replay.ratios is None:
+        return figures
+    removed = 0.0
+    unknown = []
+    for label, seconds in operations.items():
+        compiled = seconds * group.compiled_share(label)  # calls that ran plain are as fast as plain
+        if compiled <= 0:
+            continue
+        if label in replay.ratios:
+            removed += compiled * (replay.ratios[label] - 1.0)  # negative where compiled is slower
+        else:
+            unknown.append(label)
+    figures.removed = removed
+    figures.unknown = tuple(sorted(unknown))
+    return figures
+
+
+WIDTH = 100
+"""The widest line of either report."""
+
+
+def _wrap(text: str) -> list[str]:
+    """``text`` as lines of at most :data:`WIDTH` columns, broken between words (a
+    word longer than a line, a long path say, is broken where it must); lines
+    after the first are indented two columns more than the first."""
+    if len(text) <= WIDTH:
+        return [text]
+    indent = " " * (len(text) - len(text.lstrip(" ")))
+    return textwrap.wrap(
+        text.strip(), WIDTH, initial_indent=indent, subsequent_indent=indent + "  ", break_on_hyphens=False
+    )
+
+
+def _since(figures: _Figures) -> str:
+    where = {"process start": "since the process started", "the command's start": "since the command started",
+             "patching": "since patching started"}.get(figures.counted_from, "")
+    if figures.summed:
+        where = {"since the process started": "since each started"}.get(where, where)
+        return f"summed{', ' + where if where else ''}"
+    return where
+
+
+def _gain_line(figures: _Figures) -> str:
+    """``name: the gain (run time, plain estimate)``: faster, slower, or no measurable gain."""
+    since = _since(figures)
+    plain = figures.plain_run
+    if plain is None:
+        return f"  {figures.name}: {_durations(figures.run)[0]} run ({since}); the gain was not estimated"
+    now, before = _durations(figures.run, plain)
+    times = f"({now} run {since}, plain about {before})"
+    if abs(plain - figures.run) < NO_GAIN * figures.run:
+        return f"  {figures.name}: no measurable gain {times}"
+    if plain > figures.run:
+        return f"  {figures.name}: ~{plain / figures.run:.2f}x faster than plain {times}"
+    return f"  {figures.name}: ~{figures.run / max(plain, 1e-9):.2f}x slower than plain {times}"
+
+
+def _summary(
+    figures: list[_Figures],
+    main: _Group,
+    workers: _Group,
+    missing: int,
+    plain: Counter[tuple[str, str, str]],
+    slow: Counter[tuple[str, str]],
+    replay: _Replay,
+    itself: float,
+) -> list[str]:
+    """The short report: the gain, what is left, what ran how, what the report took."""
+    lines = ["gymspaces patch mode report (every figure, and how it is made: --report-details)"]
+    for group in figures:
+        lines.append(_gain_line(group))
+        if group.startup:
+            lines.append(
+                f"    of the run, {_durations(group.startup)[0]} was patch mode's own start-up "
+                "(importing gymspaces, patching)"
+            )
+        lines.append(_left_line(group))
+    compiled = main.compiled_calls() + workers.compiled_calls()
+    seconds = main.seconds + workers.seconds
+    labels = sorted(compiled, key=lambda label: (-seconds[label], label))
+    if labels:
+        shown = ", ".join(f"{label} x{compiled[label]}" for label in labels[:3])
+        lines.append(f"  compiled: {shown}{f', {len(labels) - 3} more' if len(labels) > 3 else ''}")
+    else:
+        lines.append("  compiled: nothing (no patched space operation ran compiled)")
+    lines.extend(_plain_summary(plain))
+    if slow:
+        (name, site), _ = slow.most_common(1)[0]
+        total = sum(slow.values())
+        lines.append(f"  not compiled: {total} space{'s' if total != 1 else ''}, e.g. {name} created at {site}")
+    if missing:
+        lines.append(f"  {missing} child process{'es' if missing != 1 else ''} did not report (still running, or killed)")
+    if replay.seconds:
+        lines.append(
+            f"  this report: {_durations(itself)[0]} more at exit, outside the run "
+            f"({_durations(replay.seconds)[0]} of it replaying calls for the estimate)"
+        )
+    return [line for text in lines for line in _wrap(text)]
+
+
+def _left_line(figures: _Figures) -> str:
+    """What is left in space operations, and the most that taking it away could gain."""
+    left = f"    left: {_durations(figures.spent)[0]} in space operations ({figures.share:.1%} of the run)"
+    if figures.share < 0.005:  # a ceiling that rounds to 1.00x
+        return f"{left}: nothing measurable left to gain there"
+    return f"{left}; at most {figures.ceiling} faster if they took no time"
+
+
+def _plain_summary(plain: Counter[tuple[str, str, str]]) -> list[str]:
+    """The short report's lines on calls that ran Gymnasium's own code: how many of
+    which operation, and the most frequent reason, whole."""
+    if not plain:
+        return []
+    by_label: Counter[str] = Counter()
+    for (label, _, _), count in plain.items():
+        by_label[label] += count
+    total = sum(by_label.values())
+    shown = ", ".join(f"{label} x{count}" for label, count in by_label.most_common(3))
+    more = f", {len(by_label) - 3} more" if len(by_label) > 3 else ""
+    (label, name, reason), _ = plain.most_common(1)[0]
+    return [
+        f"  ran Gymnasium's own code: {total} call{'s' if total != 1 else ''} ({shown}{more})",
+        f"    why, e.g. {label} on {name}: {reason}",
+    ]
+
+
+def _table(main: _Group, workers: _Group) -> list[str]:
+    """Every operation: its calls (compiled or not) and their time, in this process and in the children."""
     lines = ["gymspaces: patched space operations"]
     with_workers = bool(workers.calls)
-    header = f"{'operation':<36} {'calls':>10} {'total ms':>10}"
+    header = f"{'operation':<30} {'calls':>9} {'compiled':>9} {'total ms':>10}"
     if with_workers:
-        header += f" {'in children':>12} {'children ms':>12}"
+        header += f" {'in children':>12} {'compiled':>9} {'children ms':>12}"
     lines.append(header)
+    compiled, compiled_in_workers = main.compiled_calls(), workers.compiled_calls()
     labels = sorted(set(main.calls) | set(workers.calls), key=lambda k: -(main.seconds[k] + workers.seconds[k]))
     for label in labels:
-        line = f"{label:<36} {main.calls[label]:>10} {_ms(main.seconds[label]):>10}"
+        line = f"{label:<30} {main.calls[label]:>9} {compiled[label]:>9} {_ms(main.seconds[label]):>10}"
         if with_workers:
-            line += f" {workers.calls[label]:>12} {_ms(workers.seconds[label]):>12}"
+            line += f" {workers.calls[label]:>12} {compiled_in_workers[label]:>9} {_ms(workers.seconds[label]):>12}"
         lines.append(line)
     if not labels:
         lines.append("(none)")
-    lines.append("")
-    lines.extend(_time_section(figures, missing, cost, note if estimate else None))
-    lines.append("")
-    lines.append("gymspaces: patched calls that ran Gymnasium's own code (the outcome is not provably the same)")
+    return lines
+
+
+def _plain_section(plain: Counter[tuple[str, str, str]], slow: Counter[tuple[str, str]]) -> list[str]:
+    lines = ["gymspaces: patched calls that ran Gymnasium's own code (the outcome is not provably the same)"]
     if plain:
         for (label, name, reason), count in plain.most_common():
             lines.append(f"{label} on {name} x{count}: {reason}")
@@ -677,84 +1003,12 @@ def report(estimate: bool = True, details: bool = False) -> str:
             lines.append(f"{name} x{count}  created at {site}")
     else:
         lines.append("(none)")
-    return "\n".join(lines)
-
-
-def _figures(
-    name: str, group: _Group, cost: tuple[float, float], ratios: dict[str, float] | None, summed: bool = False
-) -> _Figures:
-    operations = group.in_operations(cost)
-    figures = _Figures(name, sum(operations.values()), group.run_seconds, summed=summed)
-    if ratios is None or figures.spent <= 0:
-        return figures
-    removed = 0.0
-    unknown = []
-    for label, seconds in operations.items():
-        if label in ratios:
-            removed += seconds * (ratios[label] - 1.0)  # negative where compiled is slower
-        elif seconds > 0:
-            unknown.append(label)
-    figures.removed = removed
-    figures.unknown = tuple(sorted(unknown))
-    return figures
-
-
-WIDTH = 100
-"""The widest line of the short report."""
-
-
-def _fit(text: str) -> str:
-    return text if len(text) <= WIDTH else text[: WIDTH - 3] + "..."
-
-
-def _summary(
-    figures: list[_Figures],
-    main: _Group,
-    workers: _Group,
-    missing: int,
-    plain: Counter[tuple[str, str, str]],
-    slow: Counter[tuple[str, str]],
-) -> list[str]:
-    """The short report: the gain, what is left, what ran how (at most 12 lines)."""
-    lines = ["gymspaces patch mode (python -m gymspaces.gymnasium --report-details: every figure and how)"]
-    for group in figures:
-        run_text = _durations(group.run)[0] + (" summed" if group.summed else "")
-        if group.gain is None:
-            lines.append(f"  {group.name}: {run_text} run; the gain was not estimated")
-        else:
-            now, before = _durations(group.run, group.plain_run)  # type: ignore[arg-type]
-            faster = "faster" if group.gain >= 1 else "slower"
-            lines.append(f"  {group.name}: ~{group.gain:.2f}x {faster} than plain ({now} run, plain about {before})")
-        spent_text = _durations(group.spent)[0]
-        lines.append(
-            _fit(
-                f"    left: {spent_text} ({group.share:.1%} of the run) in space operations; "
-                f"most any spaces library could add: {group.ceiling}"
-            )
-        )
-    calls = main.calls + workers.calls
-    seconds = main.seconds + workers.seconds
-    labels = sorted(calls, key=lambda label: -seconds[label])
-    if labels:
-        shown = ", ".join(f"{label} x{calls[label]}" for label in labels[:3])
-        more = f", {len(labels) - 3} more" if len(labels) > 3 else ""
-        lines.append(_fit(f"  compiled: {shown}{more}"))
-    else:
-        lines.append("  compiled: nothing (no patched space operation ran)")
-    if plain:
-        (label, name, reason), count = plain.most_common(1)[0]
-        total = sum(plain.values())
-        lines.append(_fit(f"  ran Gymnasium's own code: {total} call{'s' if total != 1 else ''}, e.g. {label} on {name}: {reason}"))
-    if slow:
-        (name, site), count = slow.most_common(1)[0]
-        total = sum(slow.values())
-        lines.append(_fit(f"  not compiled: {total} space{'s' if total != 1 else ''}, e.g. {name} created at {site}"))
-    if missing:
-        lines.append(_fit(f"  {missing} child process{'es' if missing != 1 else ''} did not report (still running, or killed)"))
     return lines
 
 
-def _time_section(figures: list[_Figures], missing: int, cost: tuple[float, float], note: str | None) -> list[str]:
+def _time_section(
+    figures: list[_Figures], missing: int, cost: tuple[float, float], replay: _Replay | None, itself: float
+) -> list[str]:
     lines = ["gymspaces: what space operations cost this program"]
     for group in figures:
         summed = " (summed over the processes)" if group.summed else ""
@@ -763,16 +1017,17 @@ def _time_section(figures: list[_Figures], missing: int, cost: tuple[float, floa
             f"{group.name}: {spent_text} in space operations of {run_text} run time{summed}: "
             f"{group.share:.1%}, ceiling {group.ceiling}"
         )
-        if group.removed is None:
+        lines.append(f"  run time: {_since(group) or 'since patching or process start'}" + _startup_text(group, replay))
+        if group.removed is None or group.plain_run is None:
             continue
-        plain_run = group.run + group.removed
+        plain_run = group.plain_run
         verb = "removed" if group.removed >= 0 else "added"
         removed_text, plain_text = _durations(abs(group.removed), plain_run)
         text = f"  patch mode {verb} ~{removed_text}: plain, about {plain_text}"
-        if group.run > 0:
-            text += (
-                f", {(group.spent + group.removed) / plain_run:.1%} in space operations; gain ~{plain_run / group.run:.2f}x"
-            )
+        if group.run > 0 and plain_run > 0:
+            gain = plain_run / group.run
+            said = "no measurable gain" if abs(gain - 1) < NO_GAIN else f"gain ~{gain:.2f}x"
+            text += f", {(group.spent + group.removed) / plain_run:.1%} in space operations; {said}"
         lines.append(text)
         if group.unknown:
             lines.append(f"  not estimated (no replayable call kept): {', '.join(group.unknown)}")
@@ -782,14 +1037,41 @@ def _time_section(figures: list[_Figures], missing: int, cost: tuple[float, floa
             "(still running, or ended without exiting: terminated, killed)"
         )
     lines.append(
-        "run time: since patching started in each process; space operations: calls not inside another, "
+        "run time: the whole process under python -m gymspaces.gymnasium and in the processes its program "
+        "starts (from the system's record of the process's start, to 5 ms, where it has one: Linux), else "
+        "since patching started; patch mode's own start-up in it (importing gymspaces' layer, patching) "
+        "counts in the run and not in the plain estimate (plain = run - start-up + what patch mode removed)"
+    )
+    lines.append(
+        "space operations: calls not inside another, whether they ran compiled or Gymnasium's own code, "
         f"the timer's own cost ({cost[0] * 1e9:.0f} ns a call) taken out"
     )
     lines.append(
-        "ceiling = 1 / (1 - share): the most any spaces library could still speed the process up; "
-        "in processes running side by side, time saved in children shortens the run only where the "
-        "main process waits for them"
+        "ceiling = 1 / (1 - share): how much faster the process would be if its space operations took no "
+        "time at all, a limit no spaces library (gymspaces included) can pass; in processes running side by "
+        "side, time saved in children shortens the run only where the main process waits for them"
     )
-    if note is not None:
-        lines.append(f"estimate: {note}")
+    if replay is not None:
+        lines.append(f"estimate: {replay.note}")
+        lines.append(
+            f"the report itself: {_durations(itself)[0]} at exit, in no run time above "
+            f"(the replay: {_durations(replay.seconds)[0]})"
+        )
     return lines
+
+
+def _startup_text(group: _Figures, replay: _Replay | None) -> str:
+    """What of the run was patch mode's own start-up, and how it was measured."""
+    if group.startup is None:
+        return "; patch mode's start-up in it not measured (the replay did not run)"
+    if not group.startup:
+        return ""
+    imported = replay.imported if replay is not None else None
+    if not imported:
+        return f"; {_durations(group.startup)[0]} of it patch mode's start-up (patching)"
+    importing = group.startup - group.patching
+    return (
+        f"; {_durations(group.startup)[0]} of it patch mode's start-up: importing gymspaces' layer "
+        f"({_durations(importing)[0]}, timed in the replay's interpreter) and patching "
+        f"({_durations(group.patching)[0]})"
+    )

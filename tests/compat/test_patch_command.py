@@ -24,6 +24,7 @@ import gymnasium
 import pytest
 
 import gymspaces
+from gymspaces._gymnasium_releases import install_hint
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMAND = ["-m", "gymspaces.gymnasium"]
@@ -435,6 +436,23 @@ def test_usage_errors(tmp_path: Path, args: list[str], first_line: str) -> None:
     assert result.returncode == 2 and result.stderr.startswith(first_line) and "--help" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("typed", "meant"), [("--reprot", "--report"), ("--report-detials", "--report-details"), ("--verison", "--version")]
+)
+def test_unknown_option_suggests_the_nearest(tmp_path: Path, typed: str, meant: str) -> None:
+    result = run([*COMMAND, typed, "x.py"], tmp_path)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines()[0] == f"unknown option {typed}: did you mean {meant}?"
+
+
+@pytest.mark.parametrize("args", [["-h", "--reprot"], ["--reprot", "--help"], ["--version", "--bogus", "x.py"]])
+def test_an_error_comes_instead_of_help(tmp_path: Path, args: list[str]) -> None:
+    """A mistyped option is answered with the error, first, whatever else is asked."""
+    result = run([*COMMAND, *args], tmp_path)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("unknown option ") and len(result.stderr.splitlines()) == 3, result.stderr
+
+
 def test_without_gymnasium(tmp_path: Path) -> None:
     write(tmp_path / "shadow" / "gymnasium" / "__init__.py", NOT_INSTALLED)
     write(tmp_path / "trainer.py", "import gymspaces.gymnasium\n")
@@ -445,9 +463,9 @@ def test_without_gymnasium(tmp_path: Path) -> None:
     assert result.stdout == f"gymspaces {gymspaces.__version__} (Gymnasium not installed)\n"
     result = run([*COMMAND, "train.py"], tmp_path, PYTHONPATH=shadow)
     assert result.returncode == 1
-    assert result.stderr == f"{sys.executable}: gymspaces.gymnasium needs Gymnasium: pip install 'gymnasium>=1.0'\n"
+    assert result.stderr == f"{sys.executable}: gymspaces.gymnasium needs Gymnasium: {install_hint()}\n"
     # Anything else that imports gymspaces.gymnasium gets the ImportError.
     for args in (["trainer.py", "--help"], ["-m", "trainer", "--help"]):
         result = run(args, tmp_path, PYTHONPATH=shadow)
         assert result.returncode == 1 and result.stdout == ""
-        assert result.stderr.endswith("ImportError: gymspaces.gymnasium needs Gymnasium: pip install 'gymnasium>=1.0'\n")
+        assert result.stderr.endswith(f"ImportError: gymspaces.gymnasium needs Gymnasium: {install_hint()}\n")

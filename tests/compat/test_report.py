@@ -71,6 +71,19 @@ def operations(text: str) -> dict[str, list[str]]:
     return rows
 
 
+def paragraph(text: str, start: str) -> str:
+    """The report's line that starts with ``start``, its wrapped continuation lines joined to it."""
+    lines = text.splitlines()
+    first = next(index for index, line in enumerate(lines) if line.startswith(start))
+    indent = len(start) - len(start.lstrip(" "))
+    rest = []
+    for line in lines[first + 1 :]:
+        if len(line) - len(line.lstrip(" ")) <= indent:
+            break
+        rest.append(line.strip())
+    return " ".join([lines[first].strip(), *rest])
+
+
 @pytest.fixture(scope="module")
 def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("report") / "train.py"
@@ -86,11 +99,11 @@ def test_report_counts_what_the_workers_ran(program: Path, context: str) -> None
     assert result.returncode == 0, result.stderr
     rows = operations(result.stderr)
     assert "in children" in result.stderr.splitlines()[1]
-    main_calls, _, child_calls, _ = rows["write_to_shared_memory"]
-    assert int(main_calls) == 0
-    assert int(child_calls) == WORKERS * (STEPS + 1), result.stderr
+    main_calls, main_compiled, _, child_calls, child_compiled, _ = rows["write_to_shared_memory"]
+    assert int(main_calls) == int(main_compiled) == 0
+    assert int(child_calls) == int(child_compiled) == WORKERS * (STEPS + 1), result.stderr
     # The workers check the actions they step with (CartPole asserts them valid; autoreset steps do not).
-    assert WORKERS * STEPS // 2 < int(rows["Discrete.contains"][2]) <= WORKERS * STEPS
+    assert WORKERS * STEPS // 2 < int(rows["Discrete.contains"][3]) <= WORKERS * STEPS
     assert int(rows["MultiDiscrete.sample"][0]) == STEPS  # the parent's batched action sample
     assert f"{WORKERS} child processes: " in result.stderr
     assert "did not report" not in result.stderr
@@ -149,7 +162,7 @@ def test_report_gives_share_ceiling_and_estimate_without_touching_the_program() 
     assert 0 < spent <= run_time and 0 < share < 100
     assert ceiling == pytest.approx(1 / (1 - share / 100), abs=0.01)
     assert re.search(r"patch mode (removed|added) ~[\d.]+ m?s: plain, about [\d.]+ m?s", text), text
-    estimate = next(line for line in text.splitlines() if line.startswith("estimate: "))
+    estimate = paragraph(text, "estimate: ")
     assert "replayed on copies" in estimate and "Discrete.sample" in estimate
 
 
@@ -178,7 +191,7 @@ def test_in_program_report_collects_forked_workers() -> None:
         text = report(estimate=False, details=True)
     finally:
         unpatch()
-    assert int(operations(text)["write_to_shared_memory"][2]) == 2 * 11, text
+    assert int(operations(text)["write_to_shared_memory"][3]) == 2 * 11, text
     assert "estimate:" not in text
 
 
@@ -199,13 +212,20 @@ def test_short_report_reads_gain_first_in_twelve_lines_of_at_most_100_columns(tm
     result = run(["-m", "gymspaces.gymnasium", "--report", str(script)], tmp_path)
     assert result.returncode == 0 and result.stdout == "done\n", result.stderr
     lines = result.stderr.splitlines()
-    assert 3 <= len(lines) <= 12 and max(map(len, lines)) <= 100, result.stderr
-    assert "--report-details" in lines[0]
-    gain = re.fullmatch(r"  this process: ~([\d.]+)x (faster|slower) than plain \(([\d.]+) (m?s) run, plain about ([\d.]+) (m?s)\)", lines[1])
+    assert 5 <= len(lines) <= 12 and max(map(len, lines)) <= 100, result.stderr
+    assert lines[0].startswith("gymspaces patch mode report") and "--report-details" in lines[0]
+    gain = re.fullmatch(
+        r"  this process: (~[\d.]+x (faster|slower) than plain|no measurable gain) "
+        r"\(([\d.]+) (m?s) run since the process started, plain about ([\d.]+) (m?s)\)",
+        lines[1],
+    )
     assert gain, lines[1]
-    left = re.fullmatch(r"    left: ([\d.]+) (m?s) \(([\d.]+)% of the run\) in space operations; most any spaces library could add: ([\d.]+)x", lines[2])
-    assert left and float(left[1]) > 0, lines[2]  # a short run's time in space operations does not round to zero
-    assert lines[3].startswith("  compiled: Discrete.sample x400"), lines[3]
+    startup = re.fullmatch(r"    of the run, ([\d.]+) (m?s) was patch mode's own start-up \(importing gymspaces, patching\)", lines[2])
+    assert startup and float(startup[1]) > 0, lines[2]
+    left = re.match(r"    left: ([\d.]+) (m?s) in space operations \(([\d.]+)% of the run\)[;:] ", lines[3])
+    assert left and float(left[1]) > 0, lines[3]  # a short run's time in space operations does not round to zero
+    assert lines[4].startswith("  compiled: Discrete.sample x400"), lines[4]
+    assert lines[-1].startswith("  this report: ") and "replaying calls for the estimate" in lines[-1], lines[-1]
 
 
 def test_report_flag_after_the_program_goes_to_the_program_with_a_hint(tmp_path: Path) -> None:
