@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks import e2e, patched, realloop
+from benchmarks import e2e, patched, realloop, startup
 from benchmarks.libraries import library
 
 SEED = 42
@@ -361,6 +361,11 @@ def _import(lib: Any) -> Callable[[], Any]:
     return import_command(lib.name)
 
 
+def _startup(key: str) -> Callable[[Any], Callable[[], Any]]:
+    """The setup of start-up case ``key``: a timer that runs one pair of interpreters per call."""
+    return lambda lib: startup.PairTimer(startup.STARTUPS[key], _child_environment())
+
+
 CASES: list[Case] = [
     Case("discrete_sample", "Discrete(10).sample()", _sampler(lambda lib: lib.Discrete(10))),
     Case("discrete_sample_mask", "Discrete(10).sample(mask)", _sampler(lambda lib: lib.Discrete(10), mask=MASK10)),
@@ -456,6 +461,11 @@ CASES: list[Case] = [
         for key, loop in realloop.LOOPS.items()
     ],
     Case("import", "import in a fresh interpreter", _import, slow=True),
+    # Start-up cost: the same program with and without patch mode, in pairs of
+    # fresh interpreters (benchmarks.startup); no Gymnasium side, no ratio.
+    *[Case(key, item.label, _startup(key), slow=True, beyond=True) for key, item in startup.STARTUPS.items()],
 ]
 
 CASES_BY_KEY = {case.key: case for case in CASES}
+STARTUP_KEYS = frozenset(startup.STARTUPS)
+"""The start-up cases: timed in pairs by the suite's own test, not per library."""

@@ -33,9 +33,11 @@ from benchmarks.chart import plot
 from benchmarks.errors import BENCH_EXTRA, EXIT_ERROR, EXIT_MISSED, EXIT_OK, EXIT_USAGE, PLOT_EXTRA, UsageError
 from benchmarks.evaluation import evaluate
 from benchmarks.gate import GATE_ENV, confirm_misses, gate_mode, verdict
+from benchmarks.publish import Figures, load_figures, publish, save_figures
 from benchmarks.render import render
 from benchmarks.results import Run, load_run
 from benchmarks.runner import run_suite
+from benchmarks.table import WIDTH
 from benchmarks.targets import default_targets_path, load_targets
 
 
@@ -105,6 +107,19 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="report on a saved run (from --json or pytest --benchmark-json) instead of benchmarking",
     )
+    parser.add_argument(
+        "--figures",
+        metavar="FILE",
+        help="save the run's figures (medians after re-measurement, versions, machine, targets) as compact JSON",
+    )
+    parser.add_argument(
+        "--publish",
+        metavar="FIGURES",
+        help=(
+            "rewrite every figure block of README.md, docs/performance.md and docs/patching.md, and "
+            "docs/speedups.png, from FIGURES (from --figures or --json), and exit"
+        ),
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="show pytest's and pytest-benchmark's own output")
     return parser
 
@@ -127,6 +142,20 @@ def _parse_cases(text: str | None) -> list[str] | None:
     return keys
 
 
+def _nothing_measured(run: Run, code: int) -> str:
+    """The one line that says a run measured nothing, and why."""
+    if run.unmeasured:
+        reasons = sorted(set(run.unmeasured.values()))
+        shown = "; ".join(reasons[:3]) + ("; ..." if len(reasons) > 3 else "")
+        count = len(run.unmeasured)
+        line = f"nothing was measured ({count} case{'s' * (count != 1)} could not run: {shown})"
+    elif code not in (0, 5):
+        line = f"nothing was measured: pytest stopped with exit code {code} (its output is above)"
+    else:
+        line = "nothing was measured"
+    return line if len(line) <= WIDTH - 23 else line[: WIDTH - 27] + " ...)"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``python -m benchmarks``; returns the exit status."""
     own_args, pytest_args = _split_pytest_args(sys.argv[1:] if argv is None else argv)
@@ -142,6 +171,10 @@ def _main(options: argparse.Namespace, pytest_args: list[str]) -> int:
     if options.list:
         for case in CASES:
             print(f"{case.key:30} {case.label}")
+        return EXIT_OK
+    if options.publish:
+        for path in publish(options.publish):
+            print(f"wrote {path}")
         return EXIT_OK
     cases = _parse_cases(options.cases)
     # Everything that can fail is checked before minutes of benchmarking.
@@ -159,7 +192,7 @@ def _main(options: argparse.Namespace, pytest_args: list[str]) -> int:
     mode = ""
     has_reference = None
     if options.from_json:
-        run = load_run(options.from_json)
+        run = load_figures(options.from_json).run  # a figures file or pytest-benchmark JSON
         code = 0
     else:
         missing = [name for name in ("pytest", "pytest_benchmark") if not _have(name)]
@@ -175,18 +208,24 @@ def _main(options: argparse.Namespace, pytest_args: list[str]) -> int:
         with tempfile.TemporaryDirectory(prefix="gymspaces-bench-json-") as scratch:
             json_path = options.json or str(Path(scratch) / "run.json")
             started = time.perf_counter()
-            code = run_suite(
+            suite = run_suite(
                 json_path, quick=options.quick, cases=cases, pytest_args=pytest_args, verbose=options.verbose
             )
+            code = suite.code
             elapsed = time.perf_counter() - started
             try:
                 run = load_run(json_path)
             except UsageError:
-                if code == 0:
+                if code == 0 and not suite.unmeasured:
                     raise
-                run = Run()  # every measurement failed: pytest-benchmark wrote no results
+                run = Run()  # nothing was measured: pytest-benchmark wrote no results
+            run.unmeasured = suite.unmeasured
         print(f"benchmarked in {elapsed:.0f} s", file=sys.stderr)
 
+    if not run.medians:
+        # A table of dashes would hide the one fact that matters.
+        print(f"python -m benchmarks: {_nothing_measured(run, code)}", file=sys.stderr)
+        return EXIT_ERROR
     report = evaluate(run, targets, cases, baseline, has_reference)
     if not options.from_json and has_reference:
         # A case below its target is timed again, interleaved, before it is
@@ -195,6 +234,9 @@ def _main(options: argparse.Namespace, pytest_args: list[str]) -> int:
     print(render(report, run, mode=mode, baseline_name=options.compare))
     if options.json and not options.from_json:
         print(f"\nwrote {options.json} (pytest-benchmark JSON)")
+    if options.figures:
+        size = save_figures(options.figures, Figures(run, targets, cases, report.has_reference))
+        print(f"wrote {options.figures} ({size / 1024:.0f} KB; --publish {options.figures} puts them in the docs)")
     if options.plot and any(row.ratio is not None for row in report.rows):
         plot(report, run, options.plot, mode=mode)
         print(f"wrote {options.plot}")

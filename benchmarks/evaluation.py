@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from benchmarks.cases import CASES, CASES_BY_KEY
 from benchmarks.patched import KERNELS
 from benchmarks.results import BASELINE, FLOOR, IMPORT_KEY, Run
+from benchmarks.startup import STARTUPS, WITHOUT
 from benchmarks.table import duration
 from benchmarks.targets import PATCHED_PREFIX, Targets
 
@@ -25,6 +26,16 @@ GEOMETRIC_KEYS = frozenset(case.key for case in CASES if not case.slow and not c
 # ("gymspaces"), and gymspaces' own classes ("kernels").
 PATCHED_KEYS = frozenset(case.key for case in CASES if case.key.startswith(PATCHED_PREFIX))
 NEAR_FLOOR = 2.0  # a case within this factor of its floor has little left to gain
+# The cases whose floor is a compiled least-work bound (benchmarks.floors):
+# not the import (floored by `import numpy`), nor the start-up cases.
+FLOORED_KEYS = frozenset(case.key for case in CASES if not case.slow)
+
+
+def _bound_of(key: str) -> str:
+    """The implementation shown in the ``floor`` column of case ``key``."""
+    if key == IMPORT_KEY:
+        return BASELINE  # ``import numpy``, timed beside it
+    return WITHOUT if key in STARTUPS else FLOOR
 
 
 def _judge(ratio: float | None, target: float | None, unmeasured: str) -> str:
@@ -51,16 +62,23 @@ class Row:
     """The median of the case's floor (its least work), in seconds."""
     kernels: float | None = None
     """A patch-mode case's third column: gymspaces' own classes, in seconds."""
+    unmeasured: str = ""
+    """Why the case has no figure at all (a skip's reason or an error), if known."""
+    remeasured: int = 0
+    """How many times the case, below its target at first, was measured again."""
 
     @classmethod
     def measured(cls, key: str, medians: dict[str, float]) -> Row:
         """The row of case ``key`` from its medians by implementation (no target, no baseline)."""
-        # The import case's floor is ``import numpy``, timed beside it.
-        bound = medians.get(BASELINE if key == IMPORT_KEY else FLOOR)
         return cls(
-            key, CASES_BY_KEY[key].label, medians.get("gymspaces"), medians.get("gymnasium"), bound=bound,
-            kernels=medians.get(KERNELS),
+            key, CASES_BY_KEY[key].label, medians.get("gymspaces"), medians.get("gymnasium"),
+            bound=medians.get(_bound_of(key)), kernels=medians.get(KERNELS),
         )
+
+    @property
+    def empty(self) -> bool:
+        """Whether the row has no figure at all."""
+        return all(value is None for value in (self.ours, self.theirs, self.bound, self.kernels))
 
     @property
     def kernels_gain(self) -> float | None:
@@ -175,6 +193,8 @@ def evaluate(
     rows = []
     for key in selected:
         row = Row.measured(key, run.medians.get(key, {}))
+        row.unmeasured = run.unmeasured.get(key, "")
+        row.remeasured = run.remeasured.get(key, 0)
         if targets is not None:
             row.target = targets.target_of(key)
         if baseline is not None:
@@ -185,7 +205,8 @@ def evaluate(
     for row in rows:
         if row.status == "MISS":
             if row.ours is None:
-                misses.append(f"{row.key}: no gymspaces result (target {row.target:g}x)")
+                why = f", {row.unmeasured}" if row.unmeasured else ""
+                misses.append(f"{row.key}: no gymspaces result (target {row.target:g}x{why})")
             else:
                 misses.append(f"{row.key}: {_shortfall(row.ratio, row.target)}")  # type: ignore[arg-type]
 
@@ -202,14 +223,29 @@ def evaluate(
     _judge_patched(report, targets)
     if targets is not None:
         notes.extend(_absolute_notes(run, targets, set(selected)))
-    distances = [row.distance for row in rows if row.distance is not None and row.key != IMPORT_KEY]
+    notes.extend(_floors_above_their_case(rows))
+    distances = [row.distance for row in rows if row.distance is not None and row.key in FLOORED_KEYS]
     if distances:
         near = sum(distance <= NEAR_FLOOR for distance in distances)
         notes.append(
             f"floor: {near} of {len(distances)} cases within {NEAR_FLOOR:g}x of their floor "
-            f"(median distance {sorted(distances)[len(distances) // 2]:.1f}x); see docs/performance.md, 'How the floors are built'"
+            f"(median distance {sorted(distances)[len(distances) // 2]:.1f}x); docs/performance.md explains floors"
         )
     return report
+
+
+def _floors_above_their_case(rows: list[Row]) -> list[str]:
+    """A note per floor measured slower than the gymspaces case it bounds: such a floor bounds nothing.
+
+    A floor does a strict part of its case's work (benchmarks/floors.py), so
+    this flags a floor to fix, or a case that stopped doing its work.
+    """
+    return [
+        f"FLOOR ABOVE ITS CASE: {row.key}: floor {duration(row.bound)} > gymspaces {duration(row.ours)} "
+        f"(distance {row.distance:.2f}x): the floor is no lower bound, fix it in benchmarks/floors.py"
+        for row in rows
+        if row.key in FLOORED_KEYS and row.distance is not None and row.distance < 1.0
+    ]
 
 
 def _geometric(values: list[float]) -> float:
@@ -249,6 +285,8 @@ def _absolute_notes(run: Run, targets: Targets, selected: set[str]) -> list[str]
             limit = limits["max_us"]
             verdict = "within" if ours * 1e6 <= limit else "over"
             notes.append(f"{key}: {duration(ours)} per call, {verdict} the {limit:g} us orientation target (not gated)")
+        if "max_ms_added" in limits and key in run.extra:
+            notes.append(_added_note(key, run.extra[key], limits["max_ms_added"]))
         if "max_ms_over_numpy" in limits:
             numpy_time = run.median(key, BASELINE)
             if numpy_time is None:
@@ -263,4 +301,14 @@ def _absolute_notes(run: Run, targets: Targets, selected: set[str]) -> list[str]
     return notes
 
 
-__all__ = ["GEOMETRIC_KEYS", "NEAR_FLOOR", "PATCHED_KEYS", "Report", "Row", "evaluate"]
+def _added_note(key: str, extra: dict[str, float], limit: float) -> str:
+    """The note on a start-up case: the median of its paired differences against its limit (not gated)."""
+    added = extra["added"] * 1e3
+    verdict = "within" if added <= limit else "over"
+    return (
+        f"{key}: {added:+.1f} ms added (median of {extra['pairs']:.0f} pairs), "
+        f"{verdict} the +{limit:g} ms orientation target (not gated)"
+    )
+
+
+__all__ = ["FLOORED_KEYS", "GEOMETRIC_KEYS", "NEAR_FLOOR", "PATCHED_KEYS", "Report", "Row", "evaluate"]

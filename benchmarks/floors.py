@@ -169,6 +169,23 @@ def _transform(make: Callable[[Any], tuple[Any, Any]]) -> Callable[[Any], Callab
     return setup
 
 
+def _output_only(make: Callable[[Any], tuple[Any, Any]]) -> Callable[[Any], Callable[[], Any]]:
+    """Floor of a case whose result is made of new Python objects, one per input element:
+    those objects alone, without the separate read of the inputs.
+
+    The case reads each input element while it builds the object for it; the
+    compiled floor can only read first and build after, a second walk that
+    made ``dict_to_jsonable``'s floor as slow as the case itself (distance
+    0.9x to 1.0x). Without the read it stays a strict part of the case's work.
+    """
+
+    def setup(lib: Any) -> Callable[[], Any]:
+        _, result = make(lib)
+        return _floor(0, None, None, result)
+
+    return setup
+
+
 def _dict_element(lib: Any) -> tuple[Any, Any]:
     space = c._dict4(lib)
     return space.sample(), True
@@ -274,7 +291,7 @@ FLOORS: dict[str, Callable[[Any], Callable[[], Any]]] = {
     "batch_dict_sample": _batched_sample,
     "concatenate_dict": _concatenate,
     "iterate_dict": _transform(_iterate),
-    "dict_to_jsonable": _transform(_to_jsonable),
+    "dict_to_jsonable": _output_only(_to_jsonable),
     "discrete_sample_batch_mask": _sample_batch(lambda lib: lib.Discrete(10), 64, mask=c.MASKS_64),
     "dict_contains_batch": _transform(_contains_batch),
     "dict_sample_batch": _sample_batch(c._dict4, 8),

@@ -37,6 +37,10 @@ class Interleaved:
     gymspaces: list[float]
     gymnasium: list[float]
 
+    def __add__(self, other: Interleaved) -> Interleaved:
+        """The pairs of both timings, as one."""
+        return Interleaved(self.gymspaces + other.gymspaces, self.gymnasium + other.gymnasium)
+
     @property
     def pair_ratios(self) -> list[float]:
         """Gymnasium / gymspaces of each pair of neighbouring blocks, sorted."""

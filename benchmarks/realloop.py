@@ -304,16 +304,23 @@ def _same(a: Any, b: Any) -> bool:
     return same(a, b)
 
 
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # ValueError: blocked with sys.modules[module] = None
+        return False
+
+
 def setup(key: str) -> Callable[[Any], Callable[[], Any]]:
     """The ``Case.setup`` of the loop ``key``: one whole run per call, checked against a plain run."""
 
     def build(lib: Any) -> Callable[[], Any]:
         loop = LOOPS[key]
-        for module in loop.requires:
-            if importlib.util.find_spec(module) is None:
-                import pytest
+        missing = [module for module in loop.requires if not _installed(module)]
+        if missing:
+            import pytest
 
-                pytest.skip(f"{key} needs {module}, which is not installed (the clients extra)")
+            pytest.skip(f"not installed: {', '.join(missing)}")
         if key not in _probes:
             _probes[key] = probe(key)
         reference = _probes[key]
@@ -356,10 +363,8 @@ def render(run: Any) -> list[str]:
             ]
         )
     lines = aligned(table)
-    lines.append(
-        "share = fraction of a plain run in the space operations patch mode replaces; "
-        "ceiling = 1 / (1 - share), the most any spaces library could gain on the loop"
-    )
+    lines.append("share = fraction of a plain run in the space operations patch mode replaces;")
+    lines.append("ceiling = 1 / (1 - share), the most any spaces library could gain on the loop")
     return lines
 
 

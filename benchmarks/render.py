@@ -6,7 +6,10 @@ from benchmarks import realloop
 from benchmarks.errors import BENCH_EXTRA
 from benchmarks.evaluation import PATCHED_KEYS, Report, Row
 from benchmarks.results import BASELINE, IMPORT_KEY, Run
-from benchmarks.table import aligned, duration
+from benchmarks.startup import STARTUPS
+from benchmarks.table import aligned, duration, fit
+
+REMEASURED = "*"  # marks the status of a case measured again before it was judged
 
 
 def _change(row: Row) -> str:
@@ -58,9 +61,19 @@ def render(report: Report, run: Run, *, mode: str = "", baseline_name: str | Non
     if baseline_name is not None:
         header += ["baseline", "change"]
     table = [header]
+    blank = [""] * (len(header) - 2)  # a sub-row's cells after its figure
     for row in report.rows:
         if row.key in PATCHED_KEYS:
             continue  # their own table, below
+        if row.empty:
+            table.append([row.key, _why_unmeasured(row)])
+            continue
+        if row.key in STARTUPS:
+            table.append([row.key, duration(row.ours), duration(row.bound), *[""] * (len(header) - 3)])
+            added = run.extra.get(row.key, {}).get("added")
+            if added is not None:
+                table.append(["  (with - without, paired)", f"{added * 1e3:+.2f} ms", *blank])
+            continue
         cells = [
             row.key,
             duration(row.ours),
@@ -69,15 +82,13 @@ def render(report: Report, run: Run, *, mode: str = "", baseline_name: str | Non
             duration(row.theirs),
             f"{row.ratio:.1f}x" if row.ratio is not None else "-",
             f"{row.target:g}x" if row.target is not None else "",
-            row.status,
+            row.status + (REMEASURED if row.remeasured and row.status else ""),
         ]
         if baseline_name is not None:
             cells += [duration(row.baseline), _change(row)]
         table.append(cells)
         if row.key == IMPORT_KEY and run.median(IMPORT_KEY, BASELINE) is not None:
-            table.append([f"  ({BASELINE})", duration(run.median(IMPORT_KEY, BASELINE)), "", "", "", "", "", ""])
-            if baseline_name is not None:
-                table[-1] += ["", ""]
+            table.append([f"  ({BASELINE})", duration(run.median(IMPORT_KEY, BASELINE)), *blank])
     if report.has_reference:
         table.append(
             [
@@ -94,6 +105,7 @@ def render(report: Report, run: Run, *, mode: str = "", baseline_name: str | Non
         )
     # A rule under the header and, with Gymnasium, above the geometric mean.
     lines.extend(aligned(table, {0, len(table) - 2} if report.has_reference else {0}))
+    lines.extend(_legends(report))
     if baseline_name is not None:
         lines.append(f"baseline: gymspaces medians of {baseline_name}; change = time now vs then")
     patched = _patched_table(report)
@@ -107,7 +119,26 @@ def render(report: Report, run: Run, *, mode: str = "", baseline_name: str | Non
     if report.notes:
         lines.append("")
         lines.extend(f"note: {note}" for note in report.notes)
-    return "\n".join(lines)
+    return "\n".join(fit(lines))
+
+
+def _why_unmeasured(row: Row) -> str:
+    """The text of a row without figures: why, and whether its target is thereby missed."""
+    why = row.unmeasured or "not measured"
+    return f"{why} (target {row.target:g}x: MISS)" if row.status == "MISS" else why
+
+
+def _legends(report: Report) -> list[str]:
+    """The lines under the table that explain its marks and its start-up rows."""
+    lines = []
+    if any(row.remeasured for row in report.rows):
+        lines.append(f"{REMEASURED} below the target at first: re-measured, both sides interleaved (notes below)")
+    if any(row.key in STARTUPS and not row.empty for row in report.rows):
+        lines.append(
+            "startup_*: fresh interpreters, child CPU time on one processor; gymspaces = with patch mode, "
+            "floor = the same program without it"
+        )
+    return lines
 
 
 def _gain(value: float | None) -> str:
@@ -120,11 +151,11 @@ def _patched_table(report: Report) -> list[str]:
     if not rows:
         return []
     lines = [
-        "patch mode: Gymnasium's own space objects, plain and patched (python -m gymspaces.gymnasium), "
-        "and gymspaces' own classes;",
-        "patched gain = plain / patched, kernels' gain = plain / gymspaces, kept = patched gain / kernels' gain",
+        "patch mode: Gymnasium's own space objects plain and patched (python -m gymspaces.gymnasium),",
+        "and gymspaces' own classes; gain = plain / patched, kernels = plain / gymspaces (the kernels' gain),",
+        "kept = gain / kernels",
     ]
-    table = [["case", "plain", "patched", "gymspaces", "patched gain", "kernels' gain", "kept", "target", "status"]]
+    table = [["case", "plain", "patched", "gymspaces", "gain", "kernels", "kept", "target", "status"]]
     for row in rows:
         table.append(
             [

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
 from benchmarks.errors import UsageError
+from benchmarks.startup import WITH, WITHOUT, PairedTimes
 
 IMPORT_KEY = "import"
 BASELINE = "numpy"  # the implementation timed next to the import case
@@ -40,7 +42,15 @@ class Run:
         Notes on cases whose figures were replaced by a confirming measurement.
     extra : dict
         ``extra[case_key]``: what a case recorded besides its medians (the real
-        loops' plain ``share``).
+        loops' plain ``share``; the start-up cases' ``added``, the median of
+        their paired differences in seconds, and ``pairs``).
+    unmeasured : dict of str to str
+        Why a case has no figure at all: ``"not installed: minigrid"``, or the
+        error it failed with.
+    remeasured : dict of str to int
+        How many times a case below its target was measured again.
+    identity : dict
+        When and where the run was made (:func:`identity_of`).
     """
 
     medians: dict[str, dict[str, float]] = field(default_factory=dict)
@@ -50,6 +60,9 @@ class Run:
     mode: str = ""
     confirmed: list[str] = field(default_factory=list)
     extra: dict[str, dict[str, float]] = field(default_factory=dict)
+    unmeasured: dict[str, str] = field(default_factory=dict)
+    remeasured: dict[str, int] = field(default_factory=dict)
+    identity: dict[str, Any] = field(default_factory=dict)
 
     def median(self, key: str, implementation: str) -> float | None:
         """The median of case ``key`` on ``implementation`` in seconds, or ``None`` if not measured."""
@@ -68,12 +81,18 @@ def read_run(data: dict[str, Any]) -> Run:
         key, implementation = info.get("case"), info.get("implementation")
         if key is None or implementation is None:
             continue
-        run.medians.setdefault(key, {})[implementation] = float(bench["stats"]["median"])
+        if "startup" in info:
+            _read_startup(run, key, info["startup"])
+        else:
+            run.medians.setdefault(key, {})[implementation] = float(bench["stats"]["median"])
         if "share" in info:
             run.extra.setdefault(key, {})["share"] = float(info["share"])
         run.versions[implementation] = str(info.get("version", "unknown"))
         run.max_time = bench.get("options", {}).get("max_time", run.max_time)
-    run.mode = str(data.get("gymspaces_bench", {}).get("mode", ""))
+    section = data.get("gymspaces_bench", {})
+    run.mode = str(section.get("mode", ""))
+    run.identity = identity_of(data)
+    run.unmeasured = {str(key): str(reason) for key, reason in section.get("unmeasured", {}).items()}
     machine = data.get("machine_info", {})
     cpu = machine.get("cpu", {}).get("brand_raw", "")
     run.machine = " ".join(
@@ -88,6 +107,27 @@ def read_run(data: dict[str, Any]) -> Run:
     return run
 
 
+def identity_of(data: dict[str, Any]) -> dict[str, Any]:
+    """When and where a run was made, from pytest-benchmark's JSON: ``date`` (UTC, ``YYYY-MM-DD``),
+    ``python``, ``system``, ``cpu`` and ``cores``."""
+    machine = data.get("machine_info", {})
+    cpu = machine.get("cpu", {})
+    return {
+        "date": str(data.get("datetime", ""))[:10],
+        "python": f"{machine.get('python_implementation', '')} {machine.get('python_version', '')}".strip(),
+        "system": f"{machine.get('system', '')} {machine.get('machine', '')}".strip(),
+        "cpu": str(cpu.get("brand_raw", "")),
+        "cores": cpu.get("count"),
+    }
+
+
+def _read_startup(run: Run, key: str, figures: dict[str, Any]) -> None:
+    """A start-up case's CPU times per side: their medians, and the median of their paired differences."""
+    times = PairedTimes(list(figures["with"]), list(figures["without"]))
+    run.medians[key] = {WITH: statistics.median(times.with_), WITHOUT: statistics.median(times.without)}
+    run.extra[key] = {"added": times.added, "pairs": float(len(times.with_))}
+
+
 def load_run(path: str | os.PathLike[str]) -> Run:
     """Read a JSON file written by ``--json`` or ``pytest --benchmark-json``."""
     try:
@@ -99,4 +139,4 @@ def load_run(path: str | os.PathLike[str]) -> Run:
         raise UsageError(f"{path} is not pytest-benchmark JSON: {error}") from None
 
 
-__all__ = ["BASELINE", "FLOOR", "IMPORT_KEY", "Run", "load_run", "read_run"]
+__all__ = ["BASELINE", "FLOOR", "IMPORT_KEY", "Run", "identity_of", "load_run", "read_run"]

@@ -16,6 +16,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from benchmarks.evaluation import Row
@@ -55,16 +56,39 @@ def _case_key(item: Any) -> str:
     return params.params["case"].key if params is not None else IMPORT_KEY
 
 
+def _reason(report: Any) -> str:
+    """Why a measurement did not run, in a few words: the skip's reason, or the error it failed with."""
+    if report.skipped and isinstance(report.longrepr, tuple):
+        return str(report.longrepr[2]).removeprefix("Skipped: ")
+    crash = getattr(report.longrepr, "reprcrash", None)
+    message = crash.message if crash is not None else str(report.longrepr).strip()
+    return "failed: " + (message.splitlines() or ["?"])[0]
+
+
 class RunLabel:
     """A pytest plugin that records the mode of the run, and a summary per case, in pytest-benchmark's JSON.
 
     ``gymspaces_bench.cases[key]`` holds the medians (seconds) of gymspaces,
     Gymnasium and the floor, ``ratio`` (Gymnasium / gymspaces) and
-    ``distance`` (gymspaces / floor), each ``null`` when not measured.
+    ``distance`` (gymspaces / floor), each ``null`` when not measured;
+    ``gymspaces_bench.unmeasured[key]`` says why a measurement of the case
+    was skipped or failed (the first such reason of the case).
     """
 
     def __init__(self, mode: str) -> None:
         self.mode = mode
+        self.keys: dict[str, str] = {}
+        self.unmeasured: dict[str, str] = {}
+
+    def pytest_collection_finish(self, session: Any) -> None:
+        self.keys = {item.nodeid: _case_key(item) for item in session.items}
+
+    def pytest_runtest_logreport(self, report: Any) -> None:
+        if report.passed or (report.when == "teardown" and report.skipped):
+            return
+        key = self.keys.get(report.nodeid)
+        if key is not None:
+            self.unmeasured.setdefault(key, _reason(report))
 
     def pytest_benchmark_update_json(self, config: Any, benchmarks: Any, output_json: dict[str, Any]) -> None:
         run = read_run(output_json)
@@ -78,7 +102,16 @@ class RunLabel:
                 "ratio": row.ratio,
                 "distance": row.distance,
             }
-        output_json["gymspaces_bench"] = {"mode": self.mode, "cases": summary}
+        output_json["gymspaces_bench"] = {"mode": self.mode, "cases": summary, "unmeasured": self.unmeasured}
+
+
+@dataclass
+class SuiteResult:
+    """pytest's exit code, and why each case that could not run did not (as in the JSON, which
+    pytest-benchmark writes only when something was measured)."""
+
+    code: int
+    unmeasured: dict[str, str]
 
 
 def run_suite(
@@ -88,7 +121,7 @@ def run_suite(
     cases: Sequence[str] | None,
     pytest_args: Sequence[str],
     verbose: bool,
-) -> int:
+) -> SuiteResult:
     """Run the benchmark suite in this process with pytest.main.
 
     Parameters
@@ -106,8 +139,7 @@ def run_suite(
 
     Returns
     -------
-    int
-        pytest's exit code.
+    SuiteResult
     """
     import pytest
 
@@ -119,6 +151,7 @@ def run_suite(
         os.devnull,  # ignore any pytest configuration around the current directory
         "--rootdir",
         rootdir,
+        "--noconftest",  # the checkout's tests/conftest.py needs the test extra, not the bench's
         "-p",
         "no:cacheprovider",
         "-p",
@@ -132,7 +165,8 @@ def run_suite(
         *(QUICK_ARGS if quick else FULL_ARGS),
         *pytest_args,
     ]
-    plugins: list[object] = [ProgressBar(sys.stderr), RunLabel("quick" if quick else "full")]
+    label = RunLabel("quick" if quick else "full")
+    plugins: list[object] = [ProgressBar(sys.stderr), label]
     if cases is not None:
         plugins.append(CaseSelection(cases))
     output = io.StringIO()
@@ -151,7 +185,7 @@ def run_suite(
             os.environ["PYTEST_XDIST_WORKER"] = worker
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED) and not verbose:
         sys.stderr.write(output.getvalue())
-    return int(code)
+    return SuiteResult(int(code), label.unmeasured)
 
 
-__all__ = ["FULL_ARGS", "QUICK_ARGS", "SUITE", "CaseSelection", "RunLabel", "run_suite"]
+__all__ = ["FULL_ARGS", "QUICK_ARGS", "SUITE", "CaseSelection", "RunLabel", "SuiteResult", "run_suite"]

@@ -7,7 +7,9 @@ The ``import`` case also times ``import numpy`` as a baseline, every micro
 case has a third parametrisation, ``floor``: the least work the case must do
 (:mod:`benchmarks.floors`), timed in the same run, and every patch-mode
 case one named ``kernels``: gymspaces' own classes on the same operation
-(:mod:`benchmarks.patched`).
+(:mod:`benchmarks.patched`). The start-up cases (:mod:`benchmarks.startup`)
+have a test of their own: pairs of fresh interpreters, with and without
+patch mode.
 
 ``python -m benchmarks`` runs this module with ``pytest.main``;
 ``benchmarks/test_suite.py`` re-exports it for ``pytest benchmarks``. Without Gymnasium only the gymnasium parametrisation is
@@ -25,7 +27,15 @@ from typing import Any
 
 import pytest
 
-from benchmarks.cases import CASES, CASES_BY_KEY, Case, import_command, library
+from benchmarks import startup
+from benchmarks.cases import (
+    CASES,
+    CASES_BY_KEY,
+    STARTUP_KEYS,
+    Case,
+    import_command,
+    library,
+)
 from benchmarks.floors import FLOORS
 from benchmarks.patched import KERNELS
 
@@ -34,10 +44,12 @@ FLOOR = "floor"  # the implementation name of a case's lower bound
 PARAMETERS = [
     pytest.param(case, implementation, id=f"{case.key}-{implementation}")
     for case in CASES
+    if case.key not in STARTUP_KEYS
     for implementation in IMPLEMENTATIONS
     + ((FLOOR,) if case.key in FLOORS else ())
     + ((KERNELS,) if case.kernels is not None else ())
 ]
+STARTUP_PARAMETERS = [pytest.param(CASES_BY_KEY[key], id=key) for key in startup.STARTUPS]
 IMPORT_ROUNDS_FLOOR = 5  # each round starts an interpreter: a few are enough
 
 _libraries: dict[str, Any] = {}
@@ -50,10 +62,10 @@ def _library(name: str) -> Any:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 _libraries[name] = library(name)
-        except ImportError as error:
+        except ImportError:
             if name != "gymnasium":
                 raise
-            pytest.skip(f"Gymnasium is not installed ({error}): benchmarking gymspaces alone")
+            pytest.skip("not installed: gymnasium")
     return _libraries[name]
 
 
@@ -145,6 +157,29 @@ def test_case(benchmark: Any, request: Any, case: Case, implementation: str) -> 
             benchmark(func)
 
 
+@pytest.mark.parametrize("case", STARTUP_PARAMETERS)
+def test_startup(benchmark: Any, case: Case) -> None:
+    """Time a start-up case in pairs of fresh interpreters, with and without patch mode.
+
+    pytest-benchmark times whole pairs (its own figures say little); the
+    suite reads each side's CPU times from ``extra_info``.
+    """
+    _label(benchmark, case, startup.WITH)
+    timer = case.setup(None)
+    assert isinstance(timer, startup.PairTimer)
+    try:
+        if not timer.available():
+            pytest.skip(timer.startup.missing)
+        timer.pair()  # writes the bytecode caches and warms the page cache: not kept
+        timer.times = startup.PairedTimes()
+        benchmark.pedantic(timer.pair, rounds=startup.PAIRS, iterations=1)
+    finally:
+        timer.close()
+    benchmark.extra_info.update(
+        startup={"with": timer.times.with_, "without": timer.times.without, "clock": startup.CLOCK}
+    )
+
+
 def test_import_baseline(benchmark: Any, request: Any) -> None:
     """Time ``import numpy`` in a fresh interpreter, next to the ``import`` case."""
     _label(benchmark, CASES_BY_KEY["import"], "numpy")
@@ -153,4 +188,4 @@ def test_import_baseline(benchmark: Any, request: Any) -> None:
     benchmark.pedantic(import_command("numpy"), rounds=rounds, iterations=1, warmup_rounds=1)
 
 
-__all__ = ["FLOOR", "IMPLEMENTATIONS", "test_case", "test_import_baseline"]
+__all__ = ["FLOOR", "IMPLEMENTATIONS", "test_case", "test_import_baseline", "test_startup"]

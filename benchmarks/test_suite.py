@@ -6,6 +6,6 @@ pytest-benchmark group holding both implementations: read the ratio of medians
 within a group, or run ``python -m benchmarks`` for the ratio table.
 """
 
-from benchmarks.suite import test_case, test_import_baseline
+from benchmarks.suite import test_case, test_import_baseline, test_startup
 
-__all__ = ["test_case", "test_import_baseline"]
+__all__ = ["test_case", "test_import_baseline", "test_startup"]
