@@ -219,7 +219,7 @@ def test_short_report_reads_gain_first_in_twelve_lines_of_at_most_100_columns(tm
         r"\(([\d.]+) (m?s) run since the process started, plain about ([\d.]+) (m?s)\)",
         lines[1],
     )
-    assert gain, lines[1]
+    assert gain, result.stderr
     startup = re.fullmatch(r"    of the run, ([\d.]+) (m?s) was patch mode's own start-up \(importing gymspaces, patching\)", lines[2])
     assert startup and float(startup[1]) > 0, lines[2]
     left = re.match(r"    left: ([\d.]+) (m?s) in space operations \(([\d.]+)% of the run\)[;:] ", lines[3])
