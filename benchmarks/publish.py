@@ -42,7 +42,7 @@ from benchmarks.evaluation import GEOMETRIC_KEYS, PATCHED_KEYS, Report, Row, eva
 from benchmarks.patched import CLASSES
 from benchmarks.realloop import LOOPS
 from benchmarks.render import render
-from benchmarks.results import BASELINE, Run, read_run
+from benchmarks.results import BASELINE, Run, load_json, read_run
 from benchmarks.table import duration
 from benchmarks.targets import Targets, default_targets_path, load_targets
 
@@ -170,13 +170,7 @@ def figures_from(data: Mapping[str, Any], targets: Targets | None = None) -> Fig
 
 def load_figures(path: str | os.PathLike[str]) -> Figures:
     """Read a figures file (from ``--figures``) or pytest-benchmark JSON (from ``--json``)."""
-    try:
-        with open(path, encoding="utf8") as handle:
-            return figures_from(json.load(handle))
-    except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror}") from None
-    except (ValueError, KeyError, TypeError) as error:
-        raise UsageError(f"{path}: {error}") from None
+    return load_json(path, figures_from, f"a figures file ({FORMAT}) or pytest-benchmark JSON")
 
 
 # ----------------------------------------------------------------- words and numbers
@@ -365,13 +359,22 @@ def render_beyond_ceiling(figures: Figures) -> list[str]:
     return _paragraph(f"In this run {_listed(keys)} gained over {margin} more than {whose} ceiling:")
 
 
-def render_taxi_report(figures: Figures) -> list[str]:
-    """What the bench measured on the Taxi loop, next to the report's own figures."""
+def _taxi(figures: Figures) -> tuple[float, float, float] | None:
+    """The Taxi loop's (``real_taxi_random``) plain and patched medians and plain share, if measured."""
     run = figures.run
     plain, patched = run.median("real_taxi_random", "gymnasium"), run.median("real_taxi_random", "gymspaces")
     share = run.extra.get("real_taxi_random", {}).get("share")
     if not plain or not patched or share is None:
+        return None
+    return plain, patched, share
+
+
+def render_taxi_report(figures: Figures) -> list[str]:
+    """What the bench measured on the Taxi loop, next to the report's own figures."""
+    taxi = _taxi(figures)
+    if taxi is None:
         return _paragraph("The bench's run above has no figure of this loop (`real_taxi_random`).")
+    plain, patched, share = taxi
     return _paragraph(
         "The report's gain is an estimate, from sampled calls replayed plain and compiled in a separate "
         "interpreter (see [patch mode](patching.md)); the bench measures the same loop whole, plain and "
@@ -449,11 +452,10 @@ def render_patched_kept(figures: Figures) -> list[str]:
 
 def render_taxi_ceiling(figures: Figures) -> list[str]:
     """The Taxi loop's gain against its ceiling: whether plain sampling slowed the code around it."""
-    run = figures.run
-    plain, patched = run.median("real_taxi_random", "gymnasium"), run.median("real_taxi_random", "gymspaces")
-    share = run.extra.get("real_taxi_random", {}).get("share")
-    if not plain or not patched or share is None:
+    taxi = _taxi(figures)
+    if taxi is None:
         return _paragraph("(The bench run quoted above has no figure of the Taxi loop, `real_taxi_random`.)")
+    plain, patched, share = taxi
     gain, ceiling = plain / patched, _ceiling(share)
     compared = "more than" if ceiling is not None and gain > BEYOND * ceiling else "against"
     return _paragraph(

@@ -11,11 +11,14 @@ from __future__ import annotations
 import json
 import os
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from benchmarks.errors import UsageError
 from benchmarks.startup import WITH, WITHOUT, PairedTimes
+
+T = TypeVar("T")
 
 IMPORT_KEY = "import"
 BASELINE = "numpy"  # the implementation timed next to the import case
@@ -128,15 +131,21 @@ def _read_startup(run: Run, key: str, figures: dict[str, Any]) -> None:
     run.extra[key] = {"added": times.added, "pairs": float(len(times.with_))}
 
 
-def load_run(path: str | os.PathLike[str]) -> Run:
-    """Read a JSON file written by ``--json`` or ``pytest --benchmark-json``."""
+def load_json(path: str | os.PathLike[str], convert: Callable[[Any], T], kind: str) -> T:
+    """``convert`` of the JSON in ``path``; a :class:`UsageError` naming ``path`` if it cannot
+    be read or is not ``kind``."""
     try:
         with open(path, encoding="utf8") as handle:
-            return read_run(json.load(handle))
+            return convert(json.load(handle))
     except OSError as error:
         raise UsageError(f"cannot read {path}: {error.strerror}") from None
     except (ValueError, KeyError, TypeError) as error:
-        raise UsageError(f"{path} is not pytest-benchmark JSON: {error}") from None
+        raise UsageError(f"{path} is not {kind}: {error}") from None
 
 
-__all__ = ["BASELINE", "FLOOR", "IMPORT_KEY", "Run", "identity_of", "load_run", "read_run"]
+def load_run(path: str | os.PathLike[str]) -> Run:
+    """Read a JSON file written by ``--json`` or ``pytest --benchmark-json``."""
+    return load_json(path, read_run, "pytest-benchmark JSON")
+
+
+__all__ = ["BASELINE", "FLOOR", "IMPORT_KEY", "Run", "identity_of", "load_json", "load_run", "read_run"]
