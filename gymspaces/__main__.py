@@ -50,12 +50,9 @@ def main(argv: list[str]) -> int:
 def _problem(word: str) -> str:
     """What is wrong with the first argument, with the nearest option when it is a misspelt one."""
     if word.startswith("-"):
-        import difflib
+        from gymspaces._usage import unknown_option  # only on this error: not loaded otherwise
 
-        # By hand rather than argparse: its suggestions come with Python 3.14
-        # (3.12 and 3.13 for some cases only); these are the same on 3.10-3.13.
-        nearest = difflib.get_close_matches(word, OPTIONS, n=1, cutoff=0.6)
-        return f"unknown option {word}" + (f" (did you mean {nearest[0]}?)" if nearest else "")
+        return unknown_option(word, OPTIONS)
     if word == "bench":
         return f"unknown command {word!r} (the benchmarks run from a checkout: python -m benchmarks)"
     return f"unknown command {word!r}"

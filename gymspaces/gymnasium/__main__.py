@@ -127,7 +127,9 @@ def _parse(arguments: list[str]) -> tuple[str, str, bool, list[str]]:
         elif option in ("-h", "--help", "--version"):
             answer = answer or option
         else:
-            _usage_error(_unknown(option))  # before any help: an error is never below it
+            from gymspaces._usage import unknown_option
+
+            _usage_error(unknown_option(option, OPTIONS))  # before any help: an error is never below it
     if answer == "--version":
         print(_version())
         raise SystemExit(0)
@@ -141,14 +143,6 @@ def _parse(arguments: list[str]) -> tuple[str, str, bool, list[str]]:
     if len(arguments) < 2:
         _usage_error("Argument expected for the -m option")  # python's words
     return report, arguments[1], True, arguments[2:]
-
-
-def _unknown(option: str) -> str:
-    """The error for an unknown ``option``, with the nearest option the command has."""
-    import difflib
-
-    nearest = difflib.get_close_matches(option, OPTIONS, n=1, cutoff=0.6)
-    return f"unknown option {option}" + (f": did you mean {nearest[0]}?" if nearest else "")
 
 
 def _usage_error(problem: str | None = None) -> NoReturn:

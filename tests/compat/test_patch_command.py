@@ -442,7 +442,7 @@ def test_usage_errors(tmp_path: Path, args: list[str], first_line: str) -> None:
 def test_unknown_option_suggests_the_nearest(tmp_path: Path, typed: str, meant: str) -> None:
     result = run([*COMMAND, typed, "x.py"], tmp_path)
     assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr.splitlines()[0] == f"unknown option {typed}: did you mean {meant}?"
+    assert result.stderr.splitlines()[0] == f"unknown option {typed} (did you mean {meant}?)"
 
 
 @pytest.mark.parametrize("args", [["-h", "--reprot"], ["--reprot", "--help"], ["--version", "--bogus", "x.py"]])
