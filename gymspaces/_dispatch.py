@@ -235,6 +235,10 @@ def _space_dispatch(default: Callable[_P, _R_co], *, builds_spaces: bool) -> Spa
     listeners: list[Callable[[], None]] = []
 
     registry = resolver.registry
+    # singledispatch's own dict behind its read-only ``registry`` view (it has
+    # no way to take a registration back), and its weak cache.
+    rules = closure_cell(resolver.register, "registry").cell_contents
+    weak_cache = closure_cell(resolver.dispatch, "dispatch_cache").cell_contents
 
     def dispatch(cls: type) -> Callable[..., Any]:
         """The implementation for ``cls`` (singledispatch's choice, cached).
@@ -247,7 +251,12 @@ def _space_dispatch(default: Callable[_P, _R_co], *, builds_spaces: bool) -> Spa
         implementation = cache.get(cls)
         if implementation is None:
             generation = _generation
-            implementation = resolver.dispatch(cls)
+            # A class with a rule of its own gets that rule from singledispatch
+            # whatever its caches hold: read it without the weak cache's
+            # lookup (patch() resolves some 300 classes just registered).
+            implementation = rules.get(cls)
+            if implementation is None:
+                implementation = resolver.dispatch(cls)
             if cls in registry:
                 cache[cls] = implementation
                 if _generation != generation:
@@ -260,11 +269,6 @@ def _space_dispatch(default: Callable[_P, _R_co], *, builds_spaces: bool) -> Spa
     # wrapper would cost more than many implementations.
     generated = _dispatcher(default, cache, dispatch)
     dispatcher: Any = functools.wraps(default)(generated)
-
-    # singledispatch's own dict behind its read-only ``registry`` view (it has
-    # no way to take a registration back), and its weak cache.
-    rules = closure_cell(resolver.register, "registry").cell_contents
-    weak_cache = closure_cell(resolver.dispatch, "dispatch_cache").cell_contents
 
     def register(cls: Any, func: Callable[..., Any] | None = None) -> Any:
         """Register ``func`` for ``cls`` (also usable as a decorator, like singledispatch)."""

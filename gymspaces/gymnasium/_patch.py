@@ -471,7 +471,12 @@ def _defined_in_gymspaces(rule: Any) -> bool:
     """Whether ``rule``'s code is gymspaces' own (by its source file: a wrapper
     made with ``functools.wraps`` copies a module name, not a code object)."""
     code = getattr(rule, "__code__", None)
-    filename = getattr(code, "co_filename", "") or ""
+    return _in_package(getattr(code, "co_filename", "") or "")
+
+
+@functools.lru_cache(maxsize=None)
+def _in_package(filename: str) -> bool:
+    # Cached: patch() asks about some hundred rules from a few dozen files.
     return os.path.abspath(filename).startswith(_PACKAGE_DIRECTORY)
 
 
