@@ -9,8 +9,11 @@ gymspaces, so higher is better) against the speed targets of a targets file
 :mod:`~benchmarks.render`), and the distance of gymspaces to the case's
 floor: the least work the case must do, timed in the same run
 (:mod:`benchmarks.floors`). ``--check`` turns missed targets into a
-non-zero exit status (:mod:`~benchmarks.gate`). This module holds the
-command line and the order of the steps.
+non-zero exit status (:mod:`~benchmarks.gate`); ``--compare BASE.json``
+compares each speedup with a saved run's, and ``--fail-above PCT`` turns
+the ones that fell further into a non-zero exit status
+(:mod:`~benchmarks.compare`). This module holds the command line and the
+order of the steps.
 
 Examples
 --------
@@ -30,9 +33,13 @@ from pathlib import Path
 
 from benchmarks.cases import CASES, CASES_BY_KEY
 from benchmarks.chart import plot
-from benchmarks.errors import BENCH_EXTRA, EXIT_ERROR, EXIT_MISSED, EXIT_OK, EXIT_USAGE, PLOT_EXTRA, UsageError
+from benchmarks.compare import check_threshold, compare, load_baseline, render_comparison, speedups_of
+from benchmarks.compare import verdict as compare_verdict
+from benchmarks.errors import (
+    BENCH_EXTRA, EXIT_ERROR, EXIT_MISSED, EXIT_OK, EXIT_REGRESSED, EXIT_USAGE, PLOT_EXTRA, UsageError,
+)
 from benchmarks.evaluation import evaluate
-from benchmarks.gate import GATE_ENV, confirm_misses, gate_mode, verdict
+from benchmarks.gate import GATE_ENV, confirm_misses, confirm_regressions, gate_mode, verdict
 from benchmarks.publish import Figures, load_figures, publish, save_figures
 from benchmarks.render import render
 from benchmarks.results import Run, load_run
@@ -77,7 +84,9 @@ def _parser() -> argparse.ArgumentParser:
             "Arguments after '--' go to pytest (for instance -- --benchmark-max-time=2). "
             f"Exit status: {EXIT_OK} ok, {EXIT_MISSED} a target missed under --check "
             f"({GATE_ENV}=warn reports misses but exits {EXIT_OK}), {EXIT_USAGE} usage or "
-            f"missing package, {EXIT_ERROR} a benchmark failed to run."
+            f"missing package, {EXIT_ERROR} a benchmark failed to run, {EXIT_REGRESSED} a speedup regressed "
+            f"past --fail-above against the --compare baseline (a failure {EXIT_ERROR} or a miss "
+            f"{EXIT_MISSED} comes first)."
         ),
     )
     parser.add_argument("--quick", action="store_true", help="short measurements (about a tenth of the default time)")
@@ -96,8 +105,23 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--compare",
-        metavar="BASELINE",
-        help="show the change of every gymspaces median against a JSON file saved earlier with --json",
+        metavar="BASE.json",
+        help=(
+            "compare every case's speedup (Gymnasium / gymspaces, or plain / patched Gymnasium, and a patched "
+            "case's kernels gain, each a ratio within one run, so BASE may come from another machine) with "
+            "those of BASE, a file saved earlier by --json or --figures; changes beyond --fail-above PCT "
+            "(default 10) are listed"
+        ),
+    )
+    parser.add_argument(
+        "--fail-above",
+        metavar="PCT",
+        type=float,
+        help=(
+            "with --compare: a speedup regressed when now < base x (1 - PCT/100), improved when now > base x "
+            f"(1 + PCT/100); each regressed one is timed again, both sides interleaved, and any still regressed "
+            f"exits {EXIT_REGRESSED}"
+        ),
     )
     parser.add_argument(
         "--plot", metavar="FILE", help="draw the speedups as a bar chart (.png or .svg; needs matplotlib)"
@@ -182,7 +206,10 @@ def _main(options: argparse.Namespace, pytest_args: list[str]) -> int:
     if gate is not None and not options.from_json and not _have("gymnasium"):
         raise UsageError(f"--check judges ratios to Gymnasium, which is not installed: {BENCH_EXTRA}")
     targets = load_targets(options.check or default_targets_path())
-    baseline = load_run(options.compare) if options.compare else None
+    check_threshold(options.fail_above, options.compare)
+    if options.compare and not options.from_json and not _have("gymnasium"):
+        raise UsageError(f"--compare compares ratios to Gymnasium, which is not installed: {BENCH_EXTRA}")
+    baseline = load_baseline(options.compare) if options.compare else None
     if options.plot:
         if Path(options.plot).suffix.lower() not in (".png", ".svg"):
             raise UsageError(f"--plot writes .png or .svg files, not {options.plot!r}")
@@ -194,6 +221,8 @@ def _main(options: argparse.Namespace, pytest_args: list[str]) -> int:
     if options.from_json:
         run = load_figures(options.from_json).run  # a figures file or pytest-benchmark JSON
         code = 0
+        if baseline is not None and run.medians and not speedups_of(run):
+            raise UsageError(f"--compare compares ratios to Gymnasium; {options.from_json} holds no Gymnasium figure")
     else:
         missing = [name for name in ("pytest", "pytest_benchmark") if not _have(name)]
         if missing:
@@ -231,7 +260,21 @@ def _main(options: argparse.Namespace, pytest_args: list[str]) -> int:
         # A case below its target is timed again, interleaved, before it is
         # printed at all: with or without --check, no false alarm is shown.
         report = confirm_misses(run, report, targets, cases, baseline)
+    comparison = None
+    if baseline is not None:
+        gating = options.fail_above is not None
+        comparison = compare(
+            run, baseline, name=options.compare, threshold=options.fail_above, gating=gating, cases=cases
+        )
+        if gating and not options.from_json and confirm_regressions(run, comparison):
+            report = evaluate(run, targets, cases, baseline, True)
+            report.notes.extend(run.confirmed)
     print(render(report, run, mode=mode, baseline_name=options.compare))
+    if comparison is not None:
+        print()
+        print("\n".join(render_comparison(comparison)))
+        if options.from_json and comparison.gating and comparison.regressions:
+            print("(a saved run: its regressions are judged on its saved figures, not measured again)")
     if options.json and not options.from_json:
         print(f"\nwrote {options.json} (pytest-benchmark JSON)")
     if options.figures:
@@ -244,6 +287,9 @@ def _main(options: argparse.Namespace, pytest_args: list[str]) -> int:
         print(f"not drawing {options.plot}: there is no Gymnasium figure to compare with", file=sys.stderr)
 
     status = EXIT_OK if gate is None else verdict(report, targets, gate)
+    if comparison is not None:
+        regression = compare_verdict(comparison)
+        status = status if status != EXIT_OK else regression
     if code not in (0, 5):
         # A benchmark that crashed is an error whatever GYMSPACES_GATE says.
         print(f"\nsome benchmarks failed to run (pytest exit code {code}); see the output above", file=sys.stderr)

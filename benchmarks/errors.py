@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 EXIT_OK, EXIT_MISSED, EXIT_USAGE, EXIT_ERROR = 0, 1, 2, 3
+EXIT_REGRESSED = 4  # a speedup fell past --fail-above against the --compare baseline
 
 BENCH_EXTRA = "pip install 'gymspaces[bench]'"
 PLOT_EXTRA = "pip install 'gymspaces[plot]'"
@@ -12,4 +13,6 @@ class UsageError(Exception):
     """A problem with the command line, the environment or an input file."""
 
 
-__all__ = ["BENCH_EXTRA", "EXIT_ERROR", "EXIT_MISSED", "EXIT_OK", "EXIT_USAGE", "PLOT_EXTRA", "UsageError"]
+__all__ = [
+    "BENCH_EXTRA", "EXIT_ERROR", "EXIT_MISSED", "EXIT_OK", "EXIT_REGRESSED", "EXIT_USAGE", "PLOT_EXTRA", "UsageError",
+]

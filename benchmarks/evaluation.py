@@ -58,6 +58,7 @@ class Row:
     target: float | None = None
     """The gated speed target of ``ratio`` from the targets file."""
     baseline: float | None = None
+    """The ratio of the case in the ``--compare`` baseline (Gymnasium / gymspaces there)."""
     bound: float | None = None
     """The median of the case's floor (its least work), in seconds."""
     kernels: float | None = None
@@ -177,7 +178,7 @@ def evaluate(
         without a gymspaces result counts as missed. The geometric mean is
         only judged over the full set of cases.
     baseline : Run, optional
-        An earlier run whose gymspaces medians are shown for comparison.
+        An earlier run whose ratios are shown for comparison (``Row.baseline``).
     has_reference : bool, optional
         Whether Gymnasium was benchmarked; by default, whether the run holds
         any Gymnasium figure.
@@ -198,7 +199,7 @@ def evaluate(
         if targets is not None:
             row.target = targets.target_of(key)
         if baseline is not None:
-            row.baseline = baseline.median(key, "gymspaces")
+            row.baseline = Row.measured(key, baseline.medians.get(key, {})).ratio
         rows.append(row)
     misses: list[str] = []
     notes: list[str] = []

@@ -2,7 +2,9 @@
 
 A case below its speed target is measured again, both sides interleaved, before it
 counts as a miss (:func:`confirm_misses`); :func:`verdict` prints the gate's lines and returns
-the exit status, which ``GYMSPACES_GATE=warn`` keeps at 0 for misses.
+the exit status, which ``GYMSPACES_GATE=warn`` keeps at 0 for misses. A speedup that fell
+past ``--fail-above`` against the ``--compare`` baseline is measured again the same way
+(:func:`confirm_regressions`; :mod:`benchmarks.compare` judges it).
 """
 
 from __future__ import annotations
@@ -11,10 +13,11 @@ import os
 import sys
 from collections.abc import Sequence
 
+from benchmarks.cases import CASES_BY_KEY, Case
+from benchmarks.compare import MAIN, Comparison
 from benchmarks.errors import BENCH_EXTRA, EXIT_MISSED, EXIT_OK, EXIT_USAGE, UsageError
 from benchmarks.evaluation import Report, evaluate
-from benchmarks.cases import CASES_BY_KEY
-from benchmarks.paired import Interleaved, time_interleaved
+from benchmarks.paired import Interleaved, kernels_side, time_interleaved
 from benchmarks.results import Run
 from benchmarks.table import fit
 from benchmarks.targets import Targets
@@ -40,6 +43,27 @@ def gate_mode() -> str:
     return mode
 
 
+def _time_again(cases: dict[str, Case], timings: dict[str, Interleaved], why: str) -> None:
+    """Time each of ``cases`` (by the name the output gives it) again, both sides interleaved, adding its
+    pairs to ``timings[name]``."""
+    for line in fit([f"re-measuring {', '.join(cases)} ({why}): both sides interleaved"]):
+        print(line, file=sys.stderr)
+    for name, case in cases.items():
+        timing = time_interleaved(case)
+        timings[name] = timings[name] + timing if name in timings else timing
+
+
+def _note(name: str, timing: Interleaved, attempts: int, first: str, shown: str = "the median pair shown") -> str:
+    """The note on a figure re-measured ``attempts`` times because it was ``first`` at first."""
+    ratios = timing.pair_ratios
+    quartiles = ratios[len(ratios) // 4], ratios[(3 * len(ratios)) // 4]
+    times = "once" if attempts == 1 else f"{attempts} times"
+    return (
+        f"{name}: {first} at first; re-measured {times}, {len(ratios)} interleaved pairs of blocks "
+        f"(ratio of neighbouring blocks {quartiles[0]:.2f}x to {quartiles[1]:.2f}x, middle half), {shown}"
+    )
+
+
 def confirm_misses(
     run: Run, report: Report, targets: Targets | None, cases: Sequence[str] | None, baseline: Run | None
 ) -> Report:
@@ -57,27 +81,54 @@ def confirm_misses(
         missed = [row.key for row in report.rows if row.status == "MISS" and row.ours is not None]
         if not missed:
             break
-        for line in fit([f"re-measuring {', '.join(missed)} (below the target): both sides interleaved"]):
-            print(line, file=sys.stderr)
+        _time_again({key: CASES_BY_KEY[key] for key in missed}, timings, "below the target")
         for key in missed:
-            timing = time_interleaved(CASES_BY_KEY[key])
-            timings[key] = timings[key] + timing if key in timings else timing
             run.medians[key].update(timings[key].median_pair)
             run.remeasured[key] = attempt
         report = evaluate(run, targets, cases, baseline, True)
     if not timings:
         return report
     for key, timing in timings.items():
-        ratios = timing.pair_ratios
-        quartiles = ratios[len(ratios) // 4], ratios[(3 * len(ratios)) // 4]
-        times = "once" if run.remeasured[key] == 1 else f"{run.remeasured[key]} times"
-        run.confirmed.append(
-            f"{key}: below the target at first; re-measured {times}, {len(ratios)} interleaved pairs of blocks "
-            f"(ratio of neighbouring blocks {quartiles[0]:.2f}x to {quartiles[1]:.2f}x, middle half), "
-            "the median pair shown"
-        )
+        run.confirmed.append(_note(key, timing, run.remeasured[key], "below the target"))
     report.notes.extend(run.confirmed)
     return report
+
+
+def confirm_regressions(run: Run, comparison: Comparison) -> bool:
+    """Time every speedup that regressed against the ``--compare`` baseline again, both sides interleaved,
+    and judge it on its median pair, as :func:`confirm_misses` judges a miss.
+
+    A case's own speedup takes the figures of its median pair in ``run`` (so
+    the report shows what was judged); a patched case's kernels gain takes
+    only the ratio of its median pair (its table keeps the first figures). A
+    case's own speedup already re-measured for its target is judged on that.
+    Up to ``REMEASURES`` looks; each note joins ``run.confirmed``. Returns
+    whether anything was re-measured (the report is then evaluated anew).
+    """
+    for speedup in comparison.speedups:
+        if speedup.measure == MAIN:
+            speedup.remeasured = run.remeasured.get(speedup.key, 0)
+    timings: dict[str, Interleaved] = {}
+    attempts: dict[str, int] = {}
+    for attempt in range(1, REMEASURES + 1):
+        regressed = [s for s in comparison.regressions if not (s.measure == MAIN and s.key in run.remeasured)]
+        if not regressed:
+            break
+        cases = {s.name: CASES_BY_KEY[s.key] for s in regressed}
+        cases.update({s.name: kernels_side(cases[s.name]) for s in regressed if s.measure != MAIN})
+        _time_again(cases, timings, f"fell more than {comparison.threshold:g}% against {comparison.name}")
+        for s in regressed:
+            pair = timings[s.name].median_pair
+            s.now = pair["gymnasium"] / pair["gymspaces"]
+            s.remeasured = attempts[s.name] = attempt
+            if s.measure == MAIN:
+                run.medians[s.key].update(pair)
+    for s in comparison.speedups:
+        if s.name in timings:
+            shown = "the median pair shown" if s.measure == MAIN else "the median pair's ratio compared"
+            first = f"more than {comparison.threshold:g}% below {comparison.name}"
+            run.confirmed.append(_note(s.name, timings[s.name], attempts[s.name], first, shown))
+    return bool(timings)
 
 
 def verdict(report: Report, targets: Targets | None, gate: str) -> int:
@@ -101,4 +152,4 @@ def verdict(report: Report, targets: Targets | None, gate: str) -> int:
     return EXIT_MISSED
 
 
-__all__ = ["GATE_ENV", "GATE_MODES", "REMEASURES", "confirm_misses", "gate_mode", "verdict"]
+__all__ = ["GATE_ENV", "GATE_MODES", "REMEASURES", "confirm_misses", "confirm_regressions", "gate_mode", "verdict"]

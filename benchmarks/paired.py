@@ -82,6 +82,21 @@ def _calls_per_block(func: Callable[[], Any], seconds: float) -> int:
     return calls
 
 
+def kernels_side(case: Case) -> Case:
+    """``case`` with gymspaces' side on its ``kernels`` (gymspaces' own classes, unpatched, as the suite times
+    them): interleaved, the pairs give a patched case's kernels gain instead of its patched gain."""
+    assert case.kernels is not None, case.key
+    kernels, setup = case.kernels, case.setup
+
+    def sides(lib: Any) -> Callable[[], Any]:
+        return kernels(lib) if lib.name == "gymspaces" else setup(lib)
+
+    def context(lib: Any) -> contextlib.AbstractContextManager[Any]:
+        return case.entered(lib) if lib.name != "gymspaces" else contextlib.nullcontext()
+
+    return Case(case.key, case.label, sides, slow=case.slow, beyond=case.beyond, context=context)
+
+
 def time_interleaved(case: Case, pairs: int | None = None, block_seconds: float = BLOCK_SECONDS) -> Interleaved:
     """Time ``case`` on both libraries in ``pairs`` pairs of alternating blocks.
 
@@ -116,4 +131,4 @@ def time_interleaved(case: Case, pairs: int | None = None, block_seconds: float 
     return Interleaved(timed["gymspaces"], timed["gymnasium"])
 
 
-__all__ = ["BLOCK_SECONDS", "PAIRS", "SLOW_PAIRS", "Interleaved", "time_interleaved"]
+__all__ = ["BLOCK_SECONDS", "PAIRS", "SLOW_PAIRS", "Interleaved", "kernels_side", "time_interleaved"]

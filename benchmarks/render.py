@@ -13,9 +13,10 @@ REMEASURED = "*"  # marks the status of a case measured again before it was judg
 
 
 def _change(row: Row) -> str:
-    if row.baseline is None or row.ours is None:
+    """The change of the case's ratio against the baseline's: + is faster relative to Gymnasium."""
+    if row.baseline is None or row.ratio is None:
         return "-"
-    return f"{(row.ours / row.baseline - 1):+.1%}"
+    return f"{(row.ratio / row.baseline - 1):+.1%}"
 
 
 def render(report: Report, run: Run, *, mode: str = "", baseline_name: str | None = None) -> str:
@@ -30,7 +31,7 @@ def render(report: Report, run: Run, *, mode: str = "", baseline_name: str | Non
     mode : str, optional
         ``"quick"`` or ``"full"``; by default the mode recorded in the run.
     baseline_name : str, optional
-        The file of the ``--compare`` baseline: adds its medians and the change.
+        The file of the ``--compare`` baseline: adds its ratios and the change of each.
 
     Returns
     -------
@@ -85,7 +86,7 @@ def render(report: Report, run: Run, *, mode: str = "", baseline_name: str | Non
             row.status + (REMEASURED if row.remeasured and row.status else ""),
         ]
         if baseline_name is not None:
-            cells += [duration(row.baseline), _change(row)]
+            cells += [f"{row.baseline:.1f}x" if row.baseline is not None else "-", _change(row)]
         table.append(cells)
         if row.key == IMPORT_KEY and run.median(IMPORT_KEY, BASELINE) is not None:
             table.append([f"  ({BASELINE})", duration(run.median(IMPORT_KEY, BASELINE)), *blank])
@@ -107,7 +108,7 @@ def render(report: Report, run: Run, *, mode: str = "", baseline_name: str | Non
     lines.extend(aligned(table, {0, len(table) - 2} if report.has_reference else {0}))
     lines.extend(_legends(report))
     if baseline_name is not None:
-        lines.append(f"baseline: gymspaces medians of {baseline_name}; change = time now vs then")
+        lines.append(f"baseline: the ratios of {baseline_name}; change = ratio now / ratio then - 1, + is faster")
     patched = _patched_table(report)
     if patched:
         lines.append("")

@@ -1,0 +1,275 @@
+"""``python -m benchmarks --compare BASE.json [--fail-above PCT]``: this run's speedups against a saved run's.
+
+A case's **speedup** is a ratio read within one run: Gymnasium's median over
+gymspaces' (for the patch-mode, end-to-end and real-loop cases, plain
+Gymnasium over patched Gymnasium), and for a ``patched_*`` case also plain
+Gymnasium over gymspaces' own classes (its *kernels* gain, named
+``KEY (kernels)``). Ratios, not times, are compared, so the baseline may come
+from another machine: both sides of a ratio ran on the same one.
+
+With a threshold ``PCT`` a speedup has **regressed** when
+``now < base * (1 - PCT/100)`` and **improved** when
+``now > base * (1 + PCT/100)``; :func:`compare` pairs the speedups of two
+runs, :func:`render_comparison` prints them and :func:`verdict` gives the exit
+status. ``--fail-above`` makes regressions fail (:data:`EXIT_REGRESSED`), after
+``benchmarks.gate.confirm_regressions`` has timed each of them again.
+
+Examples
+--------
+>>> from benchmarks.results import Run
+>>> base = Run(medians={"dict_flatten": {"gymspaces": 1e-6, "gymnasium": 20e-6}})
+>>> now = Run(medians={"dict_flatten": {"gymspaces": 2e-6, "gymnasium": 20e-6}})
+>>> comparison = compare(now, base, name="base.json", threshold=15, gating=True)
+>>> [(s.name, f"{s.base:.0f}x", f"{s.now:.0f}x", f"{s.change:+.0%}") for s in comparison.regressions]
+[('dict_flatten', '20x', '10x', '-50%')]
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from benchmarks.cases import CASES_BY_KEY
+from benchmarks.errors import EXIT_OK, EXIT_REGRESSED, UsageError
+from benchmarks.patched import KERNELS
+from benchmarks.publish import FORMAT, load_figures
+from benchmarks.results import Run
+from benchmarks.table import aligned, fit
+
+REPORT_THRESHOLD = 10.0
+"""The threshold (percent) of the changes listed when ``--fail-above`` is not given."""
+REMEASURED = "*"
+MAIN = ""
+"""The measure of a case's own speedup (Gymnasium over gymspaces, or plain over patched)."""
+MEASURES = ((MAIN, "gymspaces"), (KERNELS, KERNELS))
+"""Each measure and the implementation Gymnasium's median is divided by."""
+
+
+def regressed(base: float, now: float, threshold: float) -> bool:
+    """Whether a speedup fell by more than ``threshold`` percent: ``now < base * (1 - threshold/100)``."""
+    return now < base * (1 - threshold / 100)
+
+
+def improved(base: float, now: float, threshold: float) -> bool:
+    """Whether a speedup rose by more than ``threshold`` percent: ``now > base * (1 + threshold/100)``."""
+    return now > base * (1 + threshold / 100)
+
+
+@dataclass
+class Speedup:
+    """One speedup of a case in both runs."""
+
+    key: str
+    measure: str
+    """:data:`MAIN`, or ``"kernels"`` for a patched case's kernels gain."""
+    base: float
+    now: float
+    remeasured: int = 0
+    """How many times it was timed again, interleaved, before it was judged."""
+
+    @property
+    def name(self) -> str:
+        return self.key if self.measure == MAIN else f"{self.key} ({self.measure})"
+
+    @property
+    def change(self) -> float:
+        """``now / base - 1``: +0.10 is 10% faster relative to Gymnasium than the baseline was."""
+        return self.now / self.base - 1
+
+
+@dataclass
+class Comparison:
+    """The speedups of a run against a baseline's, and the cases only one of them has."""
+
+    name: str
+    """What the baseline is called in the output (its file)."""
+    threshold: float
+    """Percent; from ``--fail-above``, else :data:`REPORT_THRESHOLD`."""
+    gating: bool
+    """Whether regressions fail (``--fail-above`` given)."""
+    speedups: list[Speedup] = field(default_factory=list)
+    only_now: list[str] = field(default_factory=list)
+    only_base: list[str] = field(default_factory=list)
+    described: str = ""
+    """When and where the baseline was run, if known."""
+
+    @property
+    def regressions(self) -> list[Speedup]:
+        return [s for s in self.speedups if regressed(s.base, s.now, self.threshold)]
+
+    @property
+    def improvements(self) -> list[Speedup]:
+        return [s for s in self.speedups if improved(s.base, s.now, self.threshold)]
+
+
+def speedups_of(run: Run, keys: Iterable[str] | None = None) -> dict[tuple[str, str], float]:
+    """Every speedup of ``run`` by ``(case key, measure)``, only of the cases ``keys`` if given."""
+    wanted = None if keys is None else set(keys)
+    found = {}
+    for key, medians in run.medians.items():
+        if wanted is not None and key not in wanted:
+            continue
+        plain = medians.get("gymnasium")
+        if plain is None or plain <= 0:
+            continue
+        for measure, implementation in MEASURES:
+            side = medians.get(implementation)
+            if side is not None and side > 0:
+                found[key, measure] = plain / side
+    return found
+
+
+def _order(name: tuple[str, str]) -> tuple[int, str, str]:
+    """Cases in the order the bench lists them (cases unknown to this version last), each case's own
+    speedup before its kernels gain."""
+    order = list(CASES_BY_KEY)
+    key, measure = name
+    return (order.index(key) if key in CASES_BY_KEY else len(order), key, measure)
+
+
+def _names(pairs: Iterable[tuple[str, str]]) -> list[str]:
+    return [key if measure == MAIN else f"{key} ({measure})" for key, measure in sorted(pairs, key=_order)]
+
+
+def compare(
+    run: Run,
+    baseline: Run,
+    *,
+    name: str,
+    threshold: float | None = None,
+    gating: bool = False,
+    cases: Iterable[str] | None = None,
+) -> Comparison:
+    """Pair the speedups of ``run`` with those of ``baseline``.
+
+    Parameters
+    ----------
+    run, baseline : Run
+        This run and the saved one.
+    name : str
+        What the baseline is called in the output.
+    threshold : float, optional
+        Percent (``--fail-above``); default :data:`REPORT_THRESHOLD`, for the listing only.
+    gating : bool
+        Whether a regression fails the command (see :func:`verdict`).
+    cases : iterable of str, optional
+        The cases run (``--cases``): only these are compared or listed as missing from one run.
+
+    Returns
+    -------
+    Comparison
+    """
+    keys = None if cases is None else list(cases)
+    now, base = speedups_of(run, keys), speedups_of(baseline, keys)
+    both = sorted(set(now) & set(base), key=_order)
+    return Comparison(
+        name,
+        REPORT_THRESHOLD if threshold is None else threshold,
+        gating,
+        [Speedup(key, measure, base[key, measure], now[key, measure]) for key, measure in both],
+        _names(set(now) - set(base)),
+        _names(set(base) - set(now)),
+        describe(baseline),
+    )
+
+
+def describe(run: Run) -> str:
+    """When, where and how a run was made, as far as its file says."""
+    identity = run.identity
+    mode = f"{run.mode} mode" if run.mode else ""
+    parts = [identity.get("date"), identity.get("python"), identity.get("system"), mode]
+    return ", ".join(str(part) for part in parts if part)
+
+
+def load_baseline(path: str | os.PathLike[str]) -> Run:
+    """The run of ``--compare BASE``: pytest-benchmark JSON (``--json``) or a figures file (``--figures``).
+
+    Raises
+    ------
+    UsageError
+        If the file cannot be read, is neither, or holds no Gymnasium figure (so no speedup).
+    """
+    try:
+        run = load_figures(path).run
+    except UsageError as error:
+        if str(path) in str(error):
+            raise
+        raise UsageError(f"--compare {path}: {error}") from None
+    if not speedups_of(run):
+        raise UsageError(
+            f"--compare {path}: no speedup to compare with (no case has both a gymspaces and a Gymnasium "
+            f"median); it takes the JSON of --json or of --figures ({FORMAT}) from a run with Gymnasium"
+        )
+    return run
+
+
+def check_threshold(value: float | None, compare_path: str | None) -> None:
+    """``--fail-above`` needs ``--compare`` and a percentage in [0, 100)."""
+    if value is None:
+        return
+    if compare_path is None:
+        raise UsageError("--fail-above PCT judges a --compare BASE.json; give the baseline too")
+    if not 0 <= value < 100:
+        raise UsageError(f"--fail-above takes a percentage from 0 to below 100, not {value:g}")
+
+
+def _ratio(value: float) -> str:
+    return f"{value:.2f}x" if value < 10 else f"{value:.1f}x"
+
+
+def render_comparison(comparison: Comparison) -> list[str]:
+    """The comparison as lines of at most 120 columns: the regressed and improved speedups, and the cases
+    only one run has."""
+    c = comparison
+    pct = f"{c.threshold:g}%"
+    where = f" ({c.described})" if c.described else ""
+    lines = [
+        f"speedups against {c.name}{where}:",
+        f"{len(c.speedups)} compared, {len(c.regressions)} regressed, {len(c.improvements)} improved; "
+        "speedup = Gymnasium / gymspaces in one run (plain / patched in patch mode)",
+        f"regressed: now < base x (1 - {pct}); improved: now > base x (1 + {pct})"
+        + ("" if c.gating else "; listed, not failed (see --fail-above)"),
+    ]
+    table = [["case", "base", "now", "change", "verdict"]]
+    for label, speedups, sign in (("REGRESSED", c.regressions, 1), ("improved", c.improvements, -1)):
+        for s in sorted(speedups, key=lambda s: sign * s.change):  # the largest change first
+            mark = REMEASURED if s.remeasured else ""
+            table.append([s.name, _ratio(s.base), _ratio(s.now), f"{s.change:+.1%}", label + mark])
+    if len(table) > 1:
+        lines.append("")
+        lines.extend(aligned(table))
+    if any(s.remeasured for s in c.regressions + c.improvements):
+        lines.append(f"{REMEASURED} re-measured, both sides interleaved, before it was judged (notes above)")
+    for names, where_only in ((c.only_now, "this run"), (c.only_base, c.name)):
+        if names:
+            lines.append(f"only in {where_only}, not compared: {', '.join(names)}")
+    return fit(lines)
+
+
+def verdict(comparison: Comparison) -> int:
+    """Print the verdict of ``comparison`` and return the exit status: :data:`EXIT_REGRESSED` when it gates
+    and a speedup regressed past its threshold, else :data:`EXIT_OK`."""
+    c = comparison
+    regressions = sorted(c.regressions, key=lambda s: s.change)
+    pct = f"{c.threshold:g}%"
+    print()
+    if not c.speedups:
+        print(f"compare: nothing compared, no case has a speedup in both this run and {c.name}")
+        return EXIT_OK
+    if not regressions:
+        head = "PASS, none" if c.gating else "none"
+        print(f"compare: {head} of {len(c.speedups)} speedups fell more than {pct} against {c.name}")
+        return EXIT_OK
+    head = "FAIL" if c.gating else "reported only"
+    count = f"{len(regressions)} of {len(c.speedups)} speedups"
+    lines = [f"compare: {head}, {count} fell more than {pct} against {c.name}:"]
+    lines += [f"  {s.name}: {_ratio(s.base)} -> {_ratio(s.now)} ({s.change:+.1%})" for s in regressions]
+    print("\n".join(fit(lines)))
+    return EXIT_REGRESSED if c.gating else EXIT_OK
+
+
+__all__ = [
+    "MAIN", "REPORT_THRESHOLD", "Comparison", "Speedup", "check_threshold", "compare", "describe",
+    "improved", "load_baseline", "regressed", "render_comparison", "speedups_of", "verdict",
+]
