@@ -12,6 +12,18 @@ static numpy libraries linked in add none either. With debug information the
 shared objects weigh 12.5 MB and the Linux x86_64 wheel 5.5 MB; without, 2.6 MB
 and 1.4 MB.
 
+Set ``GYMSPACES_NO_INT128=1`` to compile the inline PCG64 step with portable
+128-bit arithmetic (two 64-bit words, plain C) even where the compiler has
+``unsigned __int128``: the two-word arithmetic of builds without it (MSVC's
+takes each 64-bit product's 128 bits from an intrinsic instead), testable on
+any machine. ``gymspaces._rng.PCG64_PATH`` then reads ``"portable"`` (otherwise
+``"int128"``, or ``"msvc"`` with MSVC on x64 or ARM64).
+
+The Cython and numpy versions a build used are compiled into ``_rng`` (as C
+string macros) for ``gymspaces.show_config()``. Every kernel depends on a file
+``build/gymspaces-macros.txt`` that holds the macros and changes with them, so
+that an in-place rebuild with another setting or numpy recompiles them all.
+
 ``setup()`` runs only when this file is run as a script (as setuptools' build
 backend and ``python setup.py`` do), so ``tests/project/test_wheel.py`` can
 read the flags below without building anything.
@@ -25,6 +37,7 @@ a top-level ``benchmarks`` on every path of the environment.
 """
 
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -40,6 +53,7 @@ except ImportError:  # setuptools < 64: no PEP 660 editable installs
     editable_wheel = None
 
 DEBUG = os.environ.get("GYMSPACES_DEBUG_BUILD", "0") not in ("", "0")
+NO_INT128 = os.environ.get("GYMSPACES_NO_INT128", "0") not in ("", "0")
 
 NUMPY_INCLUDE = np.get_include()
 NUMPY_ROOT = Path(np.__file__).resolve().parent
@@ -88,6 +102,12 @@ MATH_LIBRARIES = [] if MSVC else ["m"]
 MACROS = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
 if DEBUG:
     MACROS.append(("GYMSPACES_DEBUG_BUILD", "1"))  # reported as gymspaces._rng.DEBUG_BUILD
+if NO_INT128:
+    MACROS.append(("GYMSPACES_NO_INT128", "1"))  # reported as gymspaces._rng.PCG64_PATH
+# What only _rng is given: the versions it was built with (set by the build below).
+RECORD_MACROS: list[tuple[str, str]] = []
+# The macro file every kernel depends on (set by the build below).
+DEPENDS: list[str] = []
 
 # Modules that call numpy's C distributions link the static random library.
 RANDOM_KERNELS = ["_rng", "_categorical", "_discrete", "_multi_discrete", "_box", "_multi_binary", "_text", "_graph"]
@@ -105,7 +125,8 @@ def kernel(name: str, random: bool = True, package: str = "gymspaces") -> Extens
         include_dirs=[NUMPY_INCLUDE],
         library_dirs=[str(NPYRANDOM_DIR), str(NPYMATH_DIR)] if random else [str(NPYMATH_DIR)],
         libraries=(["npyrandom", "npymath"] if random else ["npymath"]) + MATH_LIBRARIES,
-        define_macros=MACROS,
+        define_macros=MACROS + (RECORD_MACROS if name == "_rng" else []),
+        depends=DEPENDS,
         extra_compile_args=COMPILE_ARGS,
         extra_link_args=LINK_ARGS,
     )
@@ -116,6 +137,26 @@ def kernel(name: str, random: bool = True, package: str = "gymspaces") -> Extens
 # gymspaces/_autopatch.py (alone, not the package) only when the variable is set.
 PATCH_HOOK = Path("gymspaces-patch.pth")
 BENCH_FLOOR = Path("benchmarks") / "_floor.pyx"
+
+
+def c_string(text: str) -> str:
+    """``text`` as the value of a C string macro; a character that would need escaping
+    (none in a version number) makes it ``"unknown"``."""
+    return f'"{text}"' if re.fullmatch(r"[A-Za-z0-9.+_-]+", text) else '"unknown"'
+
+
+def macro_stamp(macros: list[tuple[str, str]], path: Path = Path("build") / "gymspaces-macros.txt") -> str:
+    """Write ``macros`` to ``path`` unless it holds them already; return the path.
+
+    setuptools recompiles a kernel only when one of its files is newer than its
+    binary, and macros live in no file: every kernel depends on this one, which
+    changes exactly when they do.
+    """
+    text = "".join(f"{name}={value}\n" for name, value in macros)
+    if not path.exists() or path.read_text() != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return str(path)
 
 
 def checkout_only(extension: Extension) -> bool:
@@ -204,7 +245,12 @@ if editable_wheel is not None and hasattr(editable_wheel, "_select_strategy"):
 
 
 if __name__ == "__main__":
+    from Cython import __version__ as cython_version
     from Cython.Build import cythonize
+
+    RECORD_MACROS += [("GYMSPACES_BUILD_CYTHON", c_string(cython_version)),
+                      ("GYMSPACES_BUILD_NUMPY", c_string(np.__version__))]
+    DEPENDS.append(macro_stamp(MACROS + RECORD_MACROS))
 
     extensions = cythonize(
         [kernel(name) for name in RANDOM_KERNELS]

@@ -12,7 +12,11 @@ from gymspaces._attrs cimport instance_dict
 from gymspaces._categorical cimport (
     CHOICE_ATOL, CHOICE_OK, ChoiceCheck, check_choice_probabilities, choice_error, contiguous_sum,
 )
-from gymspaces._rng cimport FOREIGN_CACHES, PCG64_INLINE_VERIFIED, RNGHandle, cache_namespace
+from gymspaces._rng cimport (
+    FOREIGN_CACHES, PCG64_INLINE_VERIFIED, RNGHandle, cache_namespace, gs_pcg128_t, gs_pcg64_fill_raw,
+    gs_pcg64_next_double,
+)
+from libc.stdint cimport uint64_t
 
 cnp.import_array()
 
@@ -46,3 +50,37 @@ def generator_handle(generator):
 def inline_pcg64_enabled():
     """Whether kernels draw PCG64 values inline (see ``gs_pcg64_next64``)."""
     return bool(PCG64_INLINE_VERIFIED)
+
+
+cdef gs_pcg128_t *inline_state(object generator) except NULL:
+    """The LCG state kernels draw inline from, for ``generator`` (a PCG64 Generator)."""
+    cdef RNGHandle handle = RNGHandle(generator)
+    if not handle.uses_inline_pcg64:
+        raise ValueError("the inline PCG64 path is off, or this is no numpy.random.PCG64")
+    return handle.pcg
+
+
+def inline_pcg64_fill(generator, counts):
+    """Raw 64-bit draws of the four-lane fill (``gs_pcg64_fill_raw``), one call per
+    count in ``counts``, concatenated; ``generator`` advances as numpy's would."""
+    cdef gs_pcg128_t *pcg = inline_state(generator)
+    cdef Py_ssize_t count
+    drawn = np.empty(sum(counts), dtype=np.uint64)
+    cdef uint64_t *out = <uint64_t *> cnp.PyArray_DATA(drawn)
+    with generator.bit_generator.lock:
+        for count in counts:
+            gs_pcg64_fill_raw(pcg, out, count)
+            out += count
+    return drawn
+
+
+def inline_pcg64_doubles(generator, Py_ssize_t n):
+    """``n`` doubles drawn one at a time by ``gs_pcg64_next_double`` (the serial step)."""
+    cdef gs_pcg128_t *pcg = inline_state(generator)
+    cdef Py_ssize_t i
+    drawn = np.empty(n, dtype=np.float64)
+    cdef double[::1] out = drawn
+    with generator.bit_generator.lock:
+        for i in range(n):
+            out[i] = gs_pcg64_next_double(pcg)
+    return drawn

@@ -21,30 +21,127 @@ cdef enum:
 # that check passed and the bit generator is exactly ``numpy.random.PCG64``.
 cdef extern from *:
     """
-    #if defined(__SIZEOF_INT128__)
+    /* The 128-bit arithmetic comes one of three ways (GS_PCG64_PATH):
+     *   "int128"    the compiler's unsigned __int128 (gcc, clang);
+     *   "msvc"      two 64-bit words, a 64x64-bit product's 128 bits from the
+     *               compiler's intrinsics (_umul128 on x64, __umulh on ARM64:
+     *               MSVC has no __int128);
+     *   "portable"  two 64-bit words, that product's high half from 32-bit
+     *               halves (seven multiplies a step where the others take three).
+     * GYMSPACES_NO_INT128=1 (setup.py) forces "portable" on any compiler. */
+    #ifndef GYMSPACES_NO_INT128
+    #define GYMSPACES_NO_INT128 0
+    #endif
+    #if defined(__SIZEOF_INT128__) && !GYMSPACES_NO_INT128
     #define GS_HAVE_UINT128 1
+    #define GS_PCG64_PATH "int128"
     typedef unsigned __int128 gs_uint128_t;
     #else
     #define GS_HAVE_UINT128 0
+    #if defined(_MSC_VER) && !defined(__clang__) && (defined(_M_X64) || defined(_M_ARM64)) \
+        && !GYMSPACES_NO_INT128
+    #include <intrin.h>
+    #define GS_PCG64_PATH "msvc"
+    #else
+    #define GS_PCG64_PATH "portable"
+    #endif
+    /* The words in the order of numpy's pcg128_t, whose memory is read in
+     * place: a compiler with __int128 built numpy on the native integer
+     * (least significant word first on a little-endian machine); one without
+     * it, on numpy's {high, low} struct. */
+    #if defined(__SIZEOF_INT128__) && !(defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+    typedef struct { uint64_t low, high; } gs_uint128_t;
+    #else
     typedef struct { uint64_t high, low; } gs_uint128_t;
+    #endif
     #endif
     typedef struct { gs_uint128_t state; gs_uint128_t inc; } gs_pcg128_t;
     /* numpy's pcg64_state: pointer to the LCG, then the buffered 32-bit half. */
     typedef struct { gs_pcg128_t *pcg_state; int has_uint32; uint32_t uinteger; } gs_pcg64_state_t;
 
-    static inline uint64_t gs_pcg64_next64(gs_pcg128_t *rng) {
+    static inline gs_uint128_t gs_u128(uint64_t high, uint64_t low) {
     #if GS_HAVE_UINT128
-        const gs_uint128_t multiplier =
-            (((gs_uint128_t)2549297995355413924ULL) << 64) | 4865540595714422341ULL;
-        gs_uint128_t state = rng->state * multiplier + rng->inc;
-        uint64_t folded = ((uint64_t)(state >> 64)) ^ (uint64_t)state;
-        unsigned rotation = (unsigned)(state >> 122);
-        rng->state = state;
-        return (folded >> rotation) | (folded << ((64u - rotation) & 63u));
+        return ((gs_uint128_t)high << 64) | low;
     #else
-        (void)rng;
-        return 0;  /* never used: the import check disables the inline path */
+        gs_uint128_t x;
+        x.high = high;
+        x.low = low;
+        return x;
     #endif
+    }
+
+    static inline uint64_t gs_u128_high(gs_uint128_t x) {
+    #if GS_HAVE_UINT128
+        return (uint64_t)(x >> 64);
+    #else
+        return x.high;
+    #endif
+    }
+
+    static inline uint64_t gs_u128_low(gs_uint128_t x) {
+    #if GS_HAVE_UINT128
+        return (uint64_t)x;
+    #else
+        return x.low;
+    #endif
+    }
+
+    #if !GS_HAVE_UINT128
+    /* The 128-bit product a * b: returns its low word, stores its high word. */
+    static inline uint64_t gs_mul64wide(uint64_t a, uint64_t b, uint64_t *high) {
+    #if defined(_MSC_VER) && defined(_M_X64) && !GYMSPACES_NO_INT128
+        return _umul128(a, b, high);  /* one multiply instruction, as with __int128 */
+    #elif defined(_MSC_VER) && defined(_M_ARM64) && !GYMSPACES_NO_INT128
+        *high = __umulh(a, b);
+        return a * b;
+    #else
+        const uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
+        const uint64_t p10 = a1 * b0;
+        /* The product's bits from 32 up, but for a1 * b1 and the top half of
+         * p10: at most (2**32 - 1) * (2**32 + 1) < 2**64, so nothing overflows,
+         * and one 64-bit term (a0 * b1) needs no split. */
+        const uint64_t middle = ((a0 * b0) >> 32) + (uint32_t)p10 + a0 * b1;
+        *high = a1 * b1 + (p10 >> 32) + (middle >> 32);
+        return a * b;
+    #endif
+    }
+    #endif
+
+    /* s * m + c modulo 2**128: the LCG step when m and c are the multiplier
+     * and the increment. */
+    static inline gs_uint128_t gs_u128_muladd(gs_uint128_t s, gs_uint128_t m, gs_uint128_t c) {
+    #if GS_HAVE_UINT128
+        return s * m + c;
+    #else
+        /* Of the four word products only s.low * m.low reaches both words;
+         * the cross products keep their low halves (the rest is >= 2**128)
+         * and s.high * m.high vanishes altogether. */
+        uint64_t high;
+        const uint64_t low = gs_mul64wide(s.low, m.low, &high);
+        gs_uint128_t r;
+        high += s.low * m.high + s.high * m.low;
+        r.low = low + c.low;
+        r.high = high + c.high + (r.low < low);
+        return r;
+    #endif
+    }
+
+    static inline gs_uint128_t gs_pcg64_multiplier(void) {
+        return gs_u128(2549297995355413924ULL, 4865540595714422341ULL);
+    }
+
+    /* XSL-RR: the two words xored, rotated right by the top six bits. */
+    static inline uint64_t gs_pcg64_xsl_rr(gs_uint128_t state) {
+        const uint64_t high = gs_u128_high(state);
+        const uint64_t folded = high ^ gs_u128_low(state);
+        const unsigned rotation = (unsigned)(high >> 58);
+        return (folded >> rotation) | (folded << ((64u - rotation) & 63u));
+    }
+
+    static inline uint64_t gs_pcg64_next64(gs_pcg128_t *rng) {
+        const gs_uint128_t state = gs_u128_muladd(rng->state, gs_pcg64_multiplier(), rng->inc);
+        rng->state = state;
+        return gs_pcg64_xsl_rr(state);
     }
 
     static inline double gs_pcg64_next_double(gs_pcg128_t *rng) {
@@ -59,30 +156,18 @@ cdef extern from *:
      * (s[i+4] = M^4 s[i] + c (M^3 + M^2 + M + 1)), keep four independent
      * chains in flight: the same states, hence the same draws, about twice
      * as fast. The state left behind is the ``n``-th, as after ``n`` calls. */
-    static inline uint64_t gs_pcg64_xsl_rr(gs_uint128_t state) {
-    #if GS_HAVE_UINT128
-        uint64_t folded = ((uint64_t)(state >> 64)) ^ (uint64_t)state;
-        unsigned rotation = (unsigned)(state >> 122);
-        return (folded >> rotation) | (folded << ((64u - rotation) & 63u));
-    #else
-        (void)state;
-        return 0;
-    #endif
-    }
-
     static inline void gs_pcg64_fill_raw(gs_pcg128_t *rng, uint64_t *out, Py_ssize_t n) {
-    #if GS_HAVE_UINT128
-        const gs_uint128_t m =
-            (((gs_uint128_t)2549297995355413924ULL) << 64) | 4865540595714422341ULL;
+        const gs_uint128_t m = gs_pcg64_multiplier();
         Py_ssize_t i = 0;
         if (n >= 16) {
-            const gs_uint128_t c = rng->inc;
-            const gs_uint128_t m2 = m * m, m4 = m2 * m2;
-            const gs_uint128_t c4 = (c * m + c) * m2 + (c * m + c);
-            gs_uint128_t s0 = rng->state * m + c;
-            gs_uint128_t s1 = s0 * m + c;
-            gs_uint128_t s2 = s1 * m + c;
-            gs_uint128_t s3 = s2 * m + c;
+            const gs_uint128_t zero = gs_u128(0, 0), c = rng->inc;
+            const gs_uint128_t m2 = gs_u128_muladd(m, m, zero), m4 = gs_u128_muladd(m2, m2, zero);
+            const gs_uint128_t c2 = gs_u128_muladd(c, m, c);     /* c (M + 1) */
+            const gs_uint128_t c4 = gs_u128_muladd(c2, m2, c2);  /* c (M + 1) (M^2 + 1) */
+            gs_uint128_t s0 = gs_u128_muladd(rng->state, m, c);
+            gs_uint128_t s1 = gs_u128_muladd(s0, m, c);
+            gs_uint128_t s2 = gs_u128_muladd(s1, m, c);
+            gs_uint128_t s3 = gs_u128_muladd(s2, m, c);
             gs_uint128_t last = s3;
             for (; i + 4 <= n; i += 4) {
                 out[i] = gs_pcg64_xsl_rr(s0);
@@ -90,23 +175,20 @@ cdef extern from *:
                 out[i + 2] = gs_pcg64_xsl_rr(s2);
                 out[i + 3] = gs_pcg64_xsl_rr(s3);
                 last = s3;
-                s0 = s0 * m4 + c4;
-                s1 = s1 * m4 + c4;
-                s2 = s2 * m4 + c4;
-                s3 = s3 * m4 + c4;
+                s0 = gs_u128_muladd(s0, m4, c4);
+                s1 = gs_u128_muladd(s1, m4, c4);
+                s2 = gs_u128_muladd(s2, m4, c4);
+                s3 = gs_u128_muladd(s3, m4, c4);
             }
             rng->state = last;  /* the state of draw i - 1 */
         }
         for (; i < n; ++i) {
             out[i] = gs_pcg64_next64(rng);
         }
-    #else
-        (void)rng; (void)out; (void)n;  /* never used: the import check disables the inline path */
-    #endif
     }
 
     """
-    bint GS_HAVE_UINT128
+    const char *GS_PCG64_PATH
     ctypedef struct gs_pcg128_t:
         pass
     ctypedef struct gs_pcg64_state_t:

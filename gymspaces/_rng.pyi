@@ -1,7 +1,17 @@
+from typing import Literal
+
 import numpy as np
 from typing_extensions import Self, disjoint_base
 
 DEBUG_BUILD: bool
+BUILD_CYTHON: str
+BUILD_NUMPY: str
+COMPILER: str
+FREE_THREADED_BUILD: bool
+PCG64_PATH: Literal["int128", "msvc", "portable"]
+PCG64_INLINE: bool
+PCG64_STATE_COPY: bool
+PCG64_FALLBACK_REASON: str | None
 
 @disjoint_base
 class RNGHandle:

@@ -32,6 +32,40 @@ cdef extern from *:
 DEBUG_BUILD = bool(GYMSPACES_DEBUG_BUILD_FLAG)
 """Whether the kernels were built with ``GYMSPACES_DEBUG_BUILD=1`` (bounds checks on)."""
 
+# What the build was made with, for gymspaces.show_config(): setup.py passes
+# the versions; the compiler names itself.
+cdef extern from *:
+    """
+    #ifndef GYMSPACES_BUILD_CYTHON
+    #define GYMSPACES_BUILD_CYTHON "unknown"
+    #endif
+    #ifndef GYMSPACES_BUILD_NUMPY
+    #define GYMSPACES_BUILD_NUMPY "unknown"
+    #endif
+    #define GS_STRINGIFY_(x) #x
+    #define GS_STRINGIFY(x) GS_STRINGIFY_(x)
+    #if defined(__clang__)
+    #define GS_COMPILER "clang " __clang_version__
+    #elif defined(__GNUC__)
+    #define GS_COMPILER "gcc " __VERSION__
+    #elif defined(_MSC_VER)
+    #define GS_COMPILER "MSVC " GS_STRINGIFY(_MSC_FULL_VER)
+    #else
+    #define GS_COMPILER "unknown"
+    #endif
+    """
+    const char *GYMSPACES_BUILD_CYTHON
+    const char *GYMSPACES_BUILD_NUMPY
+    const char *GS_COMPILER
+
+BUILD_CYTHON = GYMSPACES_BUILD_CYTHON.decode("ascii")
+BUILD_NUMPY = GYMSPACES_BUILD_NUMPY.decode("ascii")
+COMPILER = GS_COMPILER.decode("ascii", "replace").strip()
+FREE_THREADED_BUILD = bool(GS_FREE_THREADED)
+"""Whether the kernels were compiled for a free-threaded CPython (``Py_GIL_DISABLED``)."""
+PCG64_PATH = GS_PCG64_PATH.decode("ascii")
+"""The 128-bit arithmetic of the inline PCG64 step: ``"int128"``, ``"msvc"`` or ``"portable"``."""
+
 cdef const char *CAPSULE_NAME = "BitGenerator"
 cdef object PCG64 = np.random.PCG64
 # Set by _verify_pcg64 below, before any handle exists.
@@ -256,6 +290,8 @@ def _verify_pcg64_layout():
 
 
 _verify_pcg64_layout()
+PCG64_STATE_COPY = bool(PCG64_LAYOUT_VERIFIED)
+"""Whether PCG64 states are copied in C (numpy's state memory is laid out as expected)."""
 
 
 def _verify_pcg64():
@@ -266,14 +302,16 @@ def _verify_pcg64():
     block size; the values are compared, then the full states once (a step
     that drew differently shifts every later value or the final state).
     Run at import: two seeds (the second sets the states' high words) keep it
-    to about a tenth of a millisecond.
+    to about a tenth of a millisecond. Returns why the inline path stays off,
+    or None when it is on.
     """
     global PCG64_INLINE_VERIFIED
     cdef gs_pcg128_t *rng
     cdef uint64_t *out
     cdef Py_ssize_t count
-    if not GS_HAVE_UINT128 or not PCG64_LAYOUT_VERIFIED:
-        return
+    if not PCG64_LAYOUT_VERIFIED:
+        return "numpy's PCG64 state memory is not laid out as this build expects"
+    mismatch = f"inline draws ({PCG64_PATH} arithmetic) differ from numpy's"
     fill_counts = (0, 1, 15, 16, 17, 19, 64, 1001)
     for seed in (42, 2**127 + 99):
         reference, twin = PCG64(seed), PCG64(seed)
@@ -282,9 +320,9 @@ def _verify_pcg64():
         rng = (<gs_pcg64_state_t *> bitgen_of(twin).state).pcg_state
         expected = reference.random_raw(64).tolist()
         if [gs_pcg64_next64(rng) for _ in range(64)] != expected:
-            return
+            return mismatch
         if np.random.Generator(reference).random(5).tolist() != [gs_pcg64_next_double(rng) for _ in range(5)]:
-            return
+            return mismatch
         expected = reference.random_raw(sum(fill_counts))
         drawn = np.empty(sum(fill_counts), dtype=np.uint64)
         out = <uint64_t *> cnp.PyArray_DATA(drawn)
@@ -292,11 +330,15 @@ def _verify_pcg64():
             gs_pcg64_fill_raw(rng, out, count)
             out += count
         if not np.array_equal(drawn, expected) or reference.state != twin.state:
-            return
+            return mismatch
     PCG64_INLINE_VERIFIED = True
+    return None
 
 
-_verify_pcg64()
+PCG64_FALLBACK_REASON = _verify_pcg64()
+"""Why bulk fills draw PCG64 through numpy's function pointer, or None when they draw inline."""
+PCG64_INLINE = bool(PCG64_INLINE_VERIFIED)
+"""Whether the inline PCG64 step passed its import check (bulk fills of ``numpy.random.PCG64`` use it)."""
 
 
 def advance_by_one_double(space):
