@@ -5,6 +5,8 @@ constructor arguments, errors, reprs and seeding, and -- for the same seed --
 bit-for-bit the same samples as Gymnasium 1.4.0.
 """
 
+from typing import TYPE_CHECKING
+
 from gymspaces._unbuilt import missing_kernels as _missing_kernels
 
 # Before any kernel is imported: a kernel not built here would be taken from
@@ -39,6 +41,39 @@ from gymspaces import _fill_registry  # noqa: F401  (last: tells the kernels eve
 # gymspaces.vector (which pulls in multiprocessing) is imported on use, as
 # with gymnasium.spaces.
 
+if TYPE_CHECKING:
+    from gymspaces._config import Config
+
+
+def show_config(mode: str = "stdout") -> "Config | None":
+    """Print what build of gymspaces this is, or return it as dicts.
+
+    Like ``numpy.show_config()``, not in Gymnasium: the version; the Cython and
+    numpy the kernels were built with and the numpy running now; the C
+    compiler; the PCG64 arithmetic compiled (``"int128"``, ``"msvc"`` or
+    ``"portable"``) and whether bulk fills draw inline or through numpy (and
+    why); the import self-checks; a debug build or not; free threading. Paste
+    its output (or ``python -m gymspaces --version --verbose``'s) into a bug
+    report.
+
+    Parameters
+    ----------
+    mode : {"stdout", "dicts"}
+        Print the facts, or return them as a dict of sections.
+
+    Examples
+    --------
+    >>> import gymspaces
+    >>> facts = gymspaces.show_config(mode="dicts")
+    >>> facts["gymspaces"]["version"] == gymspaces.__version__
+    True
+    >>> facts["pcg64"]["path"] in ("int128", "msvc", "portable")
+    True
+    """
+    from gymspaces._config import show_config as show  # loaded on call: import gymspaces pays nothing
+
+    return show(mode)
+
 __all__ = [
     "Space",
     "Box",
@@ -56,6 +91,7 @@ __all__ = [
     "flatten_space",
     "flatten",
     "unflatten",
+    "show_config",
 ]
 
 _verify_kernels()

@@ -114,7 +114,7 @@ def test_a_usage_error_comes_first_and_alone(argument: str, problem: str) -> Non
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr.splitlines() == [
         f"python -m gymspaces: error: {problem}",
-        "usage: python -m gymspaces [--version | --help]",
+        "usage: python -m gymspaces [--version [--verbose] | --help]",
         "Try `python -m gymspaces --help' for more information.",
     ]
 
