@@ -36,7 +36,8 @@ class Case:
     ``beyond`` cases time gymspaces' batched APIs, which Gymnasium lacks,
     against Gymnasium's best equivalent, or (``gymnasium_*`` keys) Gymnasium's
     own helpers on a Dict, or (``e2e_*`` keys) an unmodified Gymnasium loop,
-    patched against unpatched; they may have floors
+    patched against unpatched, or (``*_large`` keys) bulk draws of thousands
+    of values; they may have floors
     of their own but stay out of the geometric mean, which compares
     gymspaces' API with Gymnasium's call for call.
     """
@@ -422,6 +423,24 @@ CASES: list[Case] = [
     Case("dict_flatten_batch", "flatten_batch 64 Dict samples", _dict_flatten_batch, beyond=True),
     Case("box_image_pickle", "pickle round trip of Box(0,255,(84,84,3),uint8)", _box_image_pickle, beyond=True),
     Case("shared_memory_dict", "create_shared_memory(Dict(4 keys), 8)", _shared_memory_dict, beyond=True),
+    # Bulk draws: thousands of values a call, where Gymnasium's time is mostly
+    # numpy's own vectorised fill and gymspaces' is the PCG64 step itself (the
+    # cases that tell one build's 128-bit arithmetic from another's, see
+    # show_config). Out of the geometric mean, which compares the cost of a
+    # call; the image Box, in it, is the bulk case of typical observations.
+    Case(
+        "box_sample_large",
+        "Box(-1,1,(10000,),float32).sample()",
+        _sampler(lambda lib: lib.Box(-1, 1, (10000,), np.float32)),
+        beyond=True,
+    ),
+    Case(
+        "multi_discrete_sample_large",
+        "MultiDiscrete([7]*1000).sample()",
+        _sampler(lambda lib: lib.MultiDiscrete([7] * 1000)),
+        beyond=True,
+    ),
+    Case("multi_binary_sample_large", "MultiBinary(1000).sample()", _sampler(lambda lib: lib.MultiBinary(1000)), beyond=True),
     # The same calls on both sides (Gymnasium's layout): in the geometric mean.
     Case("shm_dict_write_read", "write+read shared memory, Dict(4 keys), 8 envs", _shm_dict_write_read),
     # Gymnasium code calling Gymnasium's helpers on Gymnasium's spaces, patched
