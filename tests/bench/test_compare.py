@@ -259,7 +259,8 @@ def test_a_saved_run_that_regressed_exits_with_the_documented_status(tmp_path, m
     assert "compare: PASS, none of 1 speedups" in out and "only in" not in out
 
 
-def test_a_missed_target_outranks_a_regression(tmp_path, capsys):
+def test_a_missed_target_outranks_a_regression(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv(_gate.GATE_ENV, raising=False)  # (the documented-commands run sets GYMSPACES_GATE=warn)
     now = _write(tmp_path / "now.json", _run({"dict_flatten": 10.0}))
     base = _write(tmp_path / "main.json", _run({"dict_flatten": 20.0}))
     targets = tmp_path / "high.toml"
