@@ -13,7 +13,7 @@ from gymspaces._categorical cimport (
     CHOICE_ATOL, CHOICE_OK, ChoiceCheck, check_choice_probabilities, choice_error, contiguous_sum,
 )
 from gymspaces._rng cimport (
-    FOREIGN_CACHES, PCG64_INLINE_VERIFIED, RNGHandle, cache_namespace, gs_pcg128_t, gs_pcg64_fill_raw,
+    FOREIGN_CACHES, RNGHandle, cache_namespace, gs_pcg128_t, gs_pcg64_fill_raw,
     gs_pcg64_next_double,
 )
 from libc.stdint cimport uint64_t
@@ -45,11 +45,6 @@ def kernel_cache_of(space):
 def generator_handle(generator):
     """The kernels' handle of ``generator``."""
     return RNGHandle(generator)
-
-
-def inline_pcg64_enabled():
-    """Whether kernels draw PCG64 values inline (see ``gs_pcg64_next64``)."""
-    return bool(PCG64_INLINE_VERIFIED)
 
 
 cdef gs_pcg128_t *inline_state(object generator) except NULL:

@@ -31,6 +31,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+# The bench's own reader of its JSON, from the checkout this tool is in.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from benchmarks.results import read_run  # noqa: E402
+
 
 @dataclass(frozen=True)
 class Build:
@@ -62,14 +66,8 @@ class Build:
 
 
 def gymspaces_medians(data: dict) -> dict[str, float]:
-    """gymspaces' median of every case in the bench's pytest-benchmark JSON (its ``extra_info``
-    names the case and the side, as ``benchmarks/results.py`` reads them)."""
-    medians = {}
-    for benchmark in data["benchmarks"]:
-        info = benchmark.get("extra_info", {})
-        if info.get("implementation") == "gymspaces" and "case" in info and "startup" not in info:
-            medians[info["case"]] = float(benchmark["stats"]["median"])
-    return medians
+    """gymspaces' median of every case in the bench's pytest-benchmark JSON, as the bench reads it."""
+    return {key: medians["gymspaces"] for key, medians in read_run(data).medians.items() if "gymspaces" in medians}
 
 
 @dataclass(frozen=True)
