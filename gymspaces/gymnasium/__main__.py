@@ -43,6 +43,13 @@ OPTIONS = ("--report", "--report-details", "--version", "--help", "-h")
 """The command's options (before the program)."""
 # python -P (3.11+): the interpreter puts no folder of the program on sys.path.
 _SAFE_PATH = getattr(sys.flags, "safe_path", False)
+# The __main__ module the interpreter makes at start-up holds an empty
+# __annotations__ dict up to 3.13; from 3.14 on (PEP 649: a module's
+# annotations are made when first asked for) it holds none.
+_MAIN_STARTS_WITH_ANNOTATIONS = sys.version_info < (3, 14)
+# Beside a script's __file__, python sets __cached__ (None) in __main__ up to
+# 3.14; 3.15 sets __cached__ on no module.
+_SCRIPT_NAMES = ("__file__", "__cached__") if sys.version_info < (3, 15) else ("__file__",)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -197,7 +204,8 @@ def _run(program: str, as_module: bool, arguments: list[str]) -> None:
     main_module = types.ModuleType("__main__")
     # What the interpreter puts in the __main__ module it makes at start-up, in
     # its order; exec() would otherwise add the builtins' dict, not the module.
-    main_module.__annotations__ = {}
+    if _MAIN_STARTS_WITH_ANNOTATIONS:
+        main_module.__annotations__ = {}
     main_module.__builtins__ = builtins  # type: ignore[attr-defined]
     _program = main_module
     # The program's module stays __main__ after it ends (for atexit handlers,
@@ -262,7 +270,7 @@ def _run_script(script: str, main_module: types.ModuleType) -> None:
     from importlib.util import MAGIC_NUMBER
 
     namespace = vars(main_module)
-    namespace.update(__file__=filename, __cached__=None)
+    namespace.update(dict.fromkeys(_SCRIPT_NAMES), __file__=filename)
     # python runs a file as bytecode when it is named .pyc or starts with the
     # first half of the bytecode magic number.
     bytecode = filename.endswith(".pyc") or source[:2] == MAGIC_NUMBER[:2]
@@ -286,9 +294,9 @@ def _run_script(script: str, main_module: types.ModuleType) -> None:
                 pass
     # Outside the except clause, as python reports it: nothing is being handled.
     leave = None if error is None else _print_uncaught(error)
-    # Once the script has ended, python takes these two out of __main__.
-    namespace.pop("__file__", None)
-    namespace.pop("__cached__", None)
+    # Once the script has ended, python takes them out of __main__.
+    for name in _SCRIPT_NAMES:
+        namespace.pop(name, None)
     if leave is not None:
         raise leave
 
