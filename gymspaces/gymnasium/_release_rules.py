@@ -26,13 +26,13 @@ release differential (``tests/tools/release_differential.py``):
 
 from __future__ import annotations
 
-from array import typecodes as _ARRAY_TYPECODES
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import gymnasium.spaces as _gym
 import numpy as np
 
+from gymspaces._typecodes import SHARED_ARRAY_TYPECODES
 from gymspaces.gymnasium._release import RELEASE, SAMPLE_TAKES_PROBABILITY, VERSION
 
 __all__ = [
@@ -87,8 +87,8 @@ def _box(d: Mapping[str, Any]) -> str | None:
             near_limits = low.size and (int(low.min()) < int(info.min) + 2 or int(high.max()) > int(info.max) - 2)
             if not bounded or near_limits:
                 return f"Gymnasium {VERSION} clips {dtype} samples to 2 inside the dtype's limits"
-    if _BEFORE_1_4 and dtype.char not in _ARRAY_TYPECODES and dtype.kind != "b":
-        # Its shared memory is made with array typecodes only: a TypeError for this dtype.
+    if _BEFORE_1_4 and dtype.char not in SHARED_ARRAY_TYPECODES and dtype.kind != "b":
+        # It makes shared memory with multiprocessing's typecodes only: a TypeError for this dtype.
         return f"Gymnasium {VERSION} has no shared memory for {dtype}"
     return None
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import math
 import multiprocessing as mp
-from array import typecodes
 from collections.abc import Mapping
 from ctypes import c_bool, c_uint8
 from multiprocessing.sharedctypes import SynchronizedArray
@@ -30,6 +29,7 @@ from typing import Any, cast
 import numpy as np
 
 from gymspaces import _kernel_switches, _shared_memory
+from gymspaces._typecodes import SHARED_ARRAY_TYPECODES
 from gymspaces._dispatch import space_dispatch
 from gymspaces._registry import REGISTRY
 from gymspaces.box import Box
@@ -87,9 +87,12 @@ def _(space: Space[Any], n: int = 1, ctx: ModuleType = mp) -> Any:
     code = space.dtype.char
     if code == "?":
         return ctx.Array(c_bool, size)
-    if code in typecodes:
+    if code in SHARED_ARRAY_TYPECODES:
         return ctx.Array(code, size)
-    # No array typecode (e.g. float16): raw bytes, viewed with the right dtype on read.
+    # No typed shared array (float16, ...): raw bytes, viewed with the space's
+    # dtype on read. Gymnasium does the same for a dtype that array has no
+    # typecode for; on CPython 3.15, where array has one for float16 and
+    # multiprocessing still refuses it, Gymnasium raises (docs/quirks.md).
     return ctx.Array(c_uint8, size * space.dtype.itemsize)
 
 

@@ -8,6 +8,7 @@ import gymnasium.vector.utils as gym_vector
 import numpy as np
 import pytest
 from support.differential import GS, GYM, outcome
+from support.gymnasium_memory import REFUSED_ARRAY_TYPECODES, gymnasium_shared_memory
 from support.processes import run_workers
 from test_flatten_utils import assert_same_tree
 
@@ -55,7 +56,7 @@ def test_create_write_read_match_gymnasium(build):
     gym_space.seed(5)
     samples = [gym_space.sample() for _ in range(N)]
     gs_memory = gs_shm.create_shared_memory(gs_space, n=N)
-    gym_memory = gym_vector.create_shared_memory(gym_space, n=N)
+    gym_memory = gymnasium_shared_memory(gym_space, n=N)
     assert _typecodes(gs_memory) == _typecodes(gym_memory)
     # Unwritten memory reads the same too (zeroed rows decode identically).
     assert_same_tree(gs_shm.read_from_shared_memory(gs_space, gs_memory, n=N),
@@ -64,6 +65,33 @@ def test_create_write_read_match_gymnasium(build):
     _write_all(gym_vector.write_to_shared_memory, gym_space, gym_memory, samples)
     assert_same_tree(gs_shm.read_from_shared_memory(gs_space, gs_memory, n=N),
                      gym_vector.read_from_shared_memory(gym_space, gym_memory, n=N), "written")
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.longdouble, np.uint64, np.bool_])
+def test_memory_for_every_dtype_on_every_python(dtype):
+    """A dtype multiprocessing has no typecode for gets raw bytes, as Gymnasium
+    gives it on CPython 3.10-3.14; on 3.15 Gymnasium raises for float16 (quirk Q33)."""
+    space = GS.Box(0, 1, (3,), dtype)
+    memory = gs_shm.create_shared_memory(space, n=2)
+    reference = gymnasium_shared_memory(GYM.Box(0, 1, (3,), dtype), n=2)
+    assert _typecodes(memory) == _typecodes(reference)
+    assert len(bytes(memory.get_obj())) == 2 * 3 * np.dtype(dtype).itemsize
+    value = np.array([0.25, 0.5, 1.0], dtype)
+    gs_shm.write_to_shared_memory(space, 1, value, memory)
+    assert np.array_equal(gs_shm.read_from_shared_memory(space, memory, n=2)[1], value)
+    plain = outcome(lambda: gym_vector.create_shared_memory(GYM.Box(0, 1, (3,), dtype), n=2))
+    assert plain.raised == (np.dtype(dtype).char in REFUSED_ARRAY_TYPECODES)
+    if plain.raised:
+        assert isinstance(plain.error, TypeError)
+
+
+def test_shared_array_typecodes_are_what_this_pythons_multiprocessing_takes():
+    from multiprocessing.sharedctypes import typecode_to_type
+
+    from gymspaces._typecodes import SHARED_ARRAY_TYPECODES
+
+    numeric = {np.dtype(code).char for code in np.typecodes["AllInteger"] + np.typecodes["AllFloat"]}
+    assert set(SHARED_ARRAY_TYPECODES) == numeric & set(typecode_to_type)
 
 
 def test_read_returns_views_of_the_shared_buffer():

@@ -21,6 +21,7 @@ import gymnasium.vector.utils as gym_vector
 import numpy as np
 import pytest
 from support.differential import GS, GYM, assert_same_outcome, assert_same_value, outcome
+from support.gymnasium_memory import REFUSED_ARRAY_TYPECODES, gymnasium_shared_memory
 from support.processes import run_workers
 
 import gymspaces.vector as gs_vector
@@ -159,7 +160,7 @@ def read_both(ours: Any, theirs: Any, our_memory: Any, their_memory: Any, n: Any
 def test_samples_written_and_read_like_gymnasium(dtype: Any, layout: str, counted: Counted) -> None:
     ours, theirs = tree(GS, dtype), tree(GYM, dtype)
     theirs.seed(3)
-    our_memory, their_memory = create(ours, layout), gym_vector.create_shared_memory(theirs, N)
+    our_memory, their_memory = create(ours, layout), gymnasium_shared_memory(theirs, N)
     for index in (2, 0, 3, 1):
         write_both(ours, theirs, index, theirs.sample(), our_memory, their_memory)
     assert counted.total == 0  # every leaf copied by the kernel
@@ -200,7 +201,7 @@ def test_root_leaf_and_tuple_roots(layout: str, counted: Counted) -> None:
                   lambda lib: lib.Dict({}), lambda lib: lib.Tuple(())):
         ours, theirs = build(GS), build(GYM)
         theirs.seed(1)
-        our_memory, their_memory = create(ours, layout), gym_vector.create_shared_memory(theirs, N)
+        our_memory, their_memory = create(ours, layout), gymnasium_shared_memory(theirs, N)
         for index in range(N):
             write_both(ours, theirs, index, theirs.sample(), our_memory, their_memory)
         read_both(ours, theirs, our_memory, their_memory)
@@ -240,7 +241,7 @@ def test_box_values_of_every_kind(name: str, layout: str, counted: Counted) -> N
     value, copied = VALUES[name]
     ours = GS.Dict({"a": GS.Box(-10, 10, (2, 3)), "b": GS.Discrete(3)})
     theirs = GYM.Dict({"a": GYM.Box(-10, 10, (2, 3)), "b": GYM.Discrete(3)})
-    our_memory, their_memory = create(ours, layout), gym_vector.create_shared_memory(theirs, N)
+    our_memory, their_memory = create(ours, layout), gymnasium_shared_memory(theirs, N)
     write_both(ours, theirs, 1, {"a": value, "b": 2}, our_memory, their_memory)
     assert counted.calls["write_leaf"] == (0 if copied else 1)
     read_both(ours, theirs, our_memory, their_memory)
@@ -280,7 +281,7 @@ SCALARS: dict[str, tuple[Any, Any, bool]] = {
 def test_scalar_values(name: str, layout: str, counted: Counted) -> None:
     build, value, copied = SCALARS[name]
     ours, theirs = GS.Tuple((build(GS), GS.Box(0, 1, (2,)))), GYM.Tuple((build(GYM), GYM.Box(0, 1, (2,))))
-    our_memory, their_memory = create(ours, layout), gym_vector.create_shared_memory(theirs, N)
+    our_memory, their_memory = create(ours, layout), gymnasium_shared_memory(theirs, N)
     pair = np.array([0.25, 0.5], dtype=np.float32)
     write_both(ours, theirs, 3, (value, pair), our_memory, their_memory)
     assert counted.calls["write_leaf"] == (0 if copied else 1)
@@ -289,7 +290,7 @@ def test_scalar_values(name: str, layout: str, counted: Counted) -> None:
 
 def test_a_value_that_views_the_buffer_itself() -> None:
     ours, theirs = GS.Dict({"a": GS.Box(0, 9, (3,))}), GYM.Dict({"a": GYM.Box(0, 9, (3,))})
-    our_memory, their_memory = create(ours, "per-leaf"), gym_vector.create_shared_memory(theirs, N)
+    our_memory, their_memory = create(ours, "per-leaf"), gymnasium_shared_memory(theirs, N)
     for index in range(N):
         write_both(ours, theirs, index, {"a": np.full(3, index, np.float32)}, our_memory, their_memory)
     our_views = gs_vector.read_from_shared_memory(ours, our_memory, N)
@@ -316,7 +317,7 @@ def test_every_index_does_what_gymnasium_does(index: Any, layout: str) -> None:
                   lambda lib: lib.Box(0, 1, (2, 2), np.float16)):
         ours, theirs = build(GS), build(GYM)
         theirs.seed(0)
-        our_memory, their_memory = create(ours, layout), gym_vector.create_shared_memory(theirs, N)
+        our_memory, their_memory = create(ours, layout), gymnasium_shared_memory(theirs, N)
         write_both(ours, theirs, index, theirs.sample(), our_memory, their_memory)
 
 
@@ -343,7 +344,7 @@ def test_malformed_values_raise_like_gymnasium(name: str, layout: str) -> None:
                          "t": lib.Tuple((lib.Discrete(2), lib.Discrete(3, dtype=np.int8)))})
 
     ours, theirs = build(GS), build(GYM)
-    our_memory, their_memory = create(ours, layout), gym_vector.create_shared_memory(theirs, N)
+    our_memory, their_memory = create(ours, layout), gymnasium_shared_memory(theirs, N)
     value = STRUCTURES[name]
     if isinstance(value, dict) and isinstance(value.get("t"), str):
         # A fresh generator per library: each is consumed by one write.
@@ -358,7 +359,7 @@ def test_malformed_values_raise_like_gymnasium(name: str, layout: str) -> None:
 @pytest.mark.parametrize("n", [N, N - 1, N + 1, 0, -1, -2, 2**70, np.int64(N), float(N), None], ids=repr)
 def test_read_with_any_n(n: Any, layout: str) -> None:
     ours, theirs = tree(GS, np.int16), tree(GYM, np.int16)
-    our_memory, their_memory = create(ours, layout), gym_vector.create_shared_memory(theirs, N)
+    our_memory, their_memory = create(ours, layout), gymnasium_shared_memory(theirs, N)
     read_both(ours, theirs, our_memory, their_memory, n)
 
 
@@ -369,7 +370,7 @@ def test_memory_of_another_shape_or_missing_parts() -> None:
     ours, theirs = build(GS), build(GYM)
     # Memory made for another space: 2-element rows where the space has 3.
     our_small = gs_vector.create_shared_memory(GS.Dict({"a": GS.Box(0, 1, (2,)), "b": GS.Tuple((GS.Discrete(2),) * 2)}), N)
-    their_small = gym_vector.create_shared_memory(GYM.Dict({"a": GYM.Box(0, 1, (2,)), "b": GYM.Tuple((GYM.Discrete(2),) * 2)}), N)
+    their_small = gymnasium_shared_memory(GYM.Dict({"a": GYM.Box(0, 1, (2,)), "b": GYM.Tuple((GYM.Discrete(2),) * 2)}), N)
     value = {"a": np.ones(3, np.float32), "b": (np.int64(1), np.int64(0))}
     for index in range(N):
         write_both(ours, theirs, index, value, our_small, their_small)
@@ -378,7 +379,7 @@ def test_memory_of_another_shape_or_missing_parts() -> None:
     # A memory tree without a key, or with a short tuple.
     for broken in (lambda m: {"b": m["b"]}, lambda m: {"a": m["a"], "b": m["b"][:1]}):
         ours_memory = broken(gs_vector.create_shared_memory(ours, N))
-        theirs_memory = broken(gym_vector.create_shared_memory(theirs, N))
+        theirs_memory = broken(gymnasium_shared_memory(theirs, N))
         write_both(ours, theirs, 0, value, ours_memory, theirs_memory)
         read_both(ours, theirs, ours_memory, theirs_memory)
         assert not _shared_memory.has_plan(ours, ours_memory)
@@ -411,7 +412,7 @@ def test_mutated_spaces_and_memories_are_followed(layout: str, counted: Counted)
         return lib.Dict({"a": lib.Box(0, 1, (2,)), "b": lib.Tuple((lib.Discrete(3), lib.Box(0, 1, (3,))))})
 
     ours, theirs = build(GS), build(GYM)
-    our_memory, their_memory = create(ours, layout), gym_vector.create_shared_memory(theirs, N)
+    our_memory, their_memory = create(ours, layout), gymnasium_shared_memory(theirs, N)
 
     def step(index: int) -> None:
         theirs.seed(index)
@@ -446,7 +447,7 @@ def test_mutated_spaces_and_memories_are_followed(layout: str, counted: Counted)
     assert not _shared_memory.has_plan(ours, our_memory)
     # A memory leaf replaced: writes go to the new leaf only.
     for space, memory, make in ((ours, our_memory, lambda s: create(s, layout)),
-                                (theirs, their_memory, lambda s: gym_vector.create_shared_memory(s, N))):
+                                (theirs, their_memory, lambda s: gymnasium_shared_memory(s, N))):
         memory["a"] = make(space)["a"]
     step(2)
     assert counted.calls["read_leaf"] == 0
@@ -507,7 +508,7 @@ def test_unsupported_trees_use_the_python_rules() -> None:
                   lambda lib: lib.Box(0, 1, (2,), np.dtype(">f4"))):
         ours, theirs = build(GS), build(GYM)
         theirs.seed(2)
-        our_memory, their_memory = create(ours, "per-leaf"), gym_vector.create_shared_memory(theirs, N)
+        our_memory, their_memory = create(ours, "per-leaf"), gymnasium_shared_memory(theirs, N)
         for index in range(N):
             write_both(ours, theirs, index, theirs.sample(), our_memory, their_memory)
         read_both(ours, theirs, our_memory, their_memory)
@@ -519,7 +520,7 @@ def test_trees_too_deep_for_the_kernel() -> None:
     value = np.ones(2, np.float32)
     for _ in range(70):
         ours, theirs, value = GS.Tuple((ours,)), GYM.Tuple((theirs,)), (value,)
-    our_memory, their_memory = create(ours, "per-leaf"), gym_vector.create_shared_memory(theirs, N)
+    our_memory, their_memory = create(ours, "per-leaf"), gymnasium_shared_memory(theirs, N)
     write_both(ours, theirs, 2, value, our_memory, their_memory)
     read_both(ours, theirs, our_memory, their_memory)
     assert not _shared_memory.has_plan(ours, our_memory)
@@ -599,7 +600,7 @@ def _shared_memory_run(dtype: Any) -> tuple[Any, Any, list[Any], Any]:
     gives, the outcomes of bad writes, and the memory (for its plan)."""
     space = tree(GYM, dtype)
     space.seed(4)
-    memory = gym_vector.create_shared_memory(space, N)
+    memory = gymnasium_shared_memory(space, N)
     for index in range(N):
         value = space.sample()
         gym_vector.write_to_shared_memory(space, index, value, memory)
@@ -629,6 +630,25 @@ def test_patched_gymnasium_helpers_take_the_compiled_path_with_plain_results(dty
 
 
 @pytest.mark.usefixtures("unpatched")
+@pytest.mark.parametrize("dtype", LEAF_DTYPES)
+def test_patched_create_is_gymnasiums_own_on_this_python(dtype: Any) -> None:
+    """Patch mode leaves create_shared_memory to Gymnasium: on CPython 3.15 a
+    float16 leaf raises there, plain and patched alike (quirk Q33)."""
+    from gymspaces.gymnasium import patched
+
+    def create_and_describe() -> Any:
+        memory = gym_vector.create_shared_memory(tree(GYM, dtype), N)
+        return {key: (type(leaf).__name__, leaf_bytes(leaf)) if not isinstance(leaf, (dict, tuple)) else leaf_bytes(leaf)
+                for key, leaf in memory.items()}
+
+    plain = outcome(create_and_describe)
+    with patched():
+        patched_outcome = outcome(create_and_describe)
+    assert_same_outcome(patched_outcome, plain)
+    assert plain.raised == (np.dtype(dtype).char in REFUSED_ARRAY_TYPECODES)
+
+
+@pytest.mark.usefixtures("unpatched")
 def test_gymnasium_errors_for_custom_children_of_patched_spaces() -> None:
     from gymspaces.gymnasium import patched
 
@@ -637,7 +657,7 @@ def test_gymnasium_errors_for_custom_children_of_patched_spaces() -> None:
 
     with patched():
         space = GYM.Dict({"a": GYM.Box(0, 1, (2,)), "c": Custom()})
-        memory = {"a": gym_vector.create_shared_memory(GYM.Box(0, 1, (2,)), N), "c": None}
+        memory = {"a": gymnasium_shared_memory(GYM.Box(0, 1, (2,)), N), "c": None}
         with pytest.raises(gymnasium.error.CustomSpaceError):
             gym_vector.write_to_shared_memory(space, 0, {"a": np.zeros(2, np.float32), "c": 1}, memory)
         with pytest.raises(gymnasium.error.CustomSpaceError):
