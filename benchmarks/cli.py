@@ -58,8 +58,10 @@ def _have(module: str) -> bool:
 class _Parser(argparse.ArgumentParser):
     """argparse's parser with the help led by what the command does and an example, then the usage."""
 
-    def format_help(self) -> str:
-        formatter = self._get_formatter()
+    def format_help(self, formatter: argparse.HelpFormatter | None = None) -> str:
+        # 3.15's print_help passes a formatter made for the stream (its colours).
+        if formatter is None:
+            formatter = self._get_formatter()
         formatter.add_text(self.description)
         formatter.add_usage(self.usage, self._actions, self._mutually_exclusive_groups)
         for group in self._action_groups:
