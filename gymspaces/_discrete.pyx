@@ -45,7 +45,7 @@ from gymspaces._dtypes cimport (
 from gymspaces._multi_discrete cimport multi_discrete_fill
 from gymspaces._outputs cimport batch_array
 from gymspaces._registry cimport Registry
-from gymspaces._rng cimport RNGHandle, clone_pcg64, pcg64_clone, rng_handle, rng_handle_from
+from gymspaces._rng cimport GS_FREE_THREADED, RNGHandle, clone_pcg64, pcg64_clone, rng_handle, rng_handle_from
 from gymspaces._scalars cimport (
     NPY_SAFE_CASTING, PyArray_CanCastTypeTo, add_overflows, int_bits, is_numpy_integer, make_scalar,
     native_integer_descr, store_bits,
@@ -137,7 +137,8 @@ def discrete_sample(self, mask=None, probability=None):
     """
     cdef RNGHandle handle
     cdef cnp.dtype descr
-    cdef uint64_t value
+    cdef uint64_t value, n_bits, start_bits
+    cdef tuple results
     cdef bint locked
     if mask is None and probability is None:
         namespace = instance_dict(self)
@@ -145,19 +146,33 @@ def discrete_sample(self, mask=None, probability=None):
         n_obj = attr(namespace, self, "n")
         start_obj = attr(namespace, self, "start")
         dtype = attr(namespace, self, "dtype")
-        if not params_cached(handle, n_obj, start_obj, dtype):
-            if not _cache_discrete_params(handle, n_obj, start_obj, dtype):
-                # Reassigned with values of another type: numpy's own rules apply.
+        if GS_FREE_THREADED:
+            # Threads may share this handle, and its cache is several fields
+            # written one after another: a free-threaded build derives the
+            # parameters on every call, into locals, and caches nothing.
+            descr = discrete_descr(n_obj, start_obj, dtype)
+            if descr is None:
                 return start_obj + handle.generator.integers(n_obj, dtype=dtype.type)
-        descr = handle.discrete_descr
+            n_bits = discrete_n_bits(n_obj, descr)
+            start_bits = int_bits(start_obj)
+            results = None
+        else:
+            if not params_cached(handle, n_obj, start_obj, dtype):
+                if not _cache_discrete_params(handle, n_obj, start_obj, dtype):
+                    # Reassigned with values of another type: numpy's own rules apply.
+                    return start_obj + handle.generator.integers(n_obj, dtype=dtype.type)
+            descr = handle.discrete_descr
+            n_bits = handle.discrete_n_bits
+            start_bits = handle.discrete_start_bits
+            results = handle.discrete_results
         locked = handle.lock_draws(False)
         try:
-            value = bounded_draw(handle.bitgen, handle.discrete_n_bits - 1, <int> descr.itemsize)
+            value = bounded_draw(handle.bitgen, n_bits - 1, <int> descr.itemsize)
         finally:
             handle.unlock_draws(locked)
-        if handle.discrete_results is not None:
-            return handle.discrete_results[value]
-        return add_start(descr, handle.discrete_start_bits, value)
+        if results is not None:
+            return results[value]
+        return add_start(descr, start_bits, value)
     if mask is not None and probability is not None:
         raise mask_and_probability_error(mask, probability)
     if mask is not None:
@@ -175,19 +190,34 @@ cdef inline bint params_cached(RNGHandle handle, n_obj, start_obj, dtype) noexce
             and handle.discrete_dtype is dtype)
 
 
-cdef bint _cache_discrete_params(RNGHandle handle, n_obj, start_obj, dtype) except -1:
-    """Cache the C parameters of a Discrete space; ``False`` if they are not plain
-    scalars of the space's own dtype (then nothing is cached)."""
+cdef cnp.dtype discrete_descr(n_obj, start_obj, dtype):
+    """The native-order integer dtype the kernel draws a Discrete's samples in;
+    ``None`` if ``n`` and ``start`` are not scalars of the space's own integer dtype."""
     if not cnp.PyArray_DescrCheck(dtype):
-        return False
+        return None
     if type(n_obj) is not dtype.type or type(start_obj) is not dtype.type:
-        return False
+        return None
     cdef cnp.dtype descr = native_integer_descr(dtype)
     if not is_integer(element_of(descr)):
-        return False
+        return None
+    return descr
+
+
+cdef uint64_t discrete_n_bits(n_obj, cnp.dtype descr) except? 0:
+    """``n`` as a C integer; numpy's ValueError where it leaves nothing to draw."""
     cdef uint64_t n = int_bits(n_obj)
     if n == 0 or (descr.kind == b'i' and <int64_t> n < 0):
         raise ValueError("high <= 0")
+    return n
+
+
+cdef bint _cache_discrete_params(RNGHandle handle, n_obj, start_obj, dtype) except -1:
+    """Cache the C parameters of a Discrete space; ``False`` if they are not plain
+    scalars of the space's own dtype (then nothing is cached)."""
+    cdef cnp.dtype descr = discrete_descr(n_obj, start_obj, dtype)
+    if descr is None:
+        return False
+    cdef uint64_t n = discrete_n_bits(n_obj, descr)
     cdef uint64_t start = int_bits(start_obj)
     cdef uint64_t value
     handle.discrete_n_bits = n

@@ -267,7 +267,8 @@ cdef class RNGHandle:
     # The PCG64 LCG state when draws may be made inline (see gs_pcg64_next64),
     # else NULL.
     cdef gs_pcg128_t *pcg
-    # Discrete's parameter cache (filled by _discrete._cache_discrete_params).
+    # Discrete's parameter cache (filled by _discrete._cache_discrete_params;
+    # only with a GIL: a free-threaded build derives the parameters per call).
     # It lives here because discrete_sample fetches the space's handle on every
     # call anyway: one handle per space, so the cache costs no lookup of its
     # own, and a new generator (seeding, assignment, unpickling) brings a new,

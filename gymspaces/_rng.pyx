@@ -122,7 +122,6 @@ cdef RNGHandle rng_handle_from(dict namespace, object space):
     unpickling all replace that object, which invalidates the cache without
     any hook.
     """
-    cdef PyObject *found
     cdef Py_ssize_t slot = 0
     cdef RNGHandle handle
     generator = attr(namespace, space, "_np_random")
@@ -138,8 +137,10 @@ cdef RNGHandle rng_handle_from(dict namespace, object space):
         if recent is not None and (<RNGHandle> recent).generator is generator:
             return <RNGHandle> recent
     cache = namespace if own else cache_namespace(space, namespace)
-    found = PyDict_GetItemWithError(cache, HANDLE_ATTR)  # borrowed: owned (handle) before anything runs
-    if found != NULL and type(<object> found) is RNGHandle and (<RNGHandle> found).generator is generator:
+    # A strong reference, not a borrowed one: on a free-threaded build another
+    # thread may replace the entry (dropping the handle it held) meanwhile.
+    found = (<dict> cache).get(HANDLE_ATTR)
+    if type(found) is RNGHandle and (<RNGHandle> found).generator is generator:
         handle = <RNGHandle> found
     else:
         handle = RNGHandle(generator)
