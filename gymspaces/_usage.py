@@ -10,7 +10,7 @@ def unknown_option(option: str, options: tuple[str, ...]) -> str:
     """``unknown option OPTION``, with the nearest of ``options`` when it looks misspelt.
 
     By hand rather than argparse's: its suggestions come with Python 3.14 (3.12
-    and 3.13 for some cases only); these are the same on 3.10-3.13.
+    and 3.13 for some cases only); these are the same on 3.10-3.15.
 
     Examples
     --------

@@ -68,7 +68,7 @@ def test_index_metadata_is_complete() -> None:
     project = PYPROJECT["project"]
     assert {"Homepage", "Documentation", "Source", "Issues", "Changelog"} <= set(project["urls"])
     classifiers = set(project["classifiers"])
-    for version in ("3.10", "3.11", "3.12", "3.13"):
+    for version in ("3.10", "3.11", "3.12", "3.13", "3.14", "3.15"):
         assert f"Programming Language :: Python :: {version}" in classifiers
     assert "Typing :: Typed" in classifiers
     assert project["requires-python"] == ">=3.10"
