@@ -143,7 +143,8 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FIGURES",
         help=(
             "rewrite every figure block of README.md, docs/performance.md and docs/patching.md, and "
-            "docs/speedups.png, from FIGURES (from --figures or --json), and exit"
+            "docs/speedups.png, from FIGURES (from --figures or --json), and exit; a run without every "
+            "case (--cases, a package missing) is refused, naming what it lacks, and nothing is written"
         ),
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="show pytest's and pytest-benchmark's own output")

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks.cases import CASES
 from benchmarks.errors import UsageError
 from benchmarks.evaluation import GEOMETRIC_KEYS, PATCHED_KEYS, Report, Row, evaluate
 from benchmarks.patched import CLASSES
@@ -568,15 +569,39 @@ def stale(figures: Figures, root: Path | None = None) -> list[str]:
     ]
 
 
+def uncovered(figures: Figures) -> list[str]:
+    """What the documents quote that ``figures`` does not hold: each case of the bench it did not
+    measure (with the reason the run gave), and Gymnasium's side when the run had none."""
+    missing = [] if figures.has_reference else ["Gymnasium's side of every case (the run had no Gymnasium)"]
+    for case in CASES:
+        if case.key not in figures.run.medians:
+            reason = figures.run.unmeasured.get(case.key, "not in the run")
+            missing.append(f"{case.key} ({reason})")
+    return missing
+
+
 def publish(figures_path: str | os.PathLike[str], root: Path | None = None, *, chart: bool = True) -> list[str]:
     """Rewrite every figure block of the documents under ``root`` (the checkout), and the chart, from a
     figures file.
 
     Every document is rendered before any is written, so a missing marker
     leaves all of them as they were. Returns what was written.
+
+    Raises
+    ------
+    PublishError
+        If the run does not cover every figure the documents quote (a
+        ``--cases`` subset, a case that could not run): nothing is written.
     """
     root = ROOT if root is None else root
     figures = load_figures(figures_path)
+    missing = uncovered(figures)
+    if missing:
+        raise PublishError(
+            f"{figures_path} does not hold every figure the documents quote, so nothing was written; "
+            f"missing: {', '.join(missing)}. Publish a whole run (python -m benchmarks --quick --figures FILE); "
+            "a partial run can still be compared (--compare) and plotted (--plot)"
+        )
     texts = {path: (root / path).read_text(encoding="utf8") for path in DOCUMENTS}
     rendered = {path: _rendered(path, text, figures) for path, text in texts.items()}
     written = []
@@ -603,5 +628,5 @@ def _draw_chart(figures: Figures, root: Path) -> list[str]:
 
 __all__ = [
     "DOCUMENTS", "FORMAT", "Figures", "PublishError", "RENDERERS", "block_names", "figures_from",
-    "load_figures", "publish", "replace_blocks", "save_figures", "stale",
+    "load_figures", "publish", "replace_blocks", "save_figures", "stale", "uncovered",
 ]

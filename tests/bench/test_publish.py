@@ -9,6 +9,7 @@ fails here. The rest checks the block machinery on small texts.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import shutil
@@ -143,6 +144,55 @@ def test_a_missing_block_is_named_and_nothing_is_written(figures, tmp_path):
     with pytest.raises(PublishError, match=re.escape("docs/patching.md: no figure block '<!-- figures: taxi-ceiling -->'")):
         _publish.publish(path, root, chart=False)
     assert (root / "README.md").read_text() == before.replace("2", "3")
+
+
+def _part_of(figures: Figures, keep: list[str], *, has_reference: bool = True) -> Figures:
+    """``figures`` as a ``--cases`` run of ``keep`` would have saved them."""
+    run = copy.deepcopy(figures.run)
+    run.medians = {key: sides for key, sides in run.medians.items() if key in keep}
+    run.unmeasured = {"real_minigrid_doorkey": "not installed: minigrid"}
+    if not has_reference:
+        run.medians = {key: {side: median for side, median in sides.items() if side != "gymnasium"}
+                       for key, sides in run.medians.items()}
+    return Figures(run, figures.targets, keep, has_reference)
+
+
+def test_a_partial_run_is_refused_whole_naming_what_it_lacks(figures, tmp_path):
+    root = _copy_documents(tmp_path / "checkout")
+    before = {path: (root / path).read_text() for path in DOCUMENTS}
+    (root / "README.md").write_text(before["README.md"].replace("2", "3"))  # stale: a publish would rewrite it
+    path = tmp_path / "part.json"
+    kept = ["discrete_sample", "real_taxi_random"]
+    save_figures(path, _part_of(figures, kept))
+    with pytest.raises(PublishError) as refused:
+        _publish.publish(path, root, chart=False)
+    message = str(refused.value)
+    assert "nothing was written" in message
+    named = message.split("missing: ")[1].split(". Publish")[0].split(", ")
+    assert named == _publish.uncovered(load_figures(path))
+    assert "real_minigrid_doorkey (not installed: minigrid)" in named and "box_sample (not in the run)" in named
+    assert len(named) == len(figures.run.medians) - len(kept)  # every case but the two measured
+    assert (root / "README.md").read_text() == before["README.md"].replace("2", "3")
+    assert all((root / path).read_text() == before[path] for path in DOCUMENTS if path != "README.md")
+
+
+def test_a_run_without_gymnasium_is_refused(figures, tmp_path):
+    path = tmp_path / "alone.json"
+    save_figures(path, _part_of(figures, list(figures.run.medians), has_reference=False))
+    assert _publish.uncovered(load_figures(path)) == [
+        "Gymnasium's side of every case (the run had no Gymnasium)"
+    ]
+    with pytest.raises(PublishError, match="Gymnasium's side"):
+        _publish.publish(path, _copy_documents(tmp_path / "checkout"), chart=False)
+
+
+def test_the_command_refuses_a_partial_run_and_says_why(figures, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(_publish, "ROOT", _copy_documents(tmp_path / "checkout"))
+    path = tmp_path / "part.json"
+    save_figures(path, _part_of(figures, ["discrete_sample"]))
+    assert _benchcli.main(["--publish", str(path)]) == _benchcli.EXIT_USAGE
+    captured = capsys.readouterr()
+    assert captured.out == "" and "does not hold every figure the documents quote" in captured.err
 
 
 @pytest.mark.parametrize("name", TABLES)
