@@ -29,9 +29,9 @@ from typing import Any, cast
 import numpy as np
 
 from gymspaces import _kernel_switches, _shared_memory
-from gymspaces._typecodes import SHARED_ARRAY_TYPECODES
 from gymspaces._dispatch import space_dispatch
 from gymspaces._registry import REGISTRY
+from gymspaces._typecodes import SHARED_ARRAY_TYPECODES
 from gymspaces.box import Box
 from gymspaces.dict import Dict
 from gymspaces.discrete import Discrete
