@@ -94,7 +94,14 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--quick", action="store_true", help="short measurements (about a tenth of the default time)")
     parser.add_argument("--cases", metavar="KEY[,KEY...]", help="run only these cases (see --list)")
     parser.add_argument("--list", action="store_true", help="list the case keys and exit")
-    parser.add_argument("--json", metavar="FILE", help="write pytest-benchmark's JSON of the run to FILE")
+    parser.add_argument(
+        "--json", metavar="FILE",
+        help="write pytest-benchmark's JSON of the run to FILE: every measurement's statistics, a few hundred KB",
+    )
+    parser.add_argument(
+        "--raw", action="store_true",
+        help="with --json: keep every round's time too (pytest-benchmark's data; about 160 MB for --quick)",
+    )
     parser.add_argument(
         "--check",
         metavar="TARGETS",
@@ -205,6 +212,8 @@ def _main(options: argparse.Namespace, pytest_args: list[str]) -> int:
         return EXIT_OK
     cases = _parse_cases(options.cases)
     # Everything that can fail is checked before minutes of benchmarking.
+    if options.raw and not options.json:
+        raise UsageError("--raw keeps every round's time in the file --json writes: give --json FILE too")
     gate = gate_mode() if options.check is not None else None
     if gate is not None and not options.from_json and not _have("gymnasium"):
         raise UsageError(f"--check judges ratios to Gymnasium, which is not installed: {BENCH_EXTRA}")
@@ -241,7 +250,8 @@ def _main(options: argparse.Namespace, pytest_args: list[str]) -> int:
             json_path = options.json or str(Path(scratch) / "run.json")
             started = time.perf_counter()
             suite = run_suite(
-                json_path, quick=options.quick, cases=cases, pytest_args=pytest_args, verbose=options.verbose
+                json_path, quick=options.quick, cases=cases, pytest_args=pytest_args, verbose=options.verbose,
+                raw=options.raw,
             )
             code = suite.code
             elapsed = time.perf_counter() - started

@@ -75,8 +75,9 @@ class RunLabel:
     was skipped or failed (the first such reason of the case).
     """
 
-    def __init__(self, mode: str) -> None:
+    def __init__(self, mode: str, *, raw: bool = False) -> None:
         self.mode = mode
+        self.raw = raw
         self.keys: dict[str, str] = {}
         self.unmeasured: dict[str, str] = {}
 
@@ -91,6 +92,11 @@ class RunLabel:
             self.unmeasured.setdefault(key, _reason(report))
 
     def pytest_benchmark_update_json(self, config: Any, benchmarks: Any, output_json: dict[str, Any]) -> None:
+        if not self.raw:
+            # pytest-benchmark's JSON holds every round's time (160 MB for a
+            # quick run); its statistics are what a report or --compare reads.
+            for bench in output_json.get("benchmarks", []):
+                bench.get("stats", {}).pop("data", None)
         run = read_run(output_json)
         summary = {}
         for key, medians in run.medians.items():
@@ -121,6 +127,7 @@ def run_suite(
     cases: Sequence[str] | None,
     pytest_args: Sequence[str],
     verbose: bool,
+    raw: bool = False,
 ) -> SuiteResult:
     """Run the benchmark suite in this process with pytest.main.
 
@@ -136,6 +143,9 @@ def run_suite(
         Extra arguments for pytest, after the ones chosen here (so they win).
     verbose : bool
         Show pytest's own output (including pytest-benchmark's tables).
+    raw : bool
+        Keep every round's time in the JSON (``stats.data``); without it the
+        JSON holds each measurement's statistics only.
 
     Returns
     -------
@@ -165,7 +175,7 @@ def run_suite(
         *(QUICK_ARGS if quick else FULL_ARGS),
         *pytest_args,
     ]
-    label = RunLabel("quick" if quick else "full")
+    label = RunLabel("quick" if quick else "full", raw=raw)
     plugins: list[object] = [ProgressBar(sys.stderr), label]
     if cases is not None:
         plugins.append(CaseSelection(cases))

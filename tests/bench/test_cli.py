@@ -321,6 +321,21 @@ def test_real_run_writes_pytest_benchmark_json(real_run):
         key, impl = bench["group"], bench["extra_info"]["implementation"]
         assert bench["fullname"] == f"benchmarks/suite.py::test_case[{key}-{impl}]"
         assert bench["stats"]["median"] > 0 and bench["options"]["max_time"] == 0.002
+        # Statistics, not every round's time (which only --raw keeps).
+        assert "data" not in bench["stats"]
+        assert {"min", "max", "mean", "stddev", "median", "iqr", "q1", "q3", "rounds"} <= set(bench["stats"])
+
+
+def test_raw_keeps_every_rounds_time(tmp_path):
+    result = _run_bench(["--quick", "--cases", "discrete_sample", "--json", "raw.json", "--raw", *TINY], tmp_path)
+    assert result.returncode == 0, result.stderr
+    for bench in json.loads((tmp_path / "raw.json").read_text())["benchmarks"]:
+        assert len(bench["stats"]["data"]) == bench["stats"]["rounds"] >= 3
+
+
+def test_raw_needs_json(capsys):
+    assert _benchcli.main(["--quick", "--raw"]) == _benchcli.EXIT_USAGE
+    assert "give --json FILE too" in capsys.readouterr().err
 
 
 def test_real_run_draws_a_png(real_run):
