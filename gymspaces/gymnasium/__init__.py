@@ -31,7 +31,15 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 import gymnasium.spaces as _gym
 
 import gymspaces as _gs
-from gymspaces.gymnasium._patch import is_compiled, is_patched, patch, patched, plain_reason, unpatch
+from gymspaces.gymnasium._patch import (
+    VERIFIED_GYMNASIUM,
+    is_compiled,
+    is_patched,
+    patch,
+    patched,
+    plain_reason,
+    unpatch,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -59,6 +67,7 @@ __all__ = [
     "is_compiled",
     "plain_reason",
     "report",
+    "VERIFIED_GYMNASIUM",
 ]
 
 

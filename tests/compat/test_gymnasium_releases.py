@@ -124,8 +124,10 @@ def _run(args, tmp_path, env=None):
 def test_import_and_what_exists():
     assert sorted(gsg.__all__) == sorted(
         ["from_gymnasium", "to_gymnasium", "patch", "unpatch", "is_patched", "patched", "is_compiled",
-         "plain_reason", "report"]
+         "plain_reason", "report", "VERIFIED_GYMNASIUM"]
     )
+    # The releases patch mode is verified on, as patching.md and patch()'s docstring name it.
+    assert gsg.VERIFIED_GYMNASIUM == ("0.29.1", "1.0.0", "1.1.1", "1.2.2", "1.3.0", "1.4.0")
     for name in ALL_NAMES:
         assert hasattr(gymspaces, name)  # gymspaces' own classes are all there, whatever the release
     if not RELEASE_1:
