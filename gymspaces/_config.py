@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import platform
 import sys
+import textwrap
 from typing import Any
 
 import numpy as np
@@ -22,9 +23,11 @@ from gymspaces._version import __version__
 Config = dict[str, dict[str, Any]]
 
 FREE_THREADING_NOTE = (
-    "no free-threaded build of gymspaces has been tested (no 3.13t/3.14t interpreter "
-    "was at hand), and none declares itself compatible"
+    "no free-threaded build of gymspaces has been tested (no 3.13t/3.14t interpreter was at hand), "
+    "and none declares itself compatible: on a free-threaded CPython, importing gymspaces turns the GIL on"
 )
+WIDTH = 100
+"""The printed form's widest line."""
 
 
 def _gil_enabled() -> bool | None:
@@ -100,7 +103,7 @@ def render(facts: Config) -> str:
         "free threading:",
         f"  built for a free-threaded CPython (Py_GIL_DISABLED): {'yes' if threads['built_for_free_threaded_python'] else 'no'}",
         f"  GIL enabled now: {'yes (no sys._is_gil_enabled: before 3.13 it always is)' if gil is None else ('yes' if gil else 'no')}",
-        f"  note: {threads['note']}",
+        *textwrap.wrap(threads["note"], WIDTH, initial_indent="  note: ", subsequent_indent="        "),
     ]
     return "\n".join(lines)
 

@@ -70,6 +70,7 @@ def test_the_printed_form_names_every_fact(capsys: pytest.CaptureFixture[str]) -
                   "GIL enabled now:", "no free-threaded build of gymspaces has been tested"):
         assert label in printed
     assert ("inline (" in printed) == facts["pcg64"]["inline"]
+    assert max(map(len, printed.splitlines())) <= 100  # a terminal's width, a bug report's too
 
 
 def test_an_unknown_mode_is_refused() -> None:
