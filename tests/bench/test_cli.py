@@ -279,10 +279,15 @@ def test_real_run_prints_the_ratio_table(real_run):
             if bench["group"] == key
         }
         row = next(line for line in lines if line.startswith(key + " "))
-        assert f"{medians['gymnasium'] / medians['gymspaces']:.1f}x" in row.split()
-        assert f"{medians['gymspaces'] / medians['floor']:.1f}x" in row.split()
         assert f"{load_targets(TARGETS).ratio[key]:g}x" in row.split()
         assert row.split()[-1] in ("pass", "MISS", "pass*", "MISS*")  # *: re-measured
+        if row.split()[-1].endswith("*"):
+            # Below its target at first (a loaded machine): the row shows the
+            # interleaved re-measurement, which a note names; not the JSON's medians.
+            assert f"note: {key}: below the target at first; re-measured" in result.stdout
+            continue
+        assert f"{medians['gymnasium'] / medians['gymspaces']:.1f}x" in row.split()
+        assert f"{medians['gymspaces'] / medians['floor']:.1f}x" in row.split()
     assert "quick mode" in result.stdout
     # The progress bar saw exactly the selected measurements (and their floors);
     # stderr is a pipe here, so it drew no bar, only its summary line.

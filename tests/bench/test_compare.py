@@ -368,8 +368,10 @@ def test_a_run_against_a_doctored_baseline_fails_and_names_the_cases(saved_run):
     assert "compare: FAIL, 2 of 2 speedups fell more than 5% against doctored.json:" in result.stdout
     verdict_lines = result.stdout.split("compare: FAIL")[1].splitlines()[1:]
     assert sorted(line.split(":")[0].strip() for line in verdict_lines) == sorted(RUN_CASES)
-    # Each was timed again, interleaved, before it was called.
-    assert "re-measuring " in result.stderr and "(fell more than 5% against doctored.json)" in " ".join(
-        result.stderr.split()
-    )
+    # Each was timed again, interleaved, before it was called: for the fall, or
+    # already for its target (a case below it on a loaded machine), whose
+    # re-measure then judges the fall too.
+    said = " ".join(result.stderr.split())
+    assert "re-measuring " in said
+    assert "(fell more than 5% against doctored.json)" in said or "(below the target)" in said
     assert max(map(len, (result.stdout + result.stderr).splitlines())) <= 120
