@@ -636,10 +636,16 @@ def test_patched_create_is_gymnasiums_own_on_this_python(dtype: Any) -> None:
     float16 leaf raises there, plain and patched alike (quirk Q33)."""
     from gymspaces.gymnasium import patched
 
+    def element_types(memory: Any) -> Any:
+        if isinstance(memory, dict):
+            return {key: element_types(value) for key, value in memory.items()}
+        if isinstance(memory, tuple):
+            return tuple(element_types(value) for value in memory)
+        return memory.get_obj()._type_.__name__  # c_float, c_ubyte (raw bytes), ...
+
     def create_and_describe() -> Any:
         memory = gym_vector.create_shared_memory(tree(GYM, dtype), N)
-        return {key: (type(leaf).__name__, leaf_bytes(leaf)) if not isinstance(leaf, (dict, tuple)) else leaf_bytes(leaf)
-                for key, leaf in memory.items()}
+        return element_types(memory), leaf_bytes(memory)
 
     plain = outcome(create_and_describe)
     with patched():
