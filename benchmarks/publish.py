@@ -282,6 +282,10 @@ def _patched_rows(figures: Figures) -> list[Row]:
 # ----------------------------------------------------------------- the blocks
 
 
+RUN_EXTRAS = "bench,plot,clients"
+"""The extras a run needs to cover every figure the documents quote (the real loops run the frameworks)."""
+
+
 def render_source(figures: Figures) -> list[str]:
     """Which run the figures come from, and the commands that regenerate them."""
     identity, run = figures.run.identity, figures.run
@@ -298,10 +302,12 @@ def render_source(figures: Figures) -> list[str]:
         f"{identity.get('date') or 'undated'}, {identity.get('python', '?')} on {machine}, {versions}, "
         f"{run.mode or 'unknown'} mode. Whole-program ratios move more from run to run than the "
         "per-operation ones. To measure again and rewrite every figure of the README, "
-        "`docs/performance.md` and `docs/patching.md` (and the chart) from the new run:"
+        "`docs/performance.md` and `docs/patching.md` (and the chart) from the new run, in a fresh "
+        "environment of the checkout:"
     ) + [
         "",
         "```bash",
+        f'pip install -e ".[{RUN_EXTRAS}]"                    # every case: the frameworks, and the chart',
         f"python -m benchmarks{quick} --figures {DEFAULT_FIGURES}   # the run, a few minutes",
         f"python -m benchmarks --publish {DEFAULT_FIGURES}            # the documents",
         "```",
@@ -599,7 +605,8 @@ def publish(figures_path: str | os.PathLike[str], root: Path | None = None, *, c
     if missing:
         raise PublishError(
             f"{figures_path} does not hold every figure the documents quote, so nothing was written; "
-            f"missing: {', '.join(missing)}. Publish a whole run (python -m benchmarks --quick --figures FILE); "
+            f"missing: {', '.join(missing)}. Publish a whole run (pip install -e \".[{RUN_EXTRAS}]\", then "
+            "python -m benchmarks --quick --figures FILE); "
             "a partial run can still be compared (--compare) and plotted (--plot)"
         )
     texts = {path: (root / path).read_text(encoding="utf8") for path in DOCUMENTS}
