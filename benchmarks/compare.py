@@ -26,6 +26,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -44,6 +45,24 @@ MAIN = ""
 """The measure of a case's own speedup (Gymnasium over gymspaces, or plain over patched)."""
 MEASURES = ((MAIN, "gymspaces"), (KERNELS, KERNELS))
 """Each measure and the implementation Gymnasium's median is divided by."""
+
+
+SIGNIFICANCE = 0.01
+"""A re-measured speedup is called regressed only if chance alone would put as many of its pairs past the
+threshold less often than this (:func:`sign_test`)."""
+
+
+def sign_test(ratios: Iterable[float], line: float) -> float:
+    """The one-sided sign test of interleaved pair ratios against ``line``: the chance of at least as many
+    ratios below ``line`` as observed if each pair fell on either side of it with even odds.
+
+    >>> round(sign_test([0.9] * 17 + [1.1] * 4, 1.0), 4)
+    0.0036
+    """
+    ratios = list(ratios)
+    below = sum(ratio < line for ratio in ratios)
+    total = len(ratios)
+    return sum(math.comb(total, k) for k in range(below, total + 1)) / 2**total
 
 
 def regressed(base: float, now: float, threshold: float) -> bool:
@@ -67,6 +86,9 @@ class Speedup:
     now: float
     remeasured: int = 0
     """How many times it was timed again, interleaved, before it was judged."""
+    chance: float | None = None
+    """After re-measurement, the chance that as many of its interleaved pairs would fall past the threshold
+    if it had not regressed (a one-sided sign test); it is called regressed only below :data:`SIGNIFICANCE`."""
 
     @property
     def name(self) -> str:
@@ -96,7 +118,16 @@ class Comparison:
 
     @property
     def regressions(self) -> list[Speedup]:
-        return [s for s in self.speedups if regressed(s.base, s.now, self.threshold)]
+        return [s for s in self.speedups if regressed(s.base, s.now, self.threshold) and not self.within_noise(s)]
+
+    def within_noise(self, speedup: Speedup) -> bool:
+        """Whether ``speedup`` fell on its figures but its re-measured pairs do not show it (sign test)."""
+        return speedup.chance is not None and speedup.chance >= SIGNIFICANCE
+
+    @property
+    def noise(self) -> list[Speedup]:
+        """The speedups below the threshold on their figures that the sign test did not call regressed."""
+        return [s for s in self.speedups if regressed(s.base, s.now, self.threshold) and self.within_noise(s)]
 
     @property
     def improvements(self) -> list[Speedup]:
@@ -241,6 +272,11 @@ def render_comparison(comparison: Comparison) -> list[str]:
         lines.extend(aligned(table))
     if any(s.remeasured for s in c.regressions + c.improvements):
         lines.append(f"{REMEASURED} re-measured, both sides interleaved, before it was judged (notes above)")
+    for s in c.noise:
+        lines.append(
+            f"within noise: {s.name} {_ratio(s.base)} -> {_ratio(s.now)} ({s.change:+.1%}) on its median pair, but "
+            f"its re-measured pairs fell past {pct} no more often than chance (sign test, p = {s.chance:.2f})"
+        )
     for names, where_only in ((c.only_now, "this run"), (c.only_base, c.name)):
         if names:
             lines.append(f"only in {where_only}, not compared: {', '.join(names)}")
@@ -270,6 +306,6 @@ def verdict(comparison: Comparison) -> int:
 
 
 __all__ = [
-    "MAIN", "REPORT_THRESHOLD", "Comparison", "Speedup", "check_threshold", "compare", "describe",
-    "improved", "load_baseline", "regressed", "render_comparison", "speedups_of", "verdict",
+    "MAIN", "REPORT_THRESHOLD", "SIGNIFICANCE", "Comparison", "Speedup", "check_threshold", "compare", "describe",
+    "improved", "load_baseline", "regressed", "render_comparison", "sign_test", "speedups_of", "verdict",
 ]

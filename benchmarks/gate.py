@@ -14,7 +14,8 @@ import sys
 from collections.abc import Sequence
 
 from benchmarks.cases import CASES_BY_KEY, Case
-from benchmarks.compare import MAIN, Comparison
+from benchmarks.compare import MAIN, Comparison, sign_test
+from benchmarks.compare import regressed as regressed_past
 from benchmarks.errors import BENCH_EXTRA, EXIT_MISSED, EXIT_OK, EXIT_USAGE, UsageError
 from benchmarks.evaluation import Report, evaluate
 from benchmarks.paired import Interleaved, kernels_side, time_interleaved
@@ -102,7 +103,12 @@ def confirm_regressions(run: Run, comparison: Comparison) -> bool:
     the report shows what was judged); a patched case's kernels gain takes
     only the ratio of its median pair (its table keeps the first figures). A
     case's own speedup already re-measured for its target is judged on that.
-    Up to ``REMEASURES`` looks; each note joins ``run.confirmed``. Returns
+    Its pairs must also show it: a one-sided sign test
+    (:func:`~benchmarks.compare.sign_test`) of how many pairs fell past the
+    threshold, below :data:`~benchmarks.compare.SIGNIFICANCE`; one that
+    fails the test is looked at again with more pairs, and one that still
+    fails it is listed as within noise, not failed. Up to ``REMEASURES``
+    looks; each note joins ``run.confirmed``. Returns
     whether anything was re-measured (the report is then evaluated anew).
     """
     for speedup in comparison.speedups:
@@ -111,7 +117,12 @@ def confirm_regressions(run: Run, comparison: Comparison) -> bool:
     timings: dict[str, Interleaved] = {}
     attempts: dict[str, int] = {}
     for attempt in range(1, REMEASURES + 1):
-        regressed = [s for s in comparison.regressions if not (s.measure == MAIN and s.key in run.remeasured)]
+        # Below the line on its figures, and not yet shown to be by its pairs (a second look adds pairs).
+        regressed = [
+            s for s in comparison.speedups
+            if regressed_past(s.base, s.now, comparison.threshold) and (s.chance is None or comparison.within_noise(s))
+            and not (s.measure == MAIN and s.key in run.remeasured)
+        ]
         if not regressed:
             break
         cases = {s.name: CASES_BY_KEY[s.key] for s in regressed}
@@ -120,6 +131,9 @@ def confirm_regressions(run: Run, comparison: Comparison) -> bool:
         for s in regressed:
             pair = timings[s.name].median_pair
             s.now = pair["gymnasium"] / pair["gymspaces"]
+            # The median pair alone could still be a spell's: the pairs must fall past the line more
+            # often than chance before it is called a regression.
+            s.chance = sign_test(timings[s.name].pair_ratios, s.base * (1 - comparison.threshold / 100))
             s.remeasured = attempts[s.name] = attempt
             if s.measure == MAIN:
                 run.medians[s.key].update(pair)

@@ -375,3 +375,28 @@ def test_a_run_against_a_doctored_baseline_fails_and_names_the_cases(saved_run):
     assert "re-measuring " in said
     assert "(fell more than 5% against doctored.json)" in said or "(below the target)" in said
     assert max(map(len, (result.stdout + result.stderr).splitlines())) <= 120
+
+
+def test_a_fall_its_pairs_do_not_show_is_within_noise_not_a_regression(monkeypatch, capsys):
+    run, base = _run({"dict_flatten": 17.0}), _run({"dict_flatten": 20.0})
+    comparison = compare(run, base, name="main.json", threshold=10, gating=True)
+    assert [s.name for s in comparison.regressions] == ["dict_flatten"]
+    # Both looks: the median pair just below the line (18), but the pairs on either side of it as often as
+    # chance puts them there.
+    timed = _fake_interleaved(monkeypatch, {"dict_flatten": [17.9, 18.1] * 5 + [17.95]})
+    assert _gate.confirm_regressions(run, comparison)
+    assert timed == ["dict_flatten", "dict_flatten"]  # not significant after one look: a second, with more pairs
+    speedup, = comparison.speedups
+    assert regressed(speedup.base, speedup.now, 10) and speedup.chance is not None and speedup.chance > 0.3
+    assert comparison.regressions == [] and comparison.noise == [speedup]
+    assert verdict(comparison) == EXIT_OK
+    said = " ".join(" ".join(render_comparison(comparison)).split())
+    assert "within noise: dict_flatten 20.0x -> 17.9" in said and "(sign test, p = 0." in said
+
+
+def test_the_sign_test_needs_most_pairs_past_the_line():
+    from benchmarks.compare import SIGNIFICANCE, sign_test
+
+    assert sign_test([0.5] * 21, 1.0) == pytest.approx(2.0**-21)
+    assert sign_test([0.5] * 17 + [2.0] * 4, 1.0) < SIGNIFICANCE <= sign_test([0.5] * 16 + [2.0] * 5, 1.0)
+    assert sign_test([2.0] * 21, 1.0) == 1.0
