@@ -240,15 +240,15 @@ class Probe:
 @contextlib.contextmanager
 def _timing_plain_operations() -> Iterator[Any]:
     """Gymnasium's own space operations -- the ones patching takes over
-    (``_patch.intercepted``) -- timed into a scratch record of :mod:`gymspaces.gymnasium._report` (yielded)."""
+    (``_patch.intercepted``) -- timed into a scratch record of :mod:`gymspaces.gymnasium._recording` (yielded)."""
     import gymnasium.spaces as spaces
 
-    from gymspaces.gymnasium import _patch, _report
+    from gymspaces.gymnasium import _patch, _recording
     from gymspaces.gymnasium._release import SPACE_NAMES, utils_helper, vector_helper
 
     undo: list[Callable[[], None]] = []
-    saved = _report._record
-    _report._record = record = _report._Record()
+    saved = _recording._record
+    _recording._record = record = _recording._Record()
     try:
         for name in SPACE_NAMES:
             cls = getattr(spaces, name)
@@ -256,7 +256,7 @@ def _timing_plain_operations() -> Iterator[Any]:
                 if not _patch.intercepted(attribute, name):
                     continue
                 original = cls.__dict__[attribute]
-                setattr(cls, attribute, _report.timed(f"{name}.{attribute}", original))
+                setattr(cls, attribute, _recording.timed(f"{name}.{attribute}", original))
                 undo.append(functools.partial(setattr, cls, attribute, original))
         helpers = [(utils_helper(name), name) for name in _patch._UTILS_HELPERS]
         helpers += [(vector_helper(name), name) for name in _patch._VECTOR_HELPERS]
@@ -268,25 +268,25 @@ def _timing_plain_operations() -> Iterator[Any]:
                 if cls not in helper.registry or not _patch.intercepted(name, name_of_space):
                     continue
                 original = helper.registry[cls]
-                helper.register(cls, _report.timed(name, original))
+                helper.register(cls, _recording.timed(name, original))
                 undo.append(functools.partial(helper.register, cls, original))
         yield record
     finally:
         while undo:
             undo.pop()()
-        _report._record = saved
+        _recording._record = saved
 
 
 def probe(key: str) -> Probe:
     """Run the loop ``key`` plain once with its space operations timed (see :class:`Probe`)."""
-    from gymspaces.gymnasium import _report
+    from gymspaces.gymnasium import _estimate
 
     with plain_gymnasium(), _timing_plain_operations() as record:
         start = time.perf_counter()
         fingerprint = LOOPS[key].run()
         elapsed = time.perf_counter() - start
-    outer_cost, nested_cost = _report.timer_cost()
-    group = _report._Group()
+    outer_cost, nested_cost = _estimate.timer_cost()
+    group = _estimate._Group()
     group.add(record.snapshot())
     calls = sum(group.calls.values())
     in_spaces = sum(group.in_operations((outer_cost, nested_cost)).values())

@@ -219,8 +219,8 @@ def to_gymnasium(space: Any, *, share_rng: bool = False, strict: bool = False) -
 
 
 def __getattr__(name: str) -> Any:
-    # PEP 562: the report module (its timers, pickling, the processes of a run)
-    # loads on first use of ``report``, not with patch mode.
+    # PEP 562: the report's modules (its timers, pickling, the processes of a
+    # run, the estimate) load on first use of ``report``, not with patch mode.
     if name != "report":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from gymspaces.gymnasium._report import report

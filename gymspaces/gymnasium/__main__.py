@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> None:
     if report:
         import atexit
 
-        from gymspaces.gymnasium._report import DIRECTORY_VARIABLE, count_whole_process, directory
+        from gymspaces.gymnasium._processes import DIRECTORY_VARIABLE, count_whole_process, directory
 
         # The user times the whole process: its start-up (gymspaces' imports,
         # patching) is in the run the report counts.

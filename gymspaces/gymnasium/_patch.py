@@ -337,10 +337,10 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
         from gymspaces.vector import shared_memory  # noqa: F401
 
         if report:
-            from gymspaces.gymnasium import _report  # only to record: not imported otherwise
+            from gymspaces.gymnasium import _processes, _recording  # only to record: not imported otherwise
 
-            _report.reset()
-        record: Callable[[str, Any], Any] = _report.timed if report else (lambda label, function: function)
+            _processes.reset()
+        record: Callable[[str, Any], Any] = _recording.timed if report else (lambda label, function: function)
         state = _PatchState()
         state.recording = report
         try:
@@ -361,7 +361,7 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
                 registry = gymnasium_helper.registry
                 originals = {theirs: registry[theirs] for theirs in state.equivalents if theirs in registry}
                 # Recording, the fallbacks note that the call ran Gymnasium's own code.
-                fallbacks = {cls: _report.noting_plain(name, rule) for cls, rule in originals.items()} if report else originals
+                fallbacks = {cls: _recording.noting_plain(name, rule) for cls, rule in originals.items()} if report else originals
                 rule = _entries.helper_rule(
                     gymspaces_helper, name, state.live, fallbacks,
                     None if name == "flatdim" else _entries.graph_instances,
@@ -372,20 +372,20 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
                         continue
                     state.register(gymnasium_helper, theirs, rule)
                 state.answer_registered_in_c(gymnasium_helper)
-            state.live.note_plain = _report.note_plain if report else None
+            state.live.note_plain = _recording.note_plain if report else None
             for name in SPACE_NAMES:
                 for attribute, entry in _entries.make_entries(name, state.live).items():
                     if (name, attribute) not in _METHODS_LEFT_TO_GYMNASIUM:
                         state.set_attribute(getattr(_gym, name), attribute, record(f"{name}.{attribute}", entry))
             if report:
                 original_init = _gym.Space.__dict__["__init__"]
-                state.set_attribute(_gym.Space, "__init__", _report.recording_init(original_init, _compiled_class))
+                state.set_attribute(_gym.Space, "__init__", _recording.recording_init(original_init, _compiled_class))
         except BaseException:
             state.undo()
             raise
         _state = state
         if report:
-            _report.note_patching(time.perf_counter() - started)  # part of patch mode's start-up
+            _recording.note_patching(time.perf_counter() - started)  # part of patch mode's start-up
 
 
 def unpatch() -> None:

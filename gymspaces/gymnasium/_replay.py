@@ -1,10 +1,11 @@
 """The estimate of what patch mode removed: sampled calls replayed plain and compiled.
 
-While recording, the report keeps a pickled copy of a few calls of each
+While recording, patch mode keeps a pickled copy of a few calls of each
 operation (the 1st, 2nd, 4th, 8th, ... call not inside another; only calls on
 spaces made of Gymnasium's own classes with plain-data arguments, whose
-pickling runs no code of the program and draws nothing). At report time
-the report (:mod:`gymspaces.gymnasium._report`) runs this module in a separate
+pickling runs no code of the program and draws nothing:
+:mod:`gymspaces.gymnasium._recording`). At report time the estimate
+(:mod:`gymspaces.gymnasium._estimate`) runs this module in a separate
 interpreter, which replays them: each
 call runs repeatedly on a fresh copy of its space and arguments, first with
 Gymnasium unpatched, then patched, and the ratio of the per-call times is the
@@ -17,11 +18,11 @@ memory of the replay's own of the same layout; ``create_shared_memory`` is not
 replayed (it allocates).
 
 The same interpreter measures what importing gymspaces' layer costs once
-Gymnasium is imported (the report's ``REPLAY_PROGRAM`` times it before
+Gymnasium is imported (the estimate's ``REPLAY_PROGRAM`` times it before
 anything else): part of patch mode's start-up, which the program's process
 cannot time itself (its imports ran before any of gymspaces' code).
 
-Run by the report's ``REPLAY_PROGRAM`` (``python -c``): pickled samples on
+Run by the estimate's ``REPLAY_PROGRAM`` (``python -c``): pickled samples on
 stdin, JSON on stdout.
 """
 

@@ -1,0 +1,294 @@
+"""The report's figures: the time in space operations, and the estimate of what patch mode removed.
+
+The counts of a group of processes (:class:`_Group`) give the time spent in
+space operations -- calls not already inside another timed call, the timer's
+own cost (:func:`timer_cost`) taken out -- and with the run time, the share of
+the run in space operations and the ceiling ``1 / (1 - share)``: how much
+faster the program would be if they took no time. The time patch mode
+removed is estimated from a replay of the sampled calls in a separate
+interpreter (:func:`_replay`, running :mod:`gymspaces.gymnasium._replay`), and
+the plain run from it: the run without patch mode's start-up, with what it
+removed (:func:`_figures`). Calls that ran Gymnasium's own code are counted as
+such, not as compiled, and not priced.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+import gymspaces
+from gymspaces.gymnasium import _recording
+from gymspaces.gymnasium._recording import _Record, _depth, timed
+
+__all__ = ["timer_cost"]
+
+REPLAY_TIMEOUT = 120.0
+"""Seconds the replay (:mod:`gymspaces.gymnasium._replay`) may take before the report gives up the estimate."""
+
+REPLAY_PROGRAM = (
+    "import sys, time\n"
+    # -c puts the working directory first on sys.path (not under -P): no
+    # module there may stand in for Gymnasium's or gymspaces'.
+    "if not getattr(sys.flags, 'safe_path', False): del sys.path[0]\n"
+    "import gymnasium\n"
+    "started = time.perf_counter()\n"
+    "import gymspaces.gymnasium, gymspaces.gymnasium.__main__\n"
+    "imported = time.perf_counter() - started\n"
+    "from gymspaces.gymnasium._replay import main\n"
+    "main(imported)\n"
+)
+"""The replay's program (``python -c``): times the import of gymspaces' layer once
+Gymnasium is imported, then runs :func:`gymspaces.gymnasium._replay.main`."""
+
+
+# ---------------------------------------------------------------- the timer's own cost
+
+
+def timer_cost() -> tuple[float, float]:
+    """``(outer, nested)``: seconds the timer adds to one call's recorded time, and
+    to the time of a call it is nested in (measured now, on a call that does nothing)."""
+    saved = _recording._record
+    _recording._record = scratch = _Record()  # a scratch record: the program's counts are untouched
+    try:
+        nothing = timed("nothing", _nothing)
+        clock = time.perf_counter
+        rounds = 2000
+        outer = nested = float("inf")
+        for _ in range(5):
+            scratch.outer_seconds.clear()
+            scratch.outer_calls.clear()
+            for _ in range(rounds):
+                nothing()
+            outer = min(outer, scratch.outer_seconds["nothing"] / rounds)
+            depth = getattr(_depth, "value", 0)
+            _depth.value = depth + 1  # as inside another timed call
+            try:
+                start = clock()
+                for _ in range(rounds):
+                    nothing()
+                wrapped = clock() - start
+                start = clock()
+                for _ in range(rounds):
+                    _nothing()
+                bare = clock() - start
+            finally:
+                _depth.value = depth
+            nested = min(nested, max(wrapped - bare, 0.0) / rounds)
+        return outer, nested
+    finally:
+        _recording._record = saved
+
+
+def _nothing() -> None:
+    return None
+
+
+# ---------------------------------------------------------------- the estimate
+
+
+@dataclass
+class _Replay:
+    """What the replay in a separate interpreter measured (:mod:`gymspaces.gymnasium._replay`)."""
+
+    ratios: dict[str, float] | None
+    """Plain/compiled cost ratio per operation; None when not estimated."""
+    note: str
+    """How the ratios were obtained, or why there are none."""
+    imported: float | None = None
+    """Seconds that interpreter took to import gymspaces' layer once Gymnasium was imported."""
+    seconds: float = 0.0
+    """What the replay took, at exit (0 when it did not run)."""
+
+
+_NOTHING_KEPT = "nothing to replay: no call was kept (none on Gymnasium's own classes with plain-data arguments)"
+
+
+def _replay(samples: list[bytes], for_import: bool) -> _Replay:
+    """Replay ``samples`` in a separate interpreter, plain then compiled.
+
+    It runs when there are samples or ``for_import`` (a whole process is
+    counted, whose start-up holds the import of gymspaces' layer, which that
+    interpreter measures).
+    """
+    if not samples and not for_import:
+        return _Replay({}, _NOTHING_KEPT)
+    environment = {
+        key: value for key, value in os.environ.items() if key not in ("GYMSPACES_PATCH", "GYMSPACES_REPORT")
+    }
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(str(gymspaces.__file__))))
+    # This gymspaces, wherever it was imported from (last: nothing else moves).
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [environment.get("PYTHONPATH"), package_root]))
+    started = time.perf_counter()
+    try:
+        result = subprocess.run(
+            [sys.executable, "-c", REPLAY_PROGRAM],
+            input=pickle.dumps(samples, protocol=pickle.HIGHEST_PROTOCOL),
+            capture_output=True,
+            env=environment,
+            timeout=REPLAY_TIMEOUT,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        why = f"not available: the replay could not run ({type(error).__name__}: {error})"
+        return _Replay(None, why, seconds=time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    if result.returncode != 0:
+        last = (result.stderr.decode(errors="replace").strip().splitlines() or ["no output"])[-1]
+        return _Replay(None, f"not available: the replay failed ({last})", seconds=seconds)
+    measured = json.loads(result.stdout)
+    ratios, note = _ratios(measured["calls"], seconds)
+    return _Replay(ratios, note if samples else _NOTHING_KEPT, measured["import"], seconds)
+
+
+def _ratios(measured: list[list[Any]], seconds: float) -> tuple[dict[str, float], str]:
+    """Each operation's plain/compiled ratio from the replay's ``[label, plain s, compiled s]``, and how."""
+    plain: dict[str, float] = {}
+    compiled: dict[str, float] = {}
+    used = failed = 0
+    for label, plain_seconds, compiled_seconds in measured:
+        if plain_seconds is None or compiled_seconds is None or compiled_seconds <= 0:
+            failed += 1
+            continue
+        used += 1
+        plain[label] = plain.get(label, 0.0) + plain_seconds
+        compiled[label] = compiled.get(label, 0.0) + compiled_seconds
+    ratios = {label: plain[label] / compiled[label] for label in plain}
+    spread = ", ".join(f"{label} {ratio:.1f}x" for label, ratio in sorted(ratios.items()))
+    note = (
+        f"{used} kept calls (the 1st, 2nd, 4th, 8th, ... of each operation) replayed on copies, plain and "
+        f"compiled, in a separate interpreter ({seconds:.1f} s); plain time of an operation ~ its measured "
+        f"time in compiled calls x its plain/compiled ratio: {spread or 'none'}"
+    )
+    if failed:
+        note += f"; {failed} kept calls could not be replayed"
+    return ratios, note
+
+
+# ---------------------------------------------------------------- the figures
+
+
+class _Group:
+    """Counts summed over processes."""
+
+    def __init__(self) -> None:
+        self.processes = 0
+        self.calls: Counter[str] = Counter()
+        self.seconds: Counter[str] = Counter()
+        self.outer_calls: Counter[str] = Counter()
+        self.outer_seconds: Counter[str] = Counter()
+        self.plain_outer_seconds: Counter[str] = Counter()
+        self.plain_calls: Counter[str] = Counter()  # by operation
+        self.run_seconds = 0.0
+        self.startup_seconds = 0.0  # patching, where it is in the run
+        self.importers = 0  # processes that imported gymspaces' layer inside their run
+        self.counted_from: set[str] = set()
+
+    def add(self, counts: dict[str, Any]) -> None:
+        self.processes += 1
+        self.calls.update(counts["calls"])
+        self.seconds.update(counts["seconds"])
+        self.outer_calls.update(counts["outer_calls"])
+        self.outer_seconds.update(counts["outer_seconds"])
+        self.plain_outer_seconds.update(counts["plain_outer_seconds"])
+        for (label, _, _), count in counts["plain_calls"].items():
+            self.plain_calls[label] += count
+        self.run_seconds += counts["run_seconds"]
+        self.startup_seconds += counts["startup_seconds"]
+        self.importers += bool(counts["imported"])
+        self.counted_from.add(counts["counted_from"])
+
+    def compiled_calls(self) -> Counter[str]:
+        """Calls that ran compiled, by operation (the timed calls less those that ran plain)."""
+        return self.calls - self.plain_calls
+
+    def in_operations(self, cost: tuple[float, float]) -> dict[str, float]:
+        """Seconds in each operation's outermost calls, the timer's cost taken out."""
+        outer_cost, nested_cost = cost
+        nested_calls = sum(self.calls.values()) - sum(self.outer_calls.values())
+        total_outer = sum(self.outer_seconds.values()) or 1.0
+        result = {}
+        for label, seconds in self.outer_seconds.items():
+            # Nested calls are spread over the outermost ones by time.
+            share_of_nested = nested_calls * nested_cost * seconds / total_outer
+            result[label] = max(seconds - self.outer_calls[label] * outer_cost - share_of_nested, 0.0)
+        return result
+
+    def compiled_share(self, label: str) -> float:
+        """The part of ``label``'s outermost time spent in calls that ran compiled."""
+        total = self.outer_seconds[label]
+        return 0.0 if total <= 0 else max(total - self.plain_outer_seconds[label], 0.0) / total
+
+
+@dataclass
+class _Figures:
+    """What the space operations cost one group of processes (this one, or its children summed)."""
+
+    name: str
+    spent: float
+    """Seconds in space operations (outermost calls), the timer's cost taken out."""
+    run: float
+    counted_from: str
+    """Where the run starts: "process start", "the command's start", "patching" (or "" when mixed)."""
+    startup: float | None = 0.0
+    """Seconds of patch mode's own start-up inside the run (None: not measured)."""
+    patching: float = 0.0
+    """The part of ``startup`` spent in ``patch()`` (the rest: importing gymspaces' layer)."""
+    removed: float | None = None
+    """Estimated seconds patch mode removed (negative: added); None when not estimated."""
+    unknown: tuple[str, ...] = ()
+    """Operations the estimate could not price (no replayable call kept)."""
+    summed: bool = False
+
+    @property
+    def share(self) -> float:
+        return min(self.spent / self.run, 1.0) if self.run > 0 else 0.0
+
+    @property
+    def ceiling(self) -> str:
+        return "unbounded" if self.share >= 1.0 else f"{1 / (1 - self.share):.2f}x"
+
+    @property
+    def plain_run(self) -> float | None:
+        """The run without patch mode: its start-up out, what it removed back in."""
+        if self.removed is None or self.startup is None:
+            return None
+        return max(self.run - self.startup + self.removed, 0.0)
+
+    @property
+    def gain(self) -> float | None:
+        plain = self.plain_run
+        return None if plain is None or self.run <= 0 else plain / self.run
+
+
+def _figures(name: str, group: _Group, cost: tuple[float, float], replay: _Replay, summed: bool = False) -> _Figures:
+    operations = group.in_operations(cost)
+    startup: float | None = group.startup_seconds
+    if group.importers:  # the import of gymspaces' layer, timed in the replay's interpreter
+        startup = None if replay.imported is None else group.startup_seconds + group.importers * replay.imported
+    counted_from = next(iter(group.counted_from)) if len(group.counted_from) == 1 else ""
+    figures = _Figures(
+        name, sum(operations.values()), group.run_seconds, counted_from, startup, group.startup_seconds, summed=summed
+    )
+    if replay.ratios is None:
+        return figures
+    removed = 0.0
+    unknown = []
+    for label, seconds in operations.items():
+        compiled = seconds * group.compiled_share(label)  # calls that ran plain are as fast as plain
+        if compiled <= 0:
+            continue
+        if label in replay.ratios:
+            removed += compiled * (replay.ratios[label] - 1.0)  # negative where compiled is slower
+        else:
+            unknown.append(label)
+    figures.removed = removed
+    figures.unknown = tuple(sorted(unknown))
+    return figures
