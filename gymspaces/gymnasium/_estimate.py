@@ -98,14 +98,22 @@ def _nothing() -> None:
 class _Replay:
     """What the replay in a separate interpreter measured (:mod:`gymspaces.gymnasium._replay`)."""
 
-    ratios: dict[str, float] | None
-    """Plain/compiled cost ratio per operation; None when not estimated."""
+    per_call: dict[str, tuple[float, float]] | None
+    """Seconds per call of each operation, ``(plain, compiled)``, averaged over its kept calls; None when
+    not estimated."""
     note: str
     """How the ratios were obtained, or why there are none."""
     imported: float | None = None
     """Seconds that interpreter took to import gymspaces' layer once Gymnasium was imported."""
     seconds: float = 0.0
     """What the replay took, at exit (0 when it did not run)."""
+
+    @property
+    def ratios(self) -> dict[str, float] | None:
+        """Plain/compiled cost ratio per operation; None when not estimated."""
+        if self.per_call is None:
+            return None
+        return {label: plain / compiled for label, (plain, compiled) in self.per_call.items()}
 
 
 _NOTHING_KEPT = "nothing to replay: no call was kept (none on Gymnasium's own classes with plain-data arguments)"
@@ -144,35 +152,46 @@ def _replay(samples: list[bytes], for_import: bool) -> _Replay:
         last = (result.stderr.decode(errors="replace").strip().splitlines() or ["no output"])[-1]
         return _Replay(None, f"not available: the replay failed ({last})", seconds=seconds)
     measured = json.loads(result.stdout)
-    ratios, note = _ratios(measured["calls"], seconds)
-    return _Replay(ratios, note if samples else _NOTHING_KEPT, measured["import"], seconds)
+    per_call, note = _per_call(measured["calls"], seconds)
+    return _Replay(per_call, note if samples else _NOTHING_KEPT, measured["import"], seconds)
 
 
-def _ratios(measured: list[list[Any]], seconds: float) -> tuple[dict[str, float], str]:
-    """Each operation's plain/compiled ratio from the replay's ``[label, plain s, compiled s]``, and how."""
-    plain: dict[str, float] = {}
-    compiled: dict[str, float] = {}
+def _per_call(measured: list[list[Any]], seconds: float) -> tuple[dict[str, tuple[float, float]], str]:
+    """Each operation's seconds per call, plain and compiled, from the replay's ``[label, plain s, compiled s]``
+    (one per kept call, averaged), and how they were obtained."""
+    plain: dict[str, list[float]] = {}
+    compiled: dict[str, list[float]] = {}
     used = failed = 0
     for label, plain_seconds, compiled_seconds in measured:
         if plain_seconds is None or compiled_seconds is None or compiled_seconds <= 0:
             failed += 1
             continue
         used += 1
-        plain[label] = plain.get(label, 0.0) + plain_seconds
-        compiled[label] = compiled.get(label, 0.0) + compiled_seconds
-    ratios = {label: plain[label] / compiled[label] for label in plain}
-    spread = ", ".join(f"{label} {ratio:.1f}x" for label, ratio in sorted(ratios.items()))
+        plain.setdefault(label, []).append(plain_seconds)
+        compiled.setdefault(label, []).append(compiled_seconds)
+    per_call = {
+        label: (sum(plain[label]) / len(plain[label]), sum(compiled[label]) / len(compiled[label])) for label in plain
+    }
+    spread = ", ".join(
+        f"{label} {one_plain * 1e6:.3g} / {one_compiled * 1e6:.3g} us"
+        for label, (one_plain, one_compiled) in sorted(per_call.items())
+    )
     note = (
         f"{used} kept calls (the 1st, 2nd, 4th, 8th, ... of each operation) replayed on copies, plain and "
-        f"compiled, in a separate interpreter ({seconds:.1f} s); plain time of an operation ~ its measured "
-        f"time in compiled calls x its plain/compiled ratio: {spread or 'none'}"
+        f"compiled, in a separate interpreter ({seconds:.1f} s); an operation's compiled calls cost the "
+        f"program its calls x its plain or compiled time per call there (plain / compiled): {spread or 'none'}"
     )
     if failed:
         note += f"; {failed} kept calls could not be replayed"
-    return ratios, note
+    return per_call, note
 
 
 # ---------------------------------------------------------------- the figures
+
+
+MAX_CONTENTION = 4.0
+"""The most the replay's times are scaled up for a run that waited: a process that waits for its
+workers or for I/O, not for a core, is not told apart, and is not scaled further."""
 
 
 class _Group:
@@ -187,6 +206,7 @@ class _Group:
         self.plain_outer_seconds: Counter[str] = Counter()
         self.plain_calls: Counter[str] = Counter()  # by operation
         self.run_seconds = 0.0
+        self.run_cpu_seconds = 0.0  # the processes' CPU time over their runs
         self.startup_seconds = 0.0  # patching, where it is in the run
         self.importers = 0  # processes that imported gymspaces' layer inside their run
         self.counted_from: set[str] = set()
@@ -201,6 +221,7 @@ class _Group:
         for (label, _, _), count in counts["plain_calls"].items():
             self.plain_calls[label] += count
         self.run_seconds += counts["run_seconds"]
+        self.run_cpu_seconds += counts.get("run_cpu_seconds", counts["run_seconds"])
         self.startup_seconds += counts["startup_seconds"]
         self.importers += bool(counts["imported"])
         self.counted_from.add(counts["counted_from"])
@@ -220,6 +241,13 @@ class _Group:
             share_of_nested = nested_calls * nested_cost * seconds / total_outer
             result[label] = max(seconds - self.outer_calls[label] * outer_cost - share_of_nested, 0.0)
         return result
+
+    def contention(self) -> float:
+        """How much longer the run took than its CPU time (1: it never waited), at most
+        :data:`MAX_CONTENTION`: the replay times calls on a core of their own, the run shared one."""
+        if self.run_cpu_seconds <= 0:
+            return 1.0
+        return min(max(self.run_seconds / self.run_cpu_seconds, 1.0), MAX_CONTENTION)
 
     def compiled_share(self, label: str) -> float:
         """The part of ``label``'s outermost time spent in calls that ran compiled."""
@@ -243,6 +271,8 @@ class _Figures:
     """The part of ``startup`` spent in ``patch()`` (the rest: importing gymspaces' layer)."""
     removed: float | None = None
     """Estimated seconds patch mode removed (negative: added); None when not estimated."""
+    recording: float = 0.0
+    """Estimated seconds the recording itself added to the run, already taken out of ``run`` and ``spent``."""
     unknown: tuple[str, ...] = ()
     """Operations the estimate could not price (no replayable call kept)."""
     summed: bool = False
@@ -269,6 +299,20 @@ class _Figures:
 
 
 def _figures(name: str, group: _Group, cost: tuple[float, float], replay: _Replay, summed: bool = False) -> _Figures:
+    """The figures of ``group``; with the replay's times per call, the recording taken out of them.
+
+    Recording inflates what it measures: a timed call's wrapper, and the
+    wrappers of the calls nested in it (a Dict's sample times each of its
+    sub-spaces' samples), cost more than the compiled call itself. So an
+    operation the replay priced costs the run its compiled calls x the
+    replay's compiled time per call, and patch mode removed its compiled
+    calls x (plain - compiled) per call, both scaled by the run's
+    contention (the replay had a core to itself; a run on a loaded machine
+    waited for one, :meth:`_Group.contention`); what the run measured in it beyond
+    that, and each outermost call's wrapper outside its own timing, was the
+    recording's, and comes out of the run. An operation the replay could not
+    price keeps its measured time, the timer's cost taken out.
+    """
     operations = group.in_operations(cost)
     startup: float | None = group.startup_seconds
     if group.importers:  # the import of gymspaces' layer, timed in the replay's interpreter
@@ -277,18 +321,29 @@ def _figures(name: str, group: _Group, cost: tuple[float, float], replay: _Repla
     figures = _Figures(
         name, sum(operations.values()), group.run_seconds, counted_from, startup, group.startup_seconds, summed=summed
     )
-    if replay.ratios is None:
+    if replay.per_call is None:
         return figures
-    removed = 0.0
+    removed = spent = 0.0
     unknown = []
-    for label, seconds in operations.items():
-        compiled = seconds * group.compiled_share(label)  # calls that ran plain are as fast as plain
-        if compiled <= 0:
+    compiled_calls = group.compiled_calls()
+    contention = group.contention()
+    for label, seconds in group.outer_seconds.items():
+        share = group.compiled_share(label)  # calls that ran plain are as fast as plain
+        priced = replay.per_call.get(label)
+        if share <= 0 or priced is None:
+            if share > 0:
+                unknown.append(label)
+            spent += operations.get(label, 0.0)
             continue
-        if label in replay.ratios:
-            removed += compiled * (replay.ratios[label] - 1.0)  # negative where compiled is slower
-        else:
-            unknown.append(label)
+        plain_per_call, compiled_per_call = (seconds_per_call * contention for seconds_per_call in priced)
+        calls = group.outer_calls[label] * compiled_calls[label] / max(group.calls[label], 1)
+        removed += calls * (plain_per_call - compiled_per_call)  # negative where compiled is slower
+        spent += calls * compiled_per_call + operations.get(label, 0.0) * (1.0 - share)
+    outer_cost, nested_cost = cost
+    outside = sum(group.outer_calls.values()) * max(nested_cost - outer_cost, 0.0) * contention
+    figures.recording = max(sum(group.outer_seconds.values()) - spent + outside, 0.0)
+    figures.run = max(group.run_seconds - figures.recording, 0.0)
+    figures.spent = spent
     figures.removed = removed
     figures.unknown = tuple(sorted(unknown))
     return figures

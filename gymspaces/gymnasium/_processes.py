@@ -59,6 +59,7 @@ def count_whole_process(fallback: float) -> None:
         record.origin, record.counted_from = min(fallback, record.origin), "the command's start"
     else:
         record.origin, record.counted_from = min(start, record.origin), "process start"
+    record.cpu_origin = 0.0  # the process's CPU time counts from its start
     record.imported = True
 
 

@@ -12,8 +12,8 @@ user code that created it (:func:`recording_init`).
 
 All of it goes to the process's one record, ``_record``, which
 :mod:`gymspaces.gymnasium._processes` renews when counting starts and in a
-forked child. Recording costs a few hundred nanoseconds per call, so it is off
-unless asked for.
+forked child. Recording costs one to two microseconds per call (measured in
+docs/patching.md), so it is off unless asked for.
 """
 
 from __future__ import annotations
@@ -61,6 +61,8 @@ class _Record:
         # Where the run starts: when counting started, unless the whole process
         # is counted (count_whole_process), and what that start was.
         self.origin = self.started
+        # The process's CPU time at the origin: a run that waited for a core took longer than its CPU time.
+        self.cpu_origin = time.process_time()
         self.counted_from = "patching"
         self.patching = 0.0  # seconds patch() took: patch mode's start-up, when in the run
         self.imported = False  # whether gymspaces' layer was imported inside the run
@@ -78,6 +80,7 @@ class _Record:
                 "samples": {label: list(items) for label, items in self.samples.items()},
                 "plain_outer_seconds": dict(self.plain_outer_seconds),
                 "run_seconds": time.perf_counter() - self.origin,
+                "run_cpu_seconds": time.process_time() - self.cpu_origin,
                 "counted_from": self.counted_from,
                 "startup_seconds": self.patching if self.counted_from != "patching" else 0.0,
                 "imported": self.imported,

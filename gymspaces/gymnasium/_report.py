@@ -177,6 +177,11 @@ def _summary(
     lines = ["gymspaces patch mode report (every figure, and how it is made: --report-details)"]
     for group in figures:
         lines.append(_gain_line(group))
+        if group.recording >= NO_GAIN * group.run:
+            lines.append(
+                f"    recording this report added ~{_durations(group.recording)[0]} to the run, "
+                "taken out of these figures"
+            )
         if group.startup:
             lines.append(
                 f"    of the run, {_durations(group.startup)[0]} was patch mode's own start-up "
@@ -281,6 +286,11 @@ def _time_section(
             f"{group.share:.1%}, ceiling {group.ceiling}"
         )
         lines.append(f"  run time: {_since(group) or 'since patching or process start'}" + _startup_text(group, replay))
+        if group.recording:
+            lines.append(
+                f"  recording: ~{_durations(group.recording)[0]} of the run as measured was the recording's own "
+                "(its timers, and the compiled calls it slowed), taken out of the run and the space operations"
+            )
         if group.removed is None or group.plain_run is None:
             continue
         plain_run = group.plain_run
@@ -303,7 +313,8 @@ def _time_section(
         "run time: the whole process under python -m gymspaces.gymnasium and in the processes its program "
         "starts (from the system's record of the process's start, to 5 ms, where it has one: Linux), else "
         "since patching started; patch mode's own start-up in it (importing gymspaces' layer, patching) "
-        "counts in the run and not in the plain estimate (plain = run - start-up + what patch mode removed)"
+        "counts in the run and not in the plain estimate (plain = run - start-up + what patch mode removed), "
+        "and the recording's own cost does not count in either"
     )
     lines.append(
         "space operations: calls not inside another, whether they ran compiled or Gymnasium's own code, "
