@@ -64,6 +64,7 @@ def test_the_table_shows_every_kind_identical_to_gymnasium(untimed: None, capsys
     assert re.fullmatch(r"  .+: plain [\d.]+ s, patched [\d.]+ s \([\d.]+x\), results identical", rows[-2]), rows[-2]
     assert rows[-1] == "A program of yours under patch mode: python -m gymspaces.gymnasium --report YOUR_SCRIPT.py"
     assert_names_nothing_missing(text)
+    assert max(map(len, text.splitlines())) <= 100  # a terminal's width, as every command here
     rows = rows[: len(demo.CASES)]
     for case, row in zip(demo.CASES, rows):
         assert row.startswith(case.label + " ") and row.endswith(" yes"), row
@@ -88,7 +89,7 @@ def test_composite_samples_are_spelled_out() -> None:
     assert demo._format_sample((np.int64(1), np.array([0.25, 0.5]))) == "(1, [0.25 0.5 ])"
     assert demo._format_sample({"a": np.int64(3)}) == "{a: 3}"
     assert demo._format_sample(gymspaces.GraphInstance(np.array([[0.0], [1.0]]), None, None)) == "2 nodes, 0 edges"
-    assert demo._format_sample("x" * 40).endswith("...") and len(demo._format_sample("x" * 40)) == 28
+    assert demo._format_sample("x" * 40).endswith("...") and len(demo._format_sample("x" * 40)) == demo.SAMPLE_WIDTH
 
 
 
