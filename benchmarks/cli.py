@@ -40,11 +40,13 @@ from benchmarks.errors import (
 )
 from benchmarks.evaluation import evaluate
 from benchmarks.gate import GATE_ENV, confirm_misses, confirm_regressions, gate_mode, verdict
+from benchmarks.instructions import MODE as COUNTED
+from benchmarks.instructions import count_run, render_counts
 from benchmarks.publish import Figures, load_figures, publish, save_figures
 from benchmarks.render import render
 from benchmarks.results import Run, load_run
 from benchmarks.runner import run_suite
-from benchmarks.table import WIDTH
+from benchmarks.table import WIDTH, fit
 from benchmarks.targets import default_targets_path, load_targets
 
 
@@ -96,7 +98,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--list", action="store_true", help="list the case keys and exit")
     parser.add_argument(
         "--json", metavar="FILE",
-        help="write pytest-benchmark's JSON of the run to FILE: every measurement's statistics, a few hundred KB",
+        help="write pytest-benchmark's JSON of the run to FILE: every measurement's statistics, under 1 MB for --quick",
     )
     parser.add_argument(
         "--raw", action="store_true",
@@ -154,6 +156,15 @@ def _parser() -> argparse.ArgumentParser:
             "case (--cases, a package missing) is refused, naming what it lacks, and nothing is written"
         ),
     )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help=(
+            "count instructions per call under valgrind's callgrind instead of timing (the cases timed per "
+            "call): the same count on a loaded machine as on an idle one, so --compare BASE --fail-above 3 "
+            "is a CI gate that fails only on a real change; BASE from --instructions --figures FILE"
+        ),
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="show pytest's and pytest-benchmark's own output")
     return parser
 
@@ -190,6 +201,43 @@ def _nothing_measured(run: Run, code: int) -> str:
     return line if len(line) <= WIDTH - 23 else line[: WIDTH - 27] + " ...)"
 
 
+def _count(options: argparse.Namespace, cases: list[str] | None, pytest_args: list[str]) -> int:
+    """``--instructions``: count, print, save and compare instructions per call instead of timing."""
+    timed_only = {
+        "--check": options.check is not None, "--json": options.json, "--raw": options.raw,
+        "--plot": options.plot, "--from-json": options.from_json, "--quick": options.quick,
+        "pytest arguments": pytest_args,
+    }
+    given = [name for name, value in timed_only.items() if value]
+    if given:
+        verb = "is" if len(given) == 1 else "are"
+        raise UsageError(f"--instructions counts instead of timing; {', '.join(given)} {verb} for timed runs")
+    check_threshold(options.fail_above, options.compare)
+    baseline = load_baseline(options.compare) if options.compare else None
+    if baseline is not None and baseline.mode != COUNTED:
+        raise UsageError(
+            f"--compare {options.compare} holds times; a count compares with a count "
+            f"(python -m benchmarks --instructions --figures FILE)"
+        )
+    if not _have("gymnasium"):
+        raise UsageError(f"--instructions counts both sides of a case; Gymnasium is not installed: {BENCH_EXTRA}")
+    run = count_run(cases, verbose=options.verbose)
+    print("\n".join(fit(render_counts(run))))
+    status = EXIT_OK
+    if baseline is not None:
+        comparison = compare(
+            run, baseline, name=options.compare, threshold=options.fail_above,
+            gating=options.fail_above is not None, cases=cases,
+        )
+        print()
+        print("\n".join(render_comparison(comparison)))
+        status = compare_verdict(comparison)
+    if options.figures:
+        size = save_figures(options.figures, Figures(run, load_targets(default_targets_path()), cases, True))
+        print(f"wrote {options.figures} ({size / 1024:.0f} KB; a baseline for --instructions --compare)")
+    return status
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``python -m benchmarks``; returns the exit status."""
     own_args, pytest_args = _split_pytest_args(sys.argv[1:] if argv is None else argv)
@@ -211,6 +259,8 @@ def _main(options: argparse.Namespace, pytest_args: list[str]) -> int:
             print(f"wrote {path}")
         return EXIT_OK
     cases = _parse_cases(options.cases)
+    if options.instructions:
+        return _count(options, cases, pytest_args)
     # Everything that can fail is checked before minutes of benchmarking.
     if options.raw and not options.json:
         raise UsageError("--raw keeps every round's time in the file --json writes: give --json FILE too")
@@ -222,6 +272,11 @@ def _main(options: argparse.Namespace, pytest_args: list[str]) -> int:
     if options.compare and not options.from_json and not _have("gymnasium"):
         raise UsageError(f"--compare compares ratios to Gymnasium, which is not installed: {BENCH_EXTRA}")
     baseline = load_baseline(options.compare) if options.compare else None
+    if baseline is not None and baseline.mode == COUNTED:
+        raise UsageError(
+            f"--compare {options.compare} holds instruction counts; a timed run compares with a timed run "
+            "(give --instructions to count this one too)"
+        )
     if options.plot:
         if Path(options.plot).suffix.lower() not in (".png", ".svg"):
             raise UsageError(f"--plot writes .png or .svg files, not {options.plot!r}")

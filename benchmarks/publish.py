@@ -40,6 +40,7 @@ from typing import Any
 from benchmarks.cases import CASES
 from benchmarks.errors import UsageError
 from benchmarks.evaluation import GEOMETRIC_KEYS, PATCHED_KEYS, Report, Row, evaluate
+from benchmarks.instructions import MODE as COUNTED
 from benchmarks.patched import CLASSES
 from benchmarks.realloop import LOOPS
 from benchmarks.render import render
@@ -601,6 +602,11 @@ def publish(figures_path: str | os.PathLike[str], root: Path | None = None, *, c
     """
     root = ROOT if root is None else root
     figures = load_figures(figures_path)
+    if figures.run.mode == COUNTED:
+        raise PublishError(
+            f"{figures_path} holds instruction counts (--instructions), a CI baseline; the documents quote "
+            "times: publish a timed run (python -m benchmarks --quick --figures FILE)"
+        )
     missing = uncovered(figures)
     if missing:
         raise PublishError(
