@@ -303,17 +303,3 @@ def test_allowed_forms_pass() -> None:
     assert check_recipe("pip install build && python -m build --wheel && pip install dist/gymspaces-*.whl", True) == []
     assert check_recipe('pip install -e ".[docs]" && python -m sphinx -W -b html docs docs/_build/html', True) == []
 
-
-def test_the_recipes_ci_runs_are_the_ones_its_comment_names():
-    """``.ci/run`` selects recipes by position: a recipe added above one moves it, so the selection is pinned
-    to what each selected recipe must do."""
-    selected = re.search(r"--only (\S+) >", (ROOT / ".ci" / "run").read_text(encoding="utf-8"))
-    assert selected is not None
-    by_id = {recipe.id: recipe for recipe in RECIPES}
-    first_commands = {key: by_id[key].text.strip().splitlines()[0].split("  #")[0].strip()
-                      for key in selected.group(1).split(",")}
-    assert first_commands == {
-        "README.md:4": 'pip install -e ".[bench,plot,clients]"',
-        "README.md:5": 'pip install -e ".[docs]" && python -m sphinx -W -b html docs docs/_build/html',
-        "docs/getting-started.md:2": "pip install build && python -m build --wheel && pip install dist/gymspaces-*.whl",
-    }
