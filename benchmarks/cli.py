@@ -40,11 +40,10 @@ from benchmarks.errors import (
 )
 from benchmarks.evaluation import evaluate
 from benchmarks.gate import GATE_ENV, confirm_misses, confirm_regressions, gate_mode, verdict
-from benchmarks.instructions import MODE as COUNTED
 from benchmarks.instructions import count_run, render_counts
 from benchmarks.publish import Figures, load_figures, publish, save_figures
 from benchmarks.render import render
-from benchmarks.results import Run, load_run
+from benchmarks.results import COUNTED, Run, load_run
 from benchmarks.runner import run_suite
 from benchmarks.table import WIDTH, fit
 from benchmarks.targets import default_targets_path, load_targets

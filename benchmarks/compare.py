@@ -34,10 +34,9 @@ from dataclasses import dataclass, field
 
 from benchmarks.cases import CASES_BY_KEY
 from benchmarks.errors import EXIT_OK, EXIT_REGRESSED, UsageError
-from benchmarks.instructions import MODE as COUNTED
 from benchmarks.patched import KERNELS
 from benchmarks.publish import FORMAT, load_figures
-from benchmarks.results import Run
+from benchmarks.results import COUNTED, Run
 from benchmarks.table import aligned, fit
 
 REPORT_THRESHOLD = 10.0

@@ -51,9 +51,9 @@ from benchmarks.cases import CASES, CASES_BY_KEY, Case
 from benchmarks.errors import UsageError
 from benchmarks.libraries import library
 from benchmarks.patched import KERNELS
-from benchmarks.results import Run
+from benchmarks.results import COUNTED, Run
 
-MODE = "instructions"
+MODE = COUNTED
 """The ``Run.mode`` of a count run; a count run is only compared with another."""
 CALLS = 100
 """Calls counted per case and side: the count is exact, so a hundred say what a million would."""

@@ -40,11 +40,10 @@ from typing import Any
 from benchmarks.cases import CASES
 from benchmarks.errors import UsageError
 from benchmarks.evaluation import GEOMETRIC_KEYS, PATCHED_KEYS, Report, Row, evaluate
-from benchmarks.instructions import MODE as COUNTED
 from benchmarks.patched import CLASSES
 from benchmarks.realloop import LOOPS
 from benchmarks.render import render
-from benchmarks.results import BASELINE, Run, load_json, read_run
+from benchmarks.results import BASELINE, COUNTED, Run, load_json, read_run
 from benchmarks.table import duration
 from benchmarks.targets import Targets, default_targets_path, load_targets
 

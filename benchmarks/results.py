@@ -23,6 +23,7 @@ T = TypeVar("T")
 IMPORT_KEY = "import"
 BASELINE = "numpy"  # the implementation timed next to the import case
 FLOOR = "floor"  # the implementation name of a case's lower bound (bench.floors)
+COUNTED = "instructions"  # the mode of a run that counted instructions (bench.instructions), not times
 
 
 @dataclass
@@ -148,4 +149,4 @@ def load_run(path: str | os.PathLike[str]) -> Run:
     return load_json(path, read_run, "pytest-benchmark JSON")
 
 
-__all__ = ["BASELINE", "FLOOR", "IMPORT_KEY", "Run", "identity_of", "load_json", "load_run", "read_run"]
+__all__ = ["BASELINE", "COUNTED", "FLOOR", "IMPORT_KEY", "Run", "identity_of", "load_json", "load_run", "read_run"]
