@@ -192,11 +192,11 @@ def _nothing_measured(run: Run, code: int) -> str:
         reasons = sorted(set(run.unmeasured.values()))
         shown = "; ".join(reasons[:3]) + ("; ..." if len(reasons) > 3 else "")
         count = len(run.unmeasured)
-        line = f"nothing was measured ({count} case{'s' * (count != 1)} could not run: {shown})"
+        line = f"nothing measured ({count} case{'s' * (count != 1)} could not run: {shown})"
     elif code not in (0, 5):
-        line = f"nothing was measured: pytest stopped with exit code {code} (its output is above)"
+        line = f"nothing measured: pytest stopped with exit code {code} (its output is above)"
     else:
-        line = "nothing was measured"
+        line = "nothing measured"
     return line if len(line) <= WIDTH - 23 else line[: WIDTH - 27] + " ...)"
 
 

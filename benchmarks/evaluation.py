@@ -285,7 +285,7 @@ def _absolute_notes(run: Run, targets: Targets, selected: set[str]) -> list[str]
         if "max_us" in limits:
             limit = limits["max_us"]
             verdict = "within" if ours * 1e6 <= limit else "over"
-            notes.append(f"{key}: {duration(ours)} per call, {verdict} the {limit:g} us orientation target (not gated)")
+            notes.append(f"{key}: {duration(ours)} per call, {verdict} its {limit:g} us target (not gated)")
         if "max_ms_added" in limits and key in run.extra:
             notes.append(_added_note(key, run.extra[key], limits["max_ms_added"]))
         if "max_ms_over_numpy" in limits:
@@ -297,7 +297,7 @@ def _absolute_notes(run: Run, targets: Targets, selected: set[str]) -> list[str]
             verdict = "within" if extra <= limit else "over"
             notes.append(
                 f"{key}: {duration(ours)} vs import numpy {duration(numpy_time)}, {extra:+.1f} ms, "
-                f"{verdict} the {limit:g} ms orientation target (not gated)"
+                f"{verdict} its {limit:g} ms target (not gated)"
             )
     return notes
 
@@ -307,8 +307,8 @@ def _added_note(key: str, extra: dict[str, float], limit: float) -> str:
     added = extra["added"] * 1e3
     verdict = "within" if added <= limit else "over"
     return (
-        f"{key}: {added:+.1f} ms added (median of {extra['pairs']:.0f} pairs), "
-        f"{verdict} the +{limit:g} ms orientation target (not gated)"
+        f"{key}: {added:+.1f} ms added (median, {extra['pairs']:.0f} pairs), "
+        f"{verdict} its +{limit:g} ms target (not gated)"
     )
 
 

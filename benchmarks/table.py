@@ -6,7 +6,7 @@ import re
 import textwrap
 from collections.abc import Collection, Iterable, Sequence
 
-WIDTH = 120
+WIDTH = 100
 """The widest line the bench prints."""
 
 

@@ -149,7 +149,7 @@ def test_cases_restrict_the_comparison_to_the_cases_run():
     assert [s.name for s in comparison.speedups] == ["dict_flatten"] and comparison.only_base == []
 
 
-def test_every_line_of_a_long_comparison_fits_in_120_columns():
+def test_every_line_of_a_long_comparison_fits_in_100_columns():
     keys = [key for key in CASES_BY_KEY if not key.startswith("startup")]
     base = _run(dict.fromkeys(keys, 20.0), kernels={key: 30.0 for key in keys if CASES_BY_KEY[key].kernels})
     now = _run({key: 20.0 * (0.5 + (index % 3) * 0.5) for index, key in enumerate(keys[:-5])},
@@ -159,7 +159,7 @@ def test_every_line_of_a_long_comparison_fits_in_120_columns():
     comparison.described = "2025-01-02, CPython 3.11.7, Linux x86_64, quick mode"
     comparison.regressions[0].remeasured = 2
     lines = render_comparison(comparison)
-    assert max(map(len, lines)) <= 120
+    assert max(map(len, lines)) <= 100
     assert "* re-measured, both sides interleaved, before it was judged (notes above)" in lines
 
 
