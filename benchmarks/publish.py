@@ -55,9 +55,9 @@ DEFAULT_FIGURES = "docs/figures.json"
 DOCUMENTS = {
     "README.md": ("source", "real-loops", "micro-range"),
     "docs/performance.md": (
-        "real-loops", "source", "beyond-ceiling", "taxi-report", "e2e", "patched-group", "printed-run",
+        "real-loops", "source", "beyond-if-free", "taxi-report", "e2e", "patched-group", "printed-run",
     ),
-    "docs/patching.md": ("patched-range", "patched-kept", "source", "taxi-ceiling"),
+    "docs/patching.md": ("patched-range", "patched-kept", "source", "taxi-if-free"),
 }
 """The figure blocks each document must hold, by path from the checkout."""
 CHART = "docs/speedups.png"
@@ -66,7 +66,7 @@ PROSE_WIDTH = 76
 BLOCK_START = re.compile(r"([-*+#>|]|\d+[.)])(\s|$)")
 """How a line may start that Markdown would read as anything but the paragraph's continuation."""
 BEYOND = 1.05
-"""A loop gained more than its ceiling only by more than this factor: closer, they are one run's noise apart."""
+"""A loop gained more than its if-free gain only by more than this factor: closer, they are one run's noise apart."""
 START = re.compile(r"^(?P<indent>[ \t]*)<!-- figures: (?P<name>[a-z0-9-]+) -->[ \t]*$")
 END = re.compile(r"^[ \t]*<!-- /figures -->[ \t]*$")
 
@@ -190,7 +190,7 @@ def _share(value: float | None) -> str:
     return "-" if value is None else f"{value:.1%}"
 
 
-def _ceiling(share: float | None) -> float | None:
+def _if_free(share: float | None) -> float | None:
     if share is None:
         return None
     return math.inf if share >= 1 else 1 / (1 - share)
@@ -327,7 +327,7 @@ def _loop_rows(figures: Figures) -> list[tuple[str, float | None, float | None, 
 
 
 def render_real_loops(figures: Figures) -> list[str]:
-    """The real loops as a Markdown table: plain, patched, gain, share and ceiling."""
+    """The real loops as a Markdown table: plain, patched, gain, share and if free."""
     table = []
     for key, plain, patched, share in _loop_rows(figures):
         label = LOOP_LABELS.get(key, LOOPS[key].label)
@@ -337,18 +337,18 @@ def render_real_loops(figures: Figures) -> list[str]:
             continue
         table.append(
             [label, f"{plain:.3f} s", f"{patched:.3f} s", _times(plain / patched, 2), _share(share),
-             _times(_ceiling(share), 2)]
+             _times(_if_free(share), 2)]
         )
-    header = ["program", "plain", "patched", "gain", "share of spaces (plain)", "ceiling"]
+    header = ["program", "plain", "patched", "gain", "share of spaces (plain)", "if free"]
     return _markdown_table(header, table)
 
 
-def _beyond_ceiling(figures: Figures) -> list[str]:
-    """The real loops that gained more than their ceiling."""
+def _beyond_if_free(figures: Figures) -> list[str]:
+    """The real loops that gained more than they would if their space operations took no time."""
     return [
         key
         for key, plain, patched, share in _loop_rows(figures)
-        if plain and patched and share is not None and plain / patched > BEYOND * (_ceiling(share) or math.inf)
+        if plain and patched and share is not None and plain / patched > BEYOND * (_if_free(share) or math.inf)
     ]
 
 
@@ -356,14 +356,14 @@ def _listed(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def render_beyond_ceiling(figures: Figures) -> list[str]:
-    """Which real loops gained more than their ceiling, in one sentence."""
-    keys = [f"`{key}`" for key in _beyond_ceiling(figures)]
+def render_beyond_if_free(figures: Figures) -> list[str]:
+    """Which real loops gained more than their if-free gain, in one sentence."""
+    keys = [f"`{key}`" for key in _beyond_if_free(figures)]
     margin = f"{BEYOND - 1:.0%}"
     if not keys:
-        return _paragraph(f"In this run no loop gained over {margin} more than its ceiling, though one can:")
+        return _paragraph(f"In this run no loop gained over {margin} more than its if-free gain, though one can:")
     whose = "their" if len(keys) > 1 else "its"
-    return _paragraph(f"In this run {_listed(keys)} gained over {margin} more than {whose} ceiling:")
+    return _paragraph(f"In this run {_listed(keys)} gained over {margin} more than {whose} if-free gain:")
 
 
 def _taxi(figures: Figures) -> tuple[float, float, float] | None:
@@ -386,7 +386,7 @@ def render_taxi_report(figures: Figures) -> list[str]:
         "The report's gain is an estimate, from sampled calls replayed plain and compiled in a separate "
         "interpreter (see [patch mode](patching.md)); the bench measures the same loop whole, plain and "
         f"patched (`real_taxi_random`): {_times(plain / patched, 2)} faster patched, with "
-        f"{_share(share)} of its plain time in space operations (a ceiling of {_times(_ceiling(share), 2)}). "
+        f"{_share(share)} of its plain time in space operations (an if-free gain of {_times(_if_free(share), 2)}). "
         "A share near zero in a plain run means patching will not help that program."
     )
 
@@ -457,18 +457,18 @@ def render_patched_kept(figures: Figures) -> list[str]:
     )
 
 
-def render_taxi_ceiling(figures: Figures) -> list[str]:
-    """The Taxi loop's gain against its ceiling: whether plain sampling slowed the code around it."""
+def render_taxi_if_free(figures: Figures) -> list[str]:
+    """The Taxi loop's gain against its if-free gain: whether plain sampling slowed the code around it."""
     taxi = _taxi(figures)
     if taxi is None:
         return _paragraph("(The bench run quoted above has no figure of the Taxi loop, `real_taxi_random`.)")
     plain, patched, share = taxi
-    gain, ceiling = plain / patched, _ceiling(share)
-    compared = "more than" if ceiling is not None and gain > BEYOND * ceiling else "against"
+    gain, if_free = plain / patched, _if_free(share)
+    compared = "more than" if if_free is not None and gain > BEYOND * if_free else "against"
     return _paragraph(
         f"On Taxi with masked random actions, the whole loop gained {_times(gain, 2)} in the bench run quoted "
-        f"above, {compared} the ceiling of {_times(ceiling, 2)} that the share of its plain time inside the "
-        f"operations ({_share(share)}) gives ([performance](performance.md))."
+        f"above, {compared} the {_times(if_free, 2)} it would gain if those operations took no time "
+        f"(the share of its plain time inside them is {_share(share)}; [performance](performance.md))."
     )
 
 
@@ -495,13 +495,13 @@ def render_printed_run(figures: Figures) -> list[str]:
 RENDERERS: dict[str, Callable[[Figures], list[str]]] = {
     "source": render_source,
     "real-loops": render_real_loops,
-    "beyond-ceiling": render_beyond_ceiling,
+    "beyond-if-free": render_beyond_if_free,
     "taxi-report": render_taxi_report,
     "e2e": render_e2e,
     "patched-group": render_patched_group,
     "patched-range": render_patched_range,
     "patched-kept": render_patched_kept,
-    "taxi-ceiling": render_taxi_ceiling,
+    "taxi-if-free": render_taxi_if_free,
     "micro-range": render_micro_range,
     "printed-run": render_printed_run,
 }

@@ -14,8 +14,8 @@ speedup is bought with other numbers.
 
 Before timing, one plain run is made with every patchable space operation of
 Gymnasium timed (its own code, not patched): ``share`` is the fraction of the
-plain run spent in them, and ``1 / (1 - share)`` the ceiling of what any
-spaces library can gain on the loop. Both go into pytest-benchmark's
+plain run spent in them, and ``1 / (1 - share)`` what the loop would gain
+if they took no time (``if_free``). Both go into pytest-benchmark's
 ``extra_info`` of the case, for the report.
 """
 
@@ -233,7 +233,8 @@ class Probe:
         return min(self.in_spaces / self.seconds, 1.0) if self.seconds > 0 else 0.0
 
     @property
-    def ceiling(self) -> float:
+    def if_free(self) -> float:
+        """The gain if the timed operations took no time: ``1 / (1 - share)``."""
         return float("inf") if self.share >= 1.0 else 1.0 / (1.0 - self.share)
 
 
@@ -342,16 +343,16 @@ def setup(key: str) -> Callable[[Any], Callable[[], Any]]:
 
 
 def render(run: Any) -> list[str]:
-    """The real-loop table of a bench run (``results.Run``): plain s, patched s, ratio, share, ceiling."""
+    """The real-loop table of a bench run (``results.Run``): plain s, patched s, ratio, share, if free."""
     rows = [key for key in LOOPS if key in run.medians]
     if not rows:
         return []
-    header = ["real loop", "plain", "patched", "ratio", "share", "ceiling"]
+    header = ["real loop", "plain", "patched", "ratio", "share", "if free"]
     table = [header]
     for key in rows:
         plain, patched = run.median(key, "gymnasium"), run.median(key, "gymspaces")
         share = run.extra.get(key, {}).get("share")
-        ceiling = None if share is None else (float("inf") if share >= 1 else 1 / (1 - share))
+        if_free = None if share is None else (float("inf") if share >= 1 else 1 / (1 - share))
         table.append(
             [
                 key,
@@ -359,12 +360,13 @@ def render(run: Any) -> list[str]:
                 "-" if patched is None else f"{patched:.3f} s",
                 "-" if plain is None or not patched else f"{plain / patched:.2f}x",
                 "-" if share is None else f"{share:.1%}",
-                "-" if ceiling is None else f"{ceiling:.2f}x",
+                "-" if if_free is None else f"{if_free:.2f}x",
             ]
         )
     lines = aligned(table)
     lines.append("share = fraction of a plain run in the space operations patch mode replaces;")
-    lines.append("ceiling = 1 / (1 - share), the most any spaces library could gain on the loop")
+    lines.append("if free = 1 / (1 - share), the gain if those operations took no time; a loop can gain")
+    lines.append("more where Gymnasium's operations also slow the code around them (docs/performance.md)")
     return lines
 
 

@@ -3,8 +3,8 @@
 The counts of a group of processes (:class:`_Group`) give the time spent in
 space operations -- calls not already inside another timed call, the timer's
 own cost (:func:`timer_cost`) taken out -- and with the run time, the share of
-the run in space operations and the ceiling ``1 / (1 - share)``: how much
-faster the program would be if they took no time. The time patch mode
+the run in space operations and ``1 / (1 - share)`` (:attr:`_Figures.if_free`):
+how much faster the program would be if they took no time. The time patch mode
 removed is estimated from a replay of the sampled calls in a separate
 interpreter (:func:`_replay`, running :mod:`gymspaces.gymnasium._replay`), and
 the plain run from it: the run without patch mode's start-up, with what it
@@ -282,7 +282,8 @@ class _Figures:
         return min(self.spent / self.run, 1.0) if self.run > 0 else 0.0
 
     @property
-    def ceiling(self) -> str:
+    def if_free(self) -> str:
+        """How much faster the run would be if its space operations took no time: ``1 / (1 - share)``."""
         return "unbounded" if self.share >= 1.0 else f"{1 / (1 - self.share):.2f}x"
 
     @property

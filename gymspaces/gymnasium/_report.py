@@ -2,7 +2,7 @@
 
 :func:`report` formats the tables and what they mean for the program: the
 gain (the run time, and the estimated run time without patch mode), what is
-left (the share of the run still in space operations, and its ceiling), which
+left (the share of the run still in space operations, and the gain if it took no time), which
 operations ran compiled and which ran Gymnasium's own code and why, and the
 spaces that did not run compiled, with where they were created; for this
 process and for the processes its program started that recorded too.
@@ -65,7 +65,7 @@ def report(estimate: bool = True, details: bool = False) -> str:
     the estimated plain run time; under ``python -m gymspaces.gymnasium``,
     the whole process, patch mode's own start-up counted in the run and not
     in the plain estimate), then what is left (the share of the run still in
-    space operations and its ceiling 1 / (1 - share)), then which operations
+    space operations and the gain 1 / (1 - share) if they took no time), then which operations
     ran compiled and which ran Gymnasium's own code, and what the report
     itself took. Every line is at most 100 columns. ``details`` gives the
     whole table and the method.
@@ -214,9 +214,9 @@ def _summary(
 def _left_line(figures: _Figures) -> str:
     """What is left in space operations, and the most that taking it away could gain."""
     left = f"    left: {_durations(figures.spent)[0]} in space operations ({figures.share:.1%} of the run)"
-    if figures.share < 0.005:  # a ceiling that rounds to 1.00x
+    if figures.share < 0.005:  # a gain that rounds to 1.00x
         return f"{left}: nothing measurable left to gain there"
-    return f"{left}; at most {figures.ceiling} faster if they took no time"
+    return f"{left}; {figures.if_free} faster if they took no time"
 
 
 def _plain_summary(plain: Counter[tuple[str, str, str]]) -> list[str]:
@@ -283,7 +283,7 @@ def _time_section(
         spent_text, run_text = _durations(group.spent, group.run)
         lines.append(
             f"{group.name}: {spent_text} in space operations of {run_text} run time{summed}: "
-            f"{group.share:.1%}, ceiling {group.ceiling}"
+            f"{group.share:.1%}, {group.if_free} if free"
         )
         lines.append(f"  run time: {_since(group) or 'since patching or process start'}" + _startup_text(group, replay))
         if group.recording:
@@ -321,9 +321,10 @@ def _time_section(
         f"the timer's own cost ({cost[0] * 1e9:.0f} ns a call) taken out"
     )
     lines.append(
-        "ceiling = 1 / (1 - share): how much faster the process would be if its space operations took no "
-        "time at all, a limit no spaces library (gymspaces included) can pass; in processes running side by "
-        "side, time saved in children shortens the run only where the main process waits for them"
+        "if free = 1 / (1 - share): how much faster the process would be if its space operations took no "
+        "time at all (a program can gain a little more where Gymnasium's operations also slow the code "
+        "around them, through their temporaries and caches); in processes running side by side, time saved "
+        "in children shortens the run only where the main process waits for them"
     )
     if replay is not None:
         lines.append(f"estimate: {replay.note}")

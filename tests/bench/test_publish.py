@@ -136,12 +136,12 @@ def test_a_missing_block_is_named_and_nothing_is_written(figures, tmp_path):
     root = _copy_documents(tmp_path)
     patching = root / "docs" / "patching.md"
     text = patching.read_text()
-    patching.write_text(text.replace("<!-- figures: taxi-ceiling -->", "<!-- taxi -->", 1))
+    patching.write_text(text.replace("<!-- figures: taxi-if-free -->", "<!-- taxi -->", 1))
     before = (root / "README.md").read_text()
     (root / "README.md").write_text(before.replace("2", "3"))  # stale, so a publish would rewrite it
     path = tmp_path / "figures.json"
     save_figures(path, figures)
-    with pytest.raises(PublishError, match=re.escape("docs/patching.md: no figure block '<!-- figures: taxi-ceiling -->'")):
+    with pytest.raises(PublishError, match=re.escape("docs/patching.md: no figure block '<!-- figures: taxi-if-free -->'")):
         _publish.publish(path, root, chart=False)
     assert (root / "README.md").read_text() == before.replace("2", "3")
 
@@ -250,7 +250,7 @@ def test_pytest_benchmark_json_is_read_too():
     assert "| Taxi, random masked actions, 8,000 steps | 3.000 s | 1.000 s | 3.00x | 50.0% | 2.00x |" in (
         RENDERERS["real-loops"](figures)
     )
-    assert "more than the ceiling of 2.00x" in " ".join(RENDERERS["taxi-ceiling"](figures))
+    assert "more than the 2.00x it would gain if those operations took no time" in " ".join(RENDERERS["taxi-if-free"](figures))
 
 
 def test_neither_format_is_refused(tmp_path):

@@ -47,7 +47,7 @@ def test_the_gymnasium_only_loops_are_gated_and_the_others_are_not():
 
 def test_a_loop_computes_the_same_patched_and_plain():
     probe = realloop.probe("real_taxi_q_learning")
-    assert 0.0 < probe.share < 1.0 and probe.ceiling == pytest.approx(1 / (1 - probe.share))
+    assert 0.0 < probe.share < 1.0 and probe.if_free == pytest.approx(1 / (1 - probe.share))
     assert 0.0 < probe.in_spaces < probe.seconds and probe.calls > 0
     with patched():
         assert _same(realloop.LOOPS["real_taxi_q_learning"].run(), probe.fingerprint)
@@ -68,13 +68,13 @@ def test_loops_needing_an_absent_package_are_skipped(monkeypatch):
         realloop.setup(loop.key)(SimpleNamespace(name="gymspaces"))
 
 
-def test_the_table_shows_plain_patched_ratio_share_and_ceiling():
+def test_the_table_shows_plain_patched_ratio_share_and_gain_if_free():
     run = Run()
     run.medians["real_taxi_random"] = {"gymnasium": 0.9, "gymspaces": 0.3}
     run.extra["real_taxi_random"] = {"share": 0.5}
     run.medians["real_cartpole_cleanrl"] = {"gymnasium": 1.0}
     lines = realloop.render(run)
-    assert lines[0].split() == ["real", "loop", "plain", "patched", "ratio", "share", "ceiling"]
+    assert lines[0].split() == ["real", "loop", "plain", "patched", "ratio", "share", "if", "free"]
     assert lines[2].split() == ["real_taxi_random", "0.900", "s", "0.300", "s", "3.00x", "50.0%", "2.00x"]
     assert lines[3].split() == ["real_cartpole_cleanrl", "1.000", "s", "-", "-", "-", "-"]
     assert realloop.render(Run()) == []

@@ -137,7 +137,7 @@ def _taxi(steps: int) -> tuple[object, list[float]]:
 _UNITS = {"s": 1.0, "ms": 1e-3}
 
 
-def test_report_gives_share_ceiling_and_estimate_without_touching_the_program() -> None:
+def test_report_gives_share_gain_if_free_and_estimate_without_touching_the_program() -> None:
     patch(report=True)
     try:
         env, rewards = _taxi(400)
@@ -153,14 +153,14 @@ def test_report_gives_share_ceiling_and_estimate_without_touching_the_program() 
 
     line = next(line for line in text.splitlines() if line.startswith("this process: "))
     match = re.match(
-        r"this process: ([\d.]+) (m?s) in space operations of ([\d.]+) (m?s) run time: ([\d.]+)%, ceiling ([\d.]+)x", line
+        r"this process: ([\d.]+) (m?s) in space operations of ([\d.]+) (m?s) run time: ([\d.]+)%, ([\d.]+)x if free", line
     )
     assert match, line
     spent, run_time = (float(match[value]) * _UNITS[match[unit]] for value, unit in ((1, 2), (3, 4)))
-    share, ceiling = float(match[5]), float(match[6])
+    share, if_free = float(match[5]), float(match[6])
     # A short run (400 steps: well under a millisecond in space operations) still reads as more than nothing.
     assert 0 < spent <= run_time and 0 < share < 100
-    assert ceiling == pytest.approx(1 / (1 - share / 100), abs=0.01)
+    assert if_free == pytest.approx(1 / (1 - share / 100), abs=0.01)
     assert re.search(r"patch mode (removed|added) ~[\d.]+ m?s: plain, about [\d.]+ m?s", text), text
     estimate = paragraph(text, "estimate: ")
     assert "replayed on copies" in estimate and "Discrete.sample" in estimate
