@@ -193,6 +193,10 @@ MAX_CONTENTION = 4.0
 """The most the replay's times are scaled up for a run that waited: a process that waits for its
 workers or for I/O, not for a core, is not told apart, and is not scaled further."""
 
+CONTENDED = 1.05
+"""A run whose wall time is more than this over its CPU time gets its estimate also without the
+scaling (:attr:`_Figures.unscaled`): whether it waited for a core or for something else is unknown."""
+
 
 class _Group:
     """Counts summed over processes."""
@@ -276,6 +280,11 @@ class _Figures:
     unknown: tuple[str, ...] = ()
     """Operations the estimate could not price (no replayable call kept)."""
     summed: bool = False
+    contention: float = 1.0
+    """The run's wall time over its CPU time, which scaled the replay's times (:meth:`_Group.contention`)."""
+    unscaled: _Figures | None = None
+    """The same estimate with the replay's times unscaled, for a contended run: right if the run waited
+    for its workers or for I/O rather than for a core (the estimate's uncertainty); else None."""
 
     @property
     def share(self) -> float:
@@ -299,7 +308,10 @@ class _Figures:
         return None if plain is None or self.run <= 0 else plain / self.run
 
 
-def _figures(name: str, group: _Group, cost: tuple[float, float], replay: _Replay, summed: bool = False) -> _Figures:
+def _figures(
+    name: str, group: _Group, cost: tuple[float, float], replay: _Replay, summed: bool = False,
+    contention: float | None = None,
+) -> _Figures:
     """The figures of ``group``; with the replay's times per call, the recording taken out of them.
 
     Recording inflates what it measures: a timed call's wrapper, and the
@@ -312,7 +324,9 @@ def _figures(name: str, group: _Group, cost: tuple[float, float], replay: _Repla
     waited for one, :meth:`_Group.contention`); what the run measured in it beyond
     that, and each outermost call's wrapper outside its own timing, was the
     recording's, and comes out of the run. An operation the replay could not
-    price keeps its measured time, the timer's cost taken out.
+    price keeps its measured time, the timer's cost taken out. A contended
+    run gets its figures unscaled too (``contention`` 1), the other end of
+    the estimate's range.
     """
     operations = group.in_operations(cost)
     startup: float | None = group.startup_seconds
@@ -327,7 +341,7 @@ def _figures(name: str, group: _Group, cost: tuple[float, float], replay: _Repla
     removed = spent = 0.0
     unknown = []
     compiled_calls = group.compiled_calls()
-    contention = group.contention()
+    scale = group.contention() if contention is None else contention
     for label, seconds in group.outer_seconds.items():
         share = group.compiled_share(label)  # calls that ran plain are as fast as plain
         priced = replay.per_call.get(label)
@@ -336,15 +350,18 @@ def _figures(name: str, group: _Group, cost: tuple[float, float], replay: _Repla
                 unknown.append(label)
             spent += operations.get(label, 0.0)
             continue
-        plain_per_call, compiled_per_call = (seconds_per_call * contention for seconds_per_call in priced)
+        plain_per_call, compiled_per_call = (seconds_per_call * scale for seconds_per_call in priced)
         calls = group.outer_calls[label] * compiled_calls[label] / max(group.calls[label], 1)
         removed += calls * (plain_per_call - compiled_per_call)  # negative where compiled is slower
         spent += calls * compiled_per_call + operations.get(label, 0.0) * (1.0 - share)
     outer_cost, nested_cost = cost
-    outside = sum(group.outer_calls.values()) * max(nested_cost - outer_cost, 0.0) * contention
+    outside = sum(group.outer_calls.values()) * max(nested_cost - outer_cost, 0.0) * scale
     figures.recording = max(sum(group.outer_seconds.values()) - spent + outside, 0.0)
     figures.run = max(group.run_seconds - figures.recording, 0.0)
     figures.spent = spent
     figures.removed = removed
     figures.unknown = tuple(sorted(unknown))
+    figures.contention = scale
+    if contention is None and scale > CONTENDED:
+        figures.unscaled = _figures(name, group, cost, replay, summed, contention=1.0)
     return figures

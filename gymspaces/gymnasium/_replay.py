@@ -8,12 +8,13 @@ pickling runs no code of the program and draws nothing:
 (:mod:`gymspaces.gymnasium._estimate`) runs this module in a separate
 interpreter, which replays them: each
 call runs repeatedly on a fresh copy of its space and arguments, first with
-Gymnasium unpatched, then patched, and the ratio of the per-call times is the
-operation's plain/compiled cost ratio. Nothing runs in the program's process,
+Gymnasium unpatched, then patched, each timed per call (the best of a few
+repeats). Nothing runs in the program's process,
 so its results and generators cannot change.
 
-The report applies an operation's ratio to the time the program measured in
-it: plain time ~ measured time x ratio. Shared memory is replayed on a shared
+The estimate prices an operation's compiled calls in the program with these
+times per call (the program's own measured time is inflated by the
+recording). Shared memory is replayed on a shared
 memory of the replay's own of the same layout; ``create_shared_memory`` is not
 replayed (it allocates).
 

@@ -163,6 +163,18 @@ def _gain_line(figures: _Figures) -> str:
     return f"  {figures.name}: ~{figures.run / max(plain, 1e-9):.2f}x slower than plain {times}"
 
 
+def _range_line(figures: _Figures) -> str | None:
+    """The other end of the estimate for a contended run: its gain had it waited for something else
+    than a core (the replay's times unscaled); None when the run did not wait or it is not estimated."""
+    other = figures.unscaled
+    if other is None or other.gain is None or figures.gain is None or abs(other.gain - figures.gain) < 0.005:
+        return None
+    return (
+        f"    range: ~{other.gain:.2f}x if the run, at {figures.contention:.2f}x its CPU time, "
+        "waited for workers or I/O, not a core"
+    )
+
+
 def _summary(
     figures: list[_Figures],
     main: _Group,
@@ -177,6 +189,9 @@ def _summary(
     lines = ["gymspaces patch mode report (every figure, and how it is made: --report-details)"]
     for group in figures:
         lines.append(_gain_line(group))
+        other_end = _range_line(group)
+        if other_end:
+            lines.append(other_end)
         if group.recording >= NO_GAIN * group.run:
             lines.append(
                 f"    recording this report added ~{_durations(group.recording)[0]} to the run, "
@@ -302,6 +317,12 @@ def _time_section(
             said = "no measurable gain" if abs(gain - 1) < NO_GAIN else f"gain ~{gain:.2f}x"
             text += f", {(group.spent + group.removed) / plain_run:.1%} in space operations; {said}"
         lines.append(text)
+        other = group.unscaled
+        if other is not None and other.gain is not None:
+            lines.append(
+                f"  contention: the run took {group.contention:.2f}x its CPU time, so the replay's times were "
+                f"scaled by it (waiting for a core); unscaled (waiting for workers or I/O): gain ~{other.gain:.2f}x"
+            )
         if group.unknown:
             lines.append(f"  not estimated (no replayable call kept): {', '.join(group.unknown)}")
     if missing:

@@ -89,6 +89,13 @@ def _gymnasium_command_help() -> str:
 def check_pip_install(words: list[str], reader: Reader) -> list[str]:
     problems = []
     editable = False
+    words = list(words)
+    while "--config-settings" in words:  # an option with a value: setuptools' editable mode only
+        at = words.index("--config-settings")
+        setting = words[at + 1] if at + 1 < len(words) else ""
+        if not re.fullmatch(r"editable_mode=(strict|compat)", setting):
+            problems.append(f"pip install --config-settings {setting!r}: not a setting the docs use")
+        del words[at : at + 2]
     for word in words:
         if word in ("-e", "--editable"):
             editable = True
