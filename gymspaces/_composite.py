@@ -19,6 +19,7 @@ import numpy as np
 from gymspaces import _batching, _direct_batch
 from gymspaces._arguments import check_mask_or_probability
 from gymspaces._sample_batch import batch_count, detach_from_out, fills_out
+from gymspaces._sub_spaces import SUB_SPACE_ATTRIBUTES
 from gymspaces.box import Box
 from gymspaces.discrete import Discrete
 from gymspaces.multi_binary import MultiBinary
@@ -65,13 +66,12 @@ def checked_children(spaces: Iterable[Any]) -> tuple[Any, ...]:
     return children
 
 
-_CHILD_ATTRIBUTES = ("spaces", "feature_space", "node_space", "edge_space")
 
 
 @functools.lru_cache(maxsize=None)
 def _class_child_attributes(cls: type) -> frozenset[str]:
     """Which of the child attributes a class itself defines (properties, class attributes)."""
-    return frozenset(name for name in _CHILD_ATTRIBUTES if hasattr(cls, name))
+    return frozenset(name for name in SUB_SPACE_ATTRIBUTES if hasattr(cls, name))
 
 
 def _generators(space: Any, found: list[Any]) -> None:
@@ -83,7 +83,7 @@ def _generators(space: Any, found: list[Any]) -> None:
     # catches an AttributeError, and fundamental spaces have none of these.
     namespace = getattr(space, "__dict__", None) or {}
     defined = _class_child_attributes(type(space))  # type: ignore[arg-type]  # classes hash
-    for name in _CHILD_ATTRIBUTES:
+    for name in SUB_SPACE_ATTRIBUTES:
         if name in namespace:
             child = namespace[name]
         elif name in defined:

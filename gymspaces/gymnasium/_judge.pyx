@@ -41,7 +41,7 @@ from gymspaces._registry cimport Registry
 
 import numpy as np
 
-from gymspaces import _registry
+from gymspaces import _registry, _sub_spaces
 
 cdef type GENERATOR = np.random.Generator
 
@@ -227,8 +227,9 @@ cdef class Judge:
 
 
 cdef object ABSENT = object()  # an attribute the instance does not hold
-# The attributes through which a tree reaches its sub-spaces (see subtree_reason).
-cdef tuple SUB_SPACE_ATTRIBUTES = ("spaces", "feature_space", "node_space", "edge_space")
+# The attributes through which a tree reaches its sub-spaces (see subtree_reason),
+# read from the one walk of a tree; walked here in C.
+cdef tuple SUB_SPACE_ATTRIBUTES = _sub_spaces.SUB_SPACE_ATTRIBUTES
 
 
 cdef tuple owned_tuple(PyObject **values, Py_ssize_t count):

@@ -45,6 +45,7 @@ from gymspaces import _dispatch, _kernel_switches
 # The releases patch mode is verified against (every patched operation gives that
 # release's own results), defined where the install hints read them without Gymnasium.
 from gymspaces._gymnasium_releases import VERIFIED_GYMNASIUM
+from gymspaces._sub_spaces import sub_spaces
 from gymspaces.gymnasium import _calls, _entries, _guard
 from gymspaces.gymnasium._release import ALL_SPACE_NAMES, SPACE_NAMES, utils_helper, vector_helper
 
@@ -521,7 +522,7 @@ def plain_reason(space: Any) -> str | None:
     if issubclass(cls, _GYMSPACES_BASES):
         if not _compiled_class(cls):
             return f"{cls.__qualname__} overrides sample or contains"
-        for child in _children(space):
+        for child in sub_spaces(space):
             reason = plain_reason(child)
             if reason is not None:
                 return reason
@@ -551,15 +552,3 @@ def is_compiled(space: Any) -> bool:
     (True, False)
     """
     return plain_reason(space) is None
-
-
-def _children(space: Any) -> list[Any]:
-    if isinstance(space, (_gs.Tuple, _gs.OneOf)):
-        return list(space.spaces)
-    if isinstance(space, _gs.Dict):
-        return list(space.spaces.values())
-    if isinstance(space, _gs.Sequence):
-        return [space.feature_space]
-    if isinstance(space, _gs.Graph):
-        return [child for child in (space.node_space, space.edge_space) if child is not None]
-    return []

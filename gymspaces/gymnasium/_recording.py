@@ -32,6 +32,7 @@ import gymnasium
 import numpy as np
 
 import gymspaces
+from gymspaces._sub_spaces import sub_spaces
 from gymspaces.gymnasium._guard import GYMNASIUM_CLASSES, tree_reason
 
 __all__ = ["note_patching", "note_plain", "noting_plain", "recording_init", "timed"]
@@ -170,13 +171,7 @@ def _gymnasium_tree(space: Any) -> bool:
         node = stack.pop()
         if type(node) not in GYMNASIUM_CLASSES:
             return False
-        children = vars(node).get("spaces")
-        if children is not None:
-            stack.extend(children.values() if isinstance(children, dict) else children)
-        for name in ("feature_space", "node_space", "edge_space"):
-            child = vars(node).get(name)
-            if child is not None:
-                stack.append(child)
+        stack.extend(sub_spaces(node))
     return True
 
 
