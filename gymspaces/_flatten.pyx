@@ -1540,6 +1540,28 @@ cdef bint floats_fit(cnp.ndarray x, npy_intp begin, npy_intp end, cnp.dtype targ
     return True
 
 
+cpdef bint cast_is_quiet(object x, object target) except -1:
+    """Whether ``np.asarray(x, dtype=target)`` of an ndarray ``x`` cannot warn, nor
+    report anything through ``np.errstate`` (overflow, underflow, invalid), nor
+    refuse complex values: the one rule patch mode decides numpy's casts by, in
+    the checked kernels above and in the general rule's may-warn checks
+    (``gymspaces.gymnasium._guard``). It errs towards "may warn": any array it
+    cannot read through (not aligned, byte-swapped, not C-contiguous beyond 1-D)
+    and any cast it does not cover are left to Gymnasium's own code."""
+    if not cnp.PyArray_Check(x) or not isinstance(target, cnp.dtype):
+        return False
+    cdef cnp.ndarray array = <cnp.ndarray> x
+    if cnp.PyArray_EquivTypes(<cnp.dtype> cnp.PyArray_DESCR(array), <cnp.dtype> target):
+        return True
+    if quiet_cast(array, <cnp.dtype> target):
+        return True
+    if cnp.PyArray_NDIM(array) != 1:
+        if not cnp.PyArray_IS_C_CONTIGUOUS(array):
+            return False
+        array = cnp.PyArray_Ravel(array, cnp.NPY_CORDER)  # a view: the array is C-contiguous
+    return floats_fit(array, 0, cnp.PyArray_DIM(array, 0), <cnp.dtype> target)
+
+
 cdef object flat_copy(cnp.ndarray x):
     """``x.flatten()``: for a C-contiguous array of plain numbers one allocation
     (with ``x``'s own descriptor, as numpy's) and a ``memcpy``; numpy's copy for

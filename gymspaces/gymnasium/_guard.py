@@ -36,6 +36,8 @@ import gymnasium.spaces as _gym
 import numpy as np
 
 from gymspaces import _flatten
+from gymspaces._flatten import cast_is_quiet
+from gymspaces._sub_spaces import sub_spaces
 from gymspaces.gymnasium import _judge
 from gymspaces.gymnasium._release import SPACE_NAMES
 from gymspaces.gymnasium._release_rules import INSTANCE as _RELEASE_INSTANCE
@@ -291,30 +293,9 @@ def class_reason(cls: type) -> str | None:
     return _judge_class(cls)
 
 
-def children(space: Any) -> list[Any]:
-    """The sub-spaces a Gymnasium composite holds (none for fundamental spaces)."""
-    d = vars(space)
-    if "spaces" in d:
-        spaces = d["spaces"]
-        return list(spaces.values()) if isinstance(spaces, dict) else list(spaces)
-    return [d[name] for name in ("feature_space", "node_space", "edge_space") if d.get(name) is not None]
-
-
-def _float_range(target: np.dtype) -> tuple[float, float]:
-    """The floats that cast into the integer dtype ``target`` without numpy's
-    warning: float(max) of a 64-bit dtype rounds up, past the dtype."""
-    info = np.iinfo(target)
-    low, high = float(info.min), float(info.max)
-    if int(low) < int(info.min):
-        low = float(np.nextafter(low, np.inf))
-    if int(high) > int(info.max):
-        high = float(np.nextafter(high, -np.inf))
-    return low, high
-
-
-def _cast_limits(space: Any, source: np.dtype, found: list[tuple[float, float]]) -> None:
-    """Ranges of the leaves of ``space`` into which Gymnasium casts an unflattened
-    ``source`` array, where a value outside the range makes numpy warn."""
+def _leaf_dtypes(space: Any, source: np.dtype, found: list[np.dtype]) -> None:
+    """The dtypes, other than ``source``, into which Gymnasium casts an unflattened
+    ``source`` array somewhere in ``space``'s tree."""
     d = vars(space)
     name = GYMNASIUM_CLASSES.get(_gymnasium_base(type(space)) or object)
     if name in ("Box", "MultiBinary", "Discrete", "MultiDiscrete"):
@@ -322,89 +303,65 @@ def _cast_limits(space: Any, source: np.dtype, found: list[tuple[float, float]])
         # a child's flat dtype, an integer one for Discrete and MultiDiscrete.
         target = d.get("dtype")
         if isinstance(target, np.dtype) and target != source:
-            if target.kind in "iu":
-                found.append(_float_range(target))
-            elif target.kind == "f" and target.itemsize < source.itemsize:
-                limit = float(np.finfo(target).max)
-                found.append((-limit, limit))
+            found.append(target)
         return
     if name == "OneOf":  # its first entry, the index, is cast to int64
-        found.append(_float_range(np.dtype(np.int64)))
-    for child in children(space):
-        _cast_limits(child, source, found)
+        found.append(np.dtype(np.int64))
+    for child in sub_spaces(space):
+        _leaf_dtypes(child, source, found)
 
 
-def _float_arrays(x: Any, found: list[np.ndarray]) -> None:
-    """The float and complex arrays anywhere in a flattened value:
-    nested tuples and lists (Tuple, Sequence), dicts (Dict) and a graph's
-    nodes and edges."""
+def _numeric_arrays(x: Any, found: list[np.ndarray]) -> None:
+    """The arrays anywhere in a flattened value: nested tuples and lists (Tuple,
+    Sequence), dicts (Dict) and a graph's nodes and edges."""
     kind = type(x)
     if kind is np.ndarray:
-        if x.dtype.kind in "fc":
-            found.append(x)
+        found.append(x)
     elif kind is tuple or kind is list:
         for item in x:
-            _float_arrays(item, found)
+            _numeric_arrays(item, found)
     elif kind is dict:
         for item in x.values():
-            _float_arrays(item, found)
+            _numeric_arrays(item, found)
     elif x is not None:
         for name in ("nodes", "edges"):
             part = getattr(x, name, None)
             if part is not None and part is not x:
-                _float_arrays(part, found)
+                _numeric_arrays(part, found)
+
+
+def _casts_may_warn(array: np.ndarray, space: Any) -> bool:
+    """Whether casting ``array`` into the leaves of ``space`` may warn: by the kernels'
+    own rule (``cast_is_quiet``); a complex array always may (into any real
+    dtype, Text's and Sequence's included)."""
+    if array.dtype.kind == "c":
+        return True
+    targets: list[np.dtype] = []
+    _leaf_dtypes(space, array.dtype, targets)
+    return not all(cast_is_quiet(array, target) for target in targets)
 
 
 def unflatten_may_warn(space: Any, x: Any) -> bool:
     """Whether Gymnasium's ``unflatten(space, x)`` may warn in a cast (numpy's
-    "invalid value" or "overflow encountered in cast"): then its own rule runs.
-
-    Only a float ``x`` cast into integer or narrower float leaves can; it does
-    when a value is not finite or outside a leaf's range.
-    """
+    "invalid value" or "overflow encountered in cast", or under ``np.errstate``
+    an underflow): then its own rule runs."""
     arrays: list[np.ndarray] = []
     try:
-        _float_arrays(x, arrays)
+        _numeric_arrays(x, arrays)
     except RecursionError:
         return True
-    for array in arrays:
-        limits: list[tuple[float, float]] = []
-        _cast_limits(space, array.dtype, limits)
-        if _array_may_warn(array, limits):
-            return True
-    return False
-
-
-def _array_may_warn(array: np.ndarray, limits: list[tuple[float, float]]) -> bool:
-    """Whether casting ``array`` into leaves of the ranges ``limits`` makes numpy
-    warn: a complex array always does (into any real dtype, even empty), a
-    float one when a value is not finite or outside a range."""
-    if array.dtype.kind == "c":
-        return True
-    if array.dtype.kind != "f" or not array.size or not limits:
-        return False
-    with np.errstate(all="ignore"):
-        if not np.isfinite(array).all():
-            return True
-        low, high = float(array.min()), float(array.max())
-    return any(low < floor or high > ceiling for floor, ceiling in limits)
+    return any(_casts_may_warn(array, space) for array in arrays)
 
 
 def flatten_may_warn(space: Any, x: Any) -> bool:
-    """Whether Gymnasium's ``flatten(space, x)`` may warn in a cast: a float array
-    leaf cast into an integer or narrower float Box/MultiBinary holding a value
-    that does not fit. Inputs that are not arrays where arrays are expected
-    are left to Gymnasium too (its numpy casts decide)."""
+    """Whether Gymnasium's ``flatten(space, x)`` may warn in a cast: an array leaf
+    cast into a Box/MultiBinary of another dtype where the kernels' rule does
+    not prove the cast quiet. Inputs that are not arrays where arrays are
+    expected are left to Gymnasium too (its numpy casts decide)."""
     name = GYMNASIUM_CLASSES.get(_gymnasium_base(type(space)) or object)
     d = vars(space)
     if name in ("Box", "MultiBinary"):
-        if type(x) is not np.ndarray:
-            return True
-        if x.dtype == d.get("dtype"):
-            return False
-        limits: list[tuple[float, float]] = []
-        _cast_limits(space, x.dtype, limits)
-        return _array_may_warn(x, limits)
+        return type(x) is not np.ndarray or not cast_is_quiet(x, d.get("dtype"))
     if name == "Dict":
         if type(x) is not dict:
             return True
@@ -434,11 +391,7 @@ def flatten_may_warn(space: Any, x: Any) -> bool:
         for array, child in ((getattr(x, "nodes", None), d["node_space"]), (getattr(x, "edges", None), d.get("edge_space"))):
             if child is None or array is None:
                 continue
-            if type(array) is not np.ndarray:
-                return True
-            limits = []
-            _cast_limits(child, array.dtype, limits)
-            if _array_may_warn(array, limits):
+            if type(array) is not np.ndarray or _casts_may_warn(array, child):
                 return True
         return False
     return False
@@ -455,7 +408,7 @@ def write_may_warn(space: Any, value: Any) -> bool:
     d = vars(space)
     if name in ("Box", "Discrete", "MultiDiscrete", "MultiBinary"):
         dtype = d.get("dtype")
-        return not isinstance(dtype, np.dtype) or _leaf_cast_may_warn(space, value, dtype)
+        return not isinstance(dtype, np.dtype) or _value_cast_may_warn(value, dtype)
     if name == "Tuple":
         return type(value) is not tuple or any(write_may_warn(child, item) for child, item in zip(d["spaces"], value))
     if name == "Dict":
@@ -470,28 +423,23 @@ def write_may_warn(space: Any, value: Any) -> bool:
     return False
 
 
-# The largest magnitude of an int every float dtype holds (float16's max).
-_INT_INTO_ANY_FLOAT = 65504
-
-
-def _leaf_cast_may_warn(space: Any, value: Any, dtype: np.dtype) -> bool:
+def _value_cast_may_warn(value: Any, dtype: np.dtype) -> bool:
     """Whether ``np.asarray(value, dtype=dtype)`` may warn, or run the caller's code."""
     kind = type(value)
     if kind is bool:
         return False
-    if kind is int:
-        if dtype.kind in "iu":
-            low, high = _int_range(dtype)
-            return not low <= value <= high
-        return not -_INT_INTO_ANY_FLOAT <= value <= _INT_INTO_ANY_FLOAT
-    if kind is float or isinstance(value, np.generic):
-        array = np.asarray(value)
+    if kind is int and dtype.kind in "iu":
+        # A Python int is converted, not cast: outside the dtype numpy 1.x
+        # warns and 2.x raises, whatever np.errstate says.
+        low, high = _int_range(dtype)
+        return not low <= value <= high
+    if kind is int or kind is float or isinstance(value, np.generic):
+        try:
+            array = np.asarray(value)
+        except OverflowError:
+            return True
     elif kind is np.ndarray:
         array = value
     else:
         return True
-    if array.dtype.kind not in "biufc":
-        return True
-    limits: list[tuple[float, float]] = []
-    _cast_limits(space, array.dtype, limits)
-    return _array_may_warn(array, limits)
+    return array.dtype.kind not in "biufc" or not cast_is_quiet(array, dtype)

@@ -686,6 +686,27 @@ def test_unflatten_of_nested_values_that_warn_in_a_cast_runs_gymnasiums_rule(spa
     assert [name for *_, name in plain["warnings"]] == ["utils.py"]  # gymnasium/spaces/utils.py
 
 
+@pytest.mark.parametrize("under", ["warn", "raise"])
+def test_unflatten_of_a_value_underflowing_float32_reports_as_plain_under_errstate(under: str) -> None:
+    """numpy reports a float64 value below float32's normal range through
+    ``np.errstate(under=...)`` when it casts it. The checked kernels leave such
+    a cast to Gymnasium's rule, and so must the general rule's may-warn check
+    (one rule for both: ``_flatten.cast_is_quiet``); a Sequence inside the
+    Tuple keeps the checked kernel out, so the general rule decides."""
+    from gymnasium.spaces.utils import unflatten
+
+    space = G.Tuple((G.Discrete(3), G.Sequence(G.Box(0.0, 1.0, (2,), dtype=np.float32))))
+    flat = (np.array([0, 1, 0]), (np.array([1e-40, 0.5]),))
+
+    def case() -> Any:
+        with np.errstate(under=under):
+            return unflatten(space, flat)
+
+    plain = assert_plain_equals_patched(case)
+    if under == "warn":
+        assert [name for *_, name in plain["warnings"]] == ["utils.py"]  # gymnasium/spaces/utils.py
+
+
 @pytest.mark.parametrize("helper", ["flatdim", "flatten", "concatenate"])
 def test_a_rule_registered_with_gymspaces_does_not_reach_gymnasiums_spaces(helper: str) -> None:
     """Patched, gymspaces' dispatchers give Gymnasium's classes the rules of their
