@@ -240,37 +240,33 @@ class Probe:
 
 @contextlib.contextmanager
 def _timing_plain_operations() -> Iterator[Any]:
-    """Gymnasium's own space operations -- the ones patching takes over
-    (``_patch.intercepted``) -- timed into a scratch record of :mod:`gymspaces.gymnasium._recording` (yielded)."""
+    """Gymnasium's own space operations -- the ones patching takes over (their rows
+    in ``_operations.OPERATIONS``) -- timed into a scratch record of
+    :mod:`gymspaces.gymnasium._recording` (yielded)."""
     import gymnasium.spaces as spaces
 
-    from gymspaces.gymnasium import _patch, _recording
+    from gymspaces.gymnasium import _operations, _recording
     from gymspaces.gymnasium._release import SPACE_NAMES, utils_helper, vector_helper
 
     undo: list[Callable[[], None]] = []
     saved = _recording._record
     _recording._record = record = _recording._Record()
     try:
-        for name in SPACE_NAMES:
-            cls = getattr(spaces, name)
-            for attribute in ("sample", "contains"):
-                if not _patch.intercepted(attribute, name):
-                    continue
-                original = cls.__dict__[attribute]
-                setattr(cls, attribute, _recording.timed(f"{name}.{attribute}", original))
-                undo.append(functools.partial(setattr, cls, attribute, original))
-        helpers = [(utils_helper(name), name) for name in _patch._UTILS_HELPERS]
-        helpers += [(vector_helper(name), name) for name in _patch._VECTOR_HELPERS]
-        for helper, name in helpers:
-            if helper is None:
+        for (name, operation), row in _operations.OPERATIONS.items():
+            if row.left is not None or name not in SPACE_NAMES:
                 continue
-            for name_of_space in SPACE_NAMES:
-                cls = getattr(spaces, name_of_space)
-                if cls not in helper.registry or not _patch.intercepted(name, name_of_space):
-                    continue
-                original = helper.registry[cls]
-                helper.register(cls, _recording.timed(name, original))
-                undo.append(functools.partial(helper.register, cls, original))
+            cls = getattr(spaces, name)
+            if operation in _operations.METHODS:
+                original = cls.__dict__[operation]
+                setattr(cls, operation, _recording.timed(row.label, original))
+                undo.append(functools.partial(setattr, cls, operation, original))
+                continue
+            helper = utils_helper(operation) if operation in _operations.UTILS_HELPERS else vector_helper(operation)
+            if helper is None or cls not in helper.registry:
+                continue
+            original = helper.registry[cls]
+            helper.register(cls, _recording.timed(row.label, original))
+            undo.append(functools.partial(helper.register, cls, original))
         yield record
     finally:
         while undo:

@@ -8,12 +8,15 @@ from gymspaces.gymnasium._judge import Judge
 FUNDAMENTAL: int
 COMPOSITE: int
 BOX: int
+ANY_VALUE: int
+ARRAYS_ONLY: int
+TREE: int
 CHECKED: frozenset[str]
 
 @disjoint_base
 class Live:
     on: bool
-    own_rules: bool
+    gymspaces_rules: bool
     note_plain: Callable[[str, Any], None] | None
 
 @disjoint_base
@@ -27,21 +30,40 @@ class Failures:
     ) -> None: ...
 
 @disjoint_base
-class Helper:
-    originals: dict[type, Callable[..., Any]]
+class Operation:
+    owner: str
+    name: str
+    label: str
+    left: str | None
+    judge: Judge | None
+    arguments: int
+    whole_tree: bool
+    masked_in_floats: Callable[[Any], bool] | None
     release_proven: Callable[..., bool] | None
-    def failed(
-        self, space: Any, args: tuple[Any, ...], kwargs: dict[str, Any], error: BaseException, failures: Failures
-    ) -> Any: ...
+    may_warn: Callable[[Any, Any], bool] | None
+    value_at: int
+    checked: bool
+    rerun: bool
+    convert: Callable[[Any], Any] | None
+    failures: Failures
     def __init__(
         self,
-        originals: dict[type, Callable[..., Any]],
-        may_warn: Callable[[Any, Any], bool] | None,
-        release_proven: Callable[..., bool] | None,
-        rerun: bool,
-        convert: Callable[[Any], Any] | None,
-        wrap_generator: Callable[[Iterator[Any]], Iterator[Any]],
+        owner: str,
+        name: str,
+        *,
+        label: str,
+        failures: Failures,
+        arguments: int,
+        left: str | None = None,
+        judge: Judge | None = None,
+        whole_tree: bool = False,
+        masked_in_floats: Callable[[Any], bool] | None = None,
+        release_proven: Callable[..., bool] | None = None,
+        may_warn: Callable[[Any, Any], bool] | None = None,
         value_at: int = 0,
+        checked: bool = False,
+        rerun: bool = False,
+        convert: Callable[[Any], Any] | None = None,
     ) -> None: ...
 
 @disjoint_base
@@ -49,38 +71,21 @@ class GraphInstances:
     def __init__(self, ours: type, theirs: Callable[..., Any]) -> None: ...
     def __call__(self, value: Any) -> Any: ...
 
-def sample_entry(
-    name: str,
-    kind: int,
-    compiled: Callable[..., Any],
-    original: Callable[..., Any],
-    live: Live,
-    judge: Judge,
-    failures: Failures,
-    *,
-    masked_in_floats: Callable[[Any], bool] | None = None,
-    release_proven: Callable[[Any, Any], bool] | None = None,
-    rerun: bool = False,
-    whole_tree: Callable[[Any], str | None] | None = None,
+def method_entry(
+    row: Operation, compiled: Callable[..., Any], original: Callable[..., Any], live: Live
 ) -> Callable[..., Any]: ...
-def contains_entry(
-    name: str,
-    compiled: Callable[..., Any],
-    original: Callable[..., Any],
-    live: Live,
-    judge: Judge,
-    failures: Failures,
-    *,
-    arrays_only: bool = False,
-    release_proven: Callable[[Any, Any], bool] | None = None,
+def graph_sample_entry(
+    row: Operation, compiled: Callable[..., Any], original: Callable[..., Any], live: Live
 ) -> Callable[..., Any]: ...
-def guarded_rule(helper: Callable[..., Any], live: Live, how: Helper, failures: Failures) -> Callable[..., Any]: ...
-def checked_rule(
-    name: str,
-    general: Callable[..., Any],
+def translating(row: Operation, rows: Iterator[Any]) -> Iterator[Any]: ...
+def general_rule(
+    row: Operation, helper: Callable[..., Any], live: Live, originals: dict[type, Any]
+) -> Callable[..., Any]: ...
+def helper_rule(
+    row: Operation,
+    helper: Callable[..., Any],
     live: Live,
-    how: Helper,
-    failures: Failures,
+    originals: dict[type, Any],
     fallbacks: tuple[Callable[..., Any], Callable[..., Any]] | None = None,
 ) -> Callable[..., Any]: ...
 def registry_first(registry: dict[Any, Any], original: Callable[[type], Any]) -> Callable[[type], Any]: ...

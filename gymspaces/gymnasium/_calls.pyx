@@ -1,18 +1,22 @@
-"""The per-call code of patch mode, compiled.
+"""The per-call code of patch mode, compiled: one body per kind of entry, reading one row.
 
-What runs on every patched call -- the ``sample`` and ``contains`` installed
-on Gymnasium's classes, the rules registered with Gymnasium's helpers -- is
-built here, with what it decides from handed in by :mod:`._entries` (the
-judges, the release's rules, Gymnasium's own code). Each decides as the
-rules of :mod:`._guard` say and then runs gymspaces' compiled method or
-Gymnasium's own; written in C, the decision costs tens of nanoseconds
+Every patched call -- the ``sample`` and ``contains`` installed on Gymnasium's
+classes, the rules registered with Gymnasium's helpers -- runs one of the
+bodies below, made for one :class:`Operation`: a row of patch mode's table
+(``gymspaces/gymnasium/_operations.py``), which says everything the call's
+decision needs. Each body decides (is patch mode still on, does the space
+pass its judge, do the arguments need Gymnasium's own code), runs gymspaces'
+compiled code or Gymnasium's own, and on gymspaces' error does what the row
+says (:func:`recover`: run Gymnasium's code again, or raise Gymnasium's
+namesake of the error). Written in C, the decision costs tens of nanoseconds
 rather than a Python frame or two.
 
-The flatten family goes first through its checked kernels (``*_checked`` in
-``gymspaces/_flatten.pyx``), which decide while they walk: each node passes
-its judge, and each value is read only where Gymnasium's own code could not
-warn. They answer ``None`` for anything else, and the general rule then
-decides the call as every other helper's does.
+The flatten family and the vector helpers with a checked kernel (``*_checked``
+in ``gymspaces/_flatten.pyx``, ``_batch.pyx``, ``_shared_memory.pyx``) go
+first through it, which decides while it walks: each node passes its judge,
+and each value is read only where Gymnasium's own code could not warn. It
+answers ``None`` for anything else, and the general rule
+(:func:`general_rule`) then decides the call as every other helper's does.
 """
 
 import sys
@@ -50,21 +54,21 @@ cdef class Live:
     # gymspaces' own rules when patched: a rule a user had registered there is
     # not registered for Gymnasium's classes, whose helper calls then run
     # Gymnasium's code (see _patch).
-    cdef public bint own_rules
+    cdef public bint gymspaces_rules
     # note_plain(label, space): records a call that ran Gymnasium's code, and
     # why (the report's, set by patch(report=True)); None when not recording.
     cdef public object note_plain
 
     def __cinit__(self):
         self.on = True
-        self.own_rules = True
+        self.gymspaces_rules = True
         self.note_plain = None
 
 
 cdef inline bint rules_on(Live live) noexcept:
     """Whether the helper rules ``live`` made run gymspaces' code: still patched,
     and gymspaces' helpers resolved its classes to its own rules then."""
-    return live.on and live.own_rules
+    return live.on and live.gymspaces_rules
 
 
 cdef class Failures:
@@ -79,6 +83,117 @@ cdef class Failures:
         self.translate = translate
 
 
+FUNDAMENTAL, COMPOSITE, BOX, ANY_VALUE, ARRAYS_ONLY, TREE = range(6)
+"""What arguments an operation may run compiled with (:attr:`Operation.arguments`):
+``sample``'s masks and probabilities (``FUNDAMENTAL``: unless :func:`plain_arguments`
+says otherwise; ``COMPOSITE``: except under ``python -O``; ``BOX``: none, Gymnasium
+raises in its words), ``contains``'s value (``ANY_VALUE``, or ``ARRAYS_ONLY``: an
+exact ndarray, as Gymnasium casts anything else with numpy and may warn), a
+helper's (``TREE``: every node of the space's tree must pass its judge)."""
+
+CHECKED = frozenset(
+    {"flatten", "unflatten", "flatdim", "concatenate", "write_to_shared_memory", "read_from_shared_memory"}
+)
+"""The helpers that have a checked kernel."""
+
+
+cdef class Operation:
+    """One row of patch mode's table: how one operation of one of Gymnasium's
+    classes decides, runs, falls back and fails (see ``_operations.py``, which
+    makes every row, and :func:`method_entry`, :func:`helper_rule`, which read it).
+
+    Attributes
+    ----------
+    owner, name : str
+        Gymnasium's class (``"Discrete"``) and the operation (``"sample"``,
+        ``"contains"``, or a helper: ``"flatten"``, ``"concatenate"``...).
+    label : str
+        The report's name of the operation (``"Discrete.sample"``, ``"flatten"``).
+    left : str or None
+        Why Gymnasium's own code always runs it (it is as fast there); None
+        when patch mode takes it.
+    judge : Judge or None
+        The class's judge (methods): why a space cannot run compiled.
+    arguments : int
+        What arguments may run compiled (``FUNDAMENTAL``... ``TREE``).
+    whole_tree : bool
+        A method that reads its sub-spaces' attributes directly: every node of
+        the tree must pass its judge, not the space alone (Sequence's sample).
+    masked_in_floats : callable or None
+        ``masked_in_floats(space)``: masked draws of the space go through float64
+        sums numpy may warn about casting back (then plain).
+    release_proven : callable or None
+        The installed release gives 1.4.0's outcome for these arguments:
+        ``(mask, probability)`` for ``sample``, ``(space, x)`` for
+        ``contains``, ``(space, *args, **kwargs)`` for a helper. None: every
+        argument the body admits is proven.
+    may_warn : callable or None
+        ``may_warn(space, value)``: Gymnasium's helper may warn in a cast of
+        the argument ``value_at`` after the space (then Gymnasium's rule runs).
+    value_at : int
+        The position of ``may_warn``'s value among the arguments after the space.
+    checked : bool
+        A checked kernel answers first (:data:`CHECKED`).
+    rerun : bool
+        An error of gymspaces' code runs Gymnasium's own instead (the release
+        words or takes such calls otherwise, and the call changed nothing);
+        else the error is raised as Gymnasium's namesake (``failures``).
+    convert : callable or None
+        Applied to a helper's result (Gymnasium's ``GraphInstance`` for gymspaces').
+    failures : Failures
+        gymspaces' errors and their translation into Gymnasium's.
+    """
+
+    cdef readonly str owner, name, label
+    cdef readonly object left
+    cdef readonly object judge
+    cdef readonly int arguments
+    cdef readonly bint whole_tree, checked, rerun
+    cdef readonly object masked_in_floats, release_proven, may_warn, convert
+    cdef readonly Py_ssize_t value_at
+    cdef readonly Failures failures
+
+    def __init__(self, str owner, str name, *, str label, Failures failures, int arguments, left=None,
+                 judge=None, bint whole_tree=False, masked_in_floats=None, release_proven=None, may_warn=None,
+                 Py_ssize_t value_at=0, bint checked=False, bint rerun=False, convert=None):
+        self.owner, self.name, self.label = owner, name, label
+        self.failures = failures
+        self.arguments = arguments
+        self.left = left
+        self.judge = judge
+        self.whole_tree = whole_tree
+        self.masked_in_floats = masked_in_floats
+        self.release_proven = release_proven
+        self.may_warn = may_warn
+        self.value_at = value_at
+        self.checked = checked
+        self.rerun = rerun
+        self.convert = convert
+
+    def __repr__(self):
+        return f"Operation({self.owner}.{self.name})" if self.left is None else f"Operation({self.owner}.{self.name}, left)"
+
+
+cdef object recover(Operation row, error, rerun, tuple args, dict kwargs):
+    """What a call does once gymspaces' code raised ``error``: Gymnasium's own
+    code, ``rerun(*args, **kwargs)``, where ``row`` says so (for a helper,
+    ``rerun`` is Gymnasium's rules by class, and the rule of the space's class
+    runs); else Gymnasium's namesake of one of gymspaces' errors, or the error
+    as it is.
+
+    Called after the except clause that caught ``error``, so that nothing is
+    being handled when this raises, as in Gymnasium's own code (an exception's
+    context is what Gymnasium's would have).
+    """
+    if row.rerun:
+        if type(rerun) is dict:
+            rerun = gymnasiums(<dict> rerun, args[0])
+        return rerun(*args, **kwargs) if kwargs else rerun(*args)
+    if isinstance(error, row.failures.errors):
+        raise row.failures.translate(error)
+    raise error
+
+
 cdef inline bint plain_arguments(mask, probability):
     """Arguments a fundamental space leaves to Gymnasium: an ndarray subclass (plain
     code may return it), anything under ``python -O`` (plain skips its asserts)."""
@@ -91,87 +206,61 @@ cdef inline bint plain_arguments(mask, probability):
     )
 
 
-FUNDAMENTAL, COMPOSITE, BOX = 0, 1, 2
-"""What arguments a class's ``sample`` may run compiled with (``sample_entry``'s ``kind``)."""
+cdef bint sample_arguments_plain(Operation row, space, mask, probability):
+    """Whether ``row``'s ``sample`` leaves these arguments (and, for a whole tree,
+    this space's tree) to Gymnasium's code."""
+    cdef bint given = mask is not None or probability is not None
+    cdef bint plain
+    if row.arguments == FUNDAMENTAL:
+        plain = plain_arguments(mask, probability) or (
+            given and row.masked_in_floats is not None and row.masked_in_floats(space))
+    elif row.arguments == COMPOSITE:
+        plain = OPTIMIZED and given
+    else:
+        plain = given
+    if not plain and given and row.release_proven is not None:
+        plain = not row.release_proven(mask, probability)
+    if not plain and row.whole_tree:
+        plain = tree_reason(space) is not None
+    return plain
 
 
-def sample_entry(str name, int kind, compiled, original, Live live, Judge judge, Failures failures, *,
-                 masked_in_floats=None, release_proven=None, bint rerun=False, whole_tree=None):
-    """``sample(self, mask=None, probability=None)`` for Gymnasium's class ``name``.
+def method_entry(Operation row, compiled, original, Live live):
+    """``sample(self, mask=None, probability=None)`` or ``contains(self, x)`` of
+    ``row``: gymspaces' ``compiled`` method where the row proves the call,
+    Gymnasium's ``original`` otherwise; both called as ``(self, mask,
+    probability)`` or ``(self, x)``."""
+    cdef Judge judge = <Judge> row.judge
+    label = row.label
 
-    Parameters
-    ----------
-    kind : int
-        ``FUNDAMENTAL``: masks and probabilities run compiled unless
-        :func:`plain_arguments` says otherwise; ``COMPOSITE``: they run compiled
-        except under ``python -O``; ``BOX``: any mask or probability runs plain
-        (Gymnasium raises, in its words).
-    compiled, original : callable
-        gymspaces' method and Gymnasium's, called as ``(self, mask, probability)``.
-    judge : gymspaces.gymnasium._judge.Judge
-        Its ``reason(space)``: why the space cannot run compiled, or None.
-    masked_in_floats : callable, optional
-        ``masked_in_floats(space)``: masked draws of ``space`` are computed in
-        floats that numpy may warn about casting back (then plain).
-    release_proven : callable, optional
-        ``release_proven(mask, probability)``: the installed release gives
-        1.4.0's outcome for these arguments.
-    rerun : bool
-        A failure runs again as Gymnasium's (releases that word errors otherwise).
-    whole_tree : callable, optional
-        ``whole_tree(space)``: why some node of the space's tree runs plain
-        (Sequence, whose stacked sample reads its feature space directly).
-    """
-    label = f"{name}.sample"
-
-    def sample(self, mask=None, probability=None):
-        cdef bint plain
-        cdef bint given
-        if live.on and judge.reason(self) is None:
-            given = mask is not None or probability is not None
-            if kind == FUNDAMENTAL:
-                plain = plain_arguments(mask, probability) or (
-                    given and masked_in_floats is not None and masked_in_floats(self))
-            elif kind == COMPOSITE:
-                plain = OPTIMIZED and given
-            else:
-                plain = given
-            if not plain and given and release_proven is not None:
-                plain = not release_proven(mask, probability)
-            if not plain and whole_tree is not None:
-                plain = whole_tree(self) is not None
-            if not plain:
+    if row.name == "sample":
+        def sample(self, mask=None, probability=None):
+            if live.on and judge.reason(self) is None and not sample_arguments_plain(row, self, mask, probability):
+                failure = None
                 try:
                     return compiled(self, mask, probability)
                 except Exception as error:
-                    if rerun:
-                        return original(self, mask, probability)
-                    if not isinstance(error, failures.errors):
-                        raise
                     failure = error
-                raise failures.translate(failure)
-        if live.note_plain is not None:
-            live.note_plain(label, self)
-        return original(self, mask, probability)
+                return recover(row, failure, original, (self, mask, probability), None)
+            if live.note_plain is not None:
+                live.note_plain(label, self)
+            return original(self, mask, probability)
 
-    return sample
+        return sample
 
-
-def contains_entry(str name, compiled, original, Live live, Judge judge, Failures failures, *,
-                   bint arrays_only=False, release_proven=None):
-    """``contains(self, x)`` for Gymnasium's class ``name``: compiled when the
-    space passes ``judge.reason`` (and, with ``arrays_only``, ``x`` is an exact ndarray:
-    Gymnasium casts anything else with numpy, and may warn)."""
-    label = f"{name}.contains"
+    if row.name != "contains":
+        raise ValueError(f"no method entry for {row!r}")
+    cdef bint arrays_only = row.arguments == ARRAYS_ONLY
 
     def contains(self, x):
         if (live.on and (not arrays_only or type(x) is NDARRAY) and judge.reason(self) is None
-                and (release_proven is None or release_proven(self, x))):
+                and (row.release_proven is None or row.release_proven(self, x))):
+            failure = None
             try:
                 return compiled(self, x)
-            except failures.errors as error:
+            except Exception as error:
                 failure = error
-            raise failures.translate(failure)
+            return recover(row, failure, original, (self, x), None)
         if live.note_plain is not None:
             live.note_plain(label, self)
         return original(self, x)
@@ -179,135 +268,120 @@ def contains_entry(str name, compiled, original, Live live, Judge judge, Failure
     return contains
 
 
-cdef class Helper:
-    """What a rule of Gymnasium's helper needs besides gymspaces' ``helper``.
+def graph_sample_entry(Operation row, compiled, original, Live live):
+    """Graph's ``sample(self, mask=None, probability=None, num_nodes=10, num_edges=None)``
+    of ``row``: gymspaces' ``compiled`` (called as ``(self, mask, num_nodes,
+    num_edges)``) where every node of the graph's tree passes its judge and the
+    arguments are ones Gymnasium's code answers without a warning."""
+    label = row.label
 
-    Attributes
-    ----------
-    originals : dict
-        Gymnasium's own rule by class (the rule of the nearest class in a
-        space's MRO runs when the call is not proven).
-    may_warn : callable or None
-        ``may_warn(space, value)``: Gymnasium's helper may warn in a cast
-        (then plain); ``value`` is the argument after the space (``flatten``,
-        ``unflatten``) or the one after the index (``write_to_shared_memory``).
-    release_proven : callable or None
-        ``release_proven(space, *args, **kwargs)``: the installed release gives
-        1.4.0's outcome for these arguments.
-    rerun : bool
-        A failure of gymspaces' helper runs again as Gymnasium's.
-    convert : callable or None
-        Applied to a result (Gymnasium's ``GraphInstance`` for gymspaces').
-    wrap_generator : callable
-        Wraps a generator result so that its lazy errors are translated too.
-    """
+    def sample(self, mask=None, probability=None, num_nodes=10, num_edges=None):
+        # Gymnasium warns (through its logger) when edges are asked of a graph
+        # without an edge space, and numpy warns on some probability inputs:
+        # both run Gymnasium's own code.
+        if (live.on and probability is None
+                and not (num_edges is not None and vars(self).get("edge_space") is None)
+                and not (OPTIMIZED and mask is not None)
+                and tree_reason(self) is None):
+            failure = None
+            try:
+                return compiled(self, mask, num_nodes, num_edges)
+            except Exception as error:
+                failure = error
+            return recover(row, failure, original, (self, mask, probability, num_nodes, num_edges), None)
+        if live.note_plain is not None:
+            live.note_plain(label, self)
+        return original(self, mask, probability, num_nodes, num_edges)
 
-    cdef readonly dict originals
-    cdef readonly object release_proven
-    cdef object may_warn, convert, wrap_generator
-    cdef Py_ssize_t value_at  # the position of may_warn's value in the arguments after the space
-    cdef bint rerun
-
-    def __init__(self, dict originals, may_warn, release_proven, bint rerun, convert, wrap_generator,
-                 Py_ssize_t value_at=0):
-        self.originals = originals
-        self.may_warn = may_warn
-        self.value_at = value_at
-        self.release_proven = release_proven
-        self.rerun = rerun
-        self.convert = convert
-        self.wrap_generator = wrap_generator
-
-    def failed(self, space, tuple args, dict kwargs, error, Failures failures):
-        """What a call whose gymspaces code raised ``error`` does instead: Gymnasium's
-        own rule (on releases that word such errors otherwise), else ``error``
-        as Gymnasium's exception."""
-        if self.rerun:
-            return self.gymnasiums(space)(space, *args, **kwargs)
-        if not isinstance(error, failures.errors):
-            raise error
-        raise failures.translate(error)
-
-    cdef object gymnasiums(self, space):
-        for klass in type(space).__mro__:
-            rule = self.originals.get(klass)
-            if rule is not None:
-                return rule
-        raise StopIteration  # (as the generator expression it stands for)
+    return sample
 
 
-def guarded_rule(helper, Live live, Helper how, Failures failures):
-    """gymspaces' ``helper`` as a rule of Gymnasium's dispatcher.
+cdef object gymnasiums(dict originals, space):
+    """Gymnasium's own rule for ``space``: that of the nearest class in its MRO."""
+    for klass in type(space).__mro__:
+        rule = originals.get(klass)
+        if rule is not None:
+            return rule
+    raise StopIteration  # (as the generator expression it stands for)
+
+
+def translating(Operation row, rows):
+    """``rows``, a generator of gymspaces', raising Gymnasium's namesake of a
+    gymspaces error it raises: ``iterate`` of a Dict is a generator in both
+    libraries, whose child's error comes from the first ``next``, after the
+    rule has returned."""
+    failure = None
+    try:
+        yield from rows
+        return
+    except row.failures.errors as error:
+        failure = error
+    raise row.failures.translate(failure)
+
+
+def general_rule(Operation row, helper, Live live, dict originals):
+    """gymspaces' ``helper`` as ``row``'s rule of Gymnasium's dispatcher: the general rule.
 
     It runs for a space only when every node of the space's tree is provably
-    compiled, and Gymnasium's own rule (``how.originals``) otherwise. It raises
-    Gymnasium's exceptions where gymspaces raises its own. When ``live`` is off
-    (the patch that registered it was undone: singledispatch's cache may hand
-    it out after ``unpatch`` when a lookup in another thread raced the
-    registration), it runs Gymnasium's rule too.
+    compiled, and Gymnasium's own rule (``originals``, by class) otherwise.
+    It raises Gymnasium's exceptions where gymspaces raises its own. When
+    ``live`` is off (the patch that registered it was undone: singledispatch's
+    cache may hand it out after ``unpatch`` when a lookup in another thread
+    raced the registration), it runs Gymnasium's rule too.
     """
 
     def rule(space, *args, **kwargs):
         # (The tree's verdict: ``tree_reason`` of gymspaces.gymnasium._judge, whose judges
         # remember each node's verdict by the identity of its attributes.)
-        if not rules_on(live) or tree_reason(space) is not None:
-            return how.gymnasiums(space)(space, *args, **kwargs)
-        if how.may_warn is not None and len(args) > how.value_at and how.may_warn(space, args[how.value_at]):
-            return how.gymnasiums(space)(space, *args, **kwargs)
-        if how.release_proven is not None and not how.release_proven(space, *args, **kwargs):
-            return how.gymnasiums(space)(space, *args, **kwargs)
+        if (not rules_on(live) or tree_reason(space) is not None
+                or (row.may_warn is not None and len(args) > row.value_at and row.may_warn(space, args[row.value_at]))
+                or (row.release_proven is not None and not row.release_proven(space, *args, **kwargs))):
+            return gymnasiums(originals, space)(space, *args, **kwargs)
+        failure = None
         try:
             result = helper(space, *args, **kwargs) if kwargs else helper(space, *args)
         except Exception as error:
-            if how.rerun:
-                return how.gymnasiums(space)(space, *args, **kwargs)
-            if not isinstance(error, failures.errors):
-                raise
             failure = error
         else:
             if type(result) is NDARRAY:  # (no graph in it)
                 return result
             if type(result) is GENERATOR_TYPE:
-                return how.wrap_generator(result)
-            return result if how.convert is None else how.convert(result)
-        raise failures.translate(failure)
+                return translating(row, result)
+            return result if row.convert is None else row.convert(result)
+        return recover(row, failure, originals, (space,) + args, kwargs)
 
     return rule
 
 
-cdef object settled(bint answered, result, failure, space, tuple args, dict kwargs, general, Helper how,
-                    Failures failures):
+cdef object settled(Operation row, bint answered, result, failure, space, tuple args, dict kwargs, general,
+                    dict originals):
     """What a checked rule returns once its kernel has run: for the kernel's error,
-    what the general rule would do with it (``how.failed``, called outside any
-    except clause: nothing is being handled, as in the general rule); else the
-    kernel's answer, or the general rule's where it gave none."""
+    what the general rule does with one (:func:`recover`); else the kernel's
+    answer, or the general rule's where it gave none."""
     if failure is not None:
-        return how.failed(space, args, kwargs, failure, failures)
+        return recover(row, failure, originals, (space,) + args, kwargs)
     if answered:
         return result
     return general(space, *args, **kwargs)
 
 
-CHECKED = frozenset(
-    {"flatten", "unflatten", "flatdim", "concatenate", "write_to_shared_memory", "read_from_shared_memory"}
-)
-"""The helpers that have a checked kernel."""
+def helper_rule(Operation row, helper, Live live, dict originals, fallbacks=None):
+    """``row``'s rule of Gymnasium's helper: its checked kernel first where the
+    row has one (it answers, or leaves the call to the general rule), else the
+    general rule (:func:`general_rule`).
 
-
-def checked_rule(str name, general, Live live, Helper how, Failures failures, fallbacks=None):
-    """Gymnasium's helper ``name`` as a rule: its checked kernel when that
-    answers, else ``general(space, *args, **kwargs)``.
-
-    Any other call shape goes to ``general``. The checked kernels read only
-    exact dicts, tuples, lists and ndarrays of the value (no code of the
-    caller's runs in them), so a kernel that answers None has had no effect
-    and ``general`` decides afresh; one that raises fails as ``general``
-    would have (``how.failed``: Gymnasium's exception, or Gymnasium's own
-    code where the release says so), without running a second time.
-    ``concatenate`` takes the fallbacks of gymspaces' own rules, ``(leaf,
-    tree)``; on releases where ``how`` has argument rules, it is left to
-    ``general``.
+    The checked kernels read only exact dicts, tuples, lists and ndarrays of
+    the value (no code of the caller's runs in them), so a kernel that answers
+    None has had no effect and the general rule decides afresh; one that
+    raises fails as the general rule would (:func:`recover`), without running
+    a second time. ``concatenate`` takes the fallbacks of gymspaces' own rules,
+    ``(leaf, tree)``; on releases where the row has argument rules, it is left
+    to the general rule.
     """
+    general = general_rule(row, helper, live, originals)
+    if not row.checked:
+        return general
+    name = row.name
     if name == "flatdim":
         def flatdim(space, *args, **kwargs):
             if not rules_on(live) or args or kwargs:
@@ -317,19 +391,19 @@ def checked_rule(str name, general, Live live, Helper how, Failures failures, fa
                 result = flatdim_checked(space)
             except Exception as error:
                 failure = error
-            return settled(result is not None, result, failure, space, args, kwargs, general, how, failures)
+            return settled(row, result is not None, result, failure, space, args, kwargs, general, originals)
         return flatdim
     if name == "flatten":
-        return one_value_rule(flatten_checked_call, general, live, how, failures)
+        return one_value_rule(row, flatten_checked_call, general, live, originals)
     if name == "unflatten":
-        return one_value_rule(unflatten_checked_call, general, live, how, failures)
+        return one_value_rule(row, unflatten_checked_call, general, live, originals)
     if name == "concatenate":
         def concatenate(space, *args, **kwargs):
             # gymspaces' own concatenate of the tree, kernel first, without its
             # dispatcher: the compiled copy with the very fallbacks its rules
             # pass (``stack_items`` for an array leaf, the general rule for a
             # Tuple or Dict). A result of None leaves the call, whole, to ``general``.
-            if (not rules_on(live) or len(args) != 2 or kwargs or how.release_proven is not None
+            if (not rules_on(live) or len(args) != 2 or kwargs or row.release_proven is not None
                     or tree_reason(space) is not None):
                 return general(space, *args, **kwargs)
             fallback = fallbacks[0] if is_array_leaf(registry, space_class(registry, space)) else fallbacks[1]
@@ -338,7 +412,7 @@ def checked_rule(str name, general, Live live, Helper how, Failures failures, fa
                 result = concatenate_tree(space, args[0], args[1], fallback)
             except Exception as error:
                 failure = error
-            return settled(result is not None, result, failure, space, args, kwargs, general, how, failures)
+            return settled(row, result is not None, result, failure, space, args, kwargs, general, originals)
         return concatenate
     if name == "write_to_shared_memory":
         def write_to_shared_memory(space, *args, **kwargs):
@@ -352,7 +426,7 @@ def checked_rule(str name, general, Live live, Helper how, Failures failures, fa
                 written = write_checked(space, args[0], args[1], args[2])
             except Exception as error:
                 failure = error
-            return settled(written, None, failure, space, args, kwargs, general, how, failures)
+            return settled(row, written, None, failure, space, args, kwargs, general, originals)
         return write_to_shared_memory
     if name == "read_from_shared_memory":
         def read_from_shared_memory(space, *args, **kwargs):
@@ -363,7 +437,7 @@ def checked_rule(str name, general, Live live, Helper how, Failures failures, fa
                 result = read_checked(space, args[0], args[1] if len(args) == 2 else 1)
             except Exception as error:
                 failure = error
-            return settled(result is not None, result, failure, space, args, kwargs, general, how, failures)
+            return settled(row, result is not None, result, failure, space, args, kwargs, general, originals)
         return read_from_shared_memory
     raise ValueError(f"no checked kernel for {name!r}")
 
@@ -379,7 +453,7 @@ cdef object unflatten_checked_call(object space, object x):
     return unflatten_checked(space, x)
 
 
-cdef object one_value_rule(ValueKernel checked, general, Live live, Helper how, Failures failures):
+cdef object one_value_rule(Operation row, ValueKernel checked, general, Live live, dict originals):
     """The rule of a helper of a space and one value (``flatten``, ``unflatten``):
     ``checked(space, x)``, a C call, when it answers; else ``general``."""
 
@@ -393,7 +467,7 @@ cdef object one_value_rule(ValueKernel checked, general, Live live, Helper how, 
             result = checked(space, x)
         except Exception as error:
             failure = error
-        return settled(result is not None, result, failure, space, (x,), kwargs, general, how, failures)
+        return settled(row, result is not None, result, failure, space, (x,), kwargs, general, originals)
 
     return rule
 

@@ -42,7 +42,7 @@ from gymspaces.gymnasium import _judge
 from gymspaces.gymnasium._release import SPACE_NAMES
 from gymspaces.gymnasium._release_rules import INSTANCE as _RELEASE_INSTANCE
 
-__all__ = ["GYMNASIUM_CLASSES", "JUDGES", "class_reason", "node_reason", "tree_reason"]
+__all__ = ["GYMNASIUM_CLASSES", "JUDGES", "class_reason", "gymnasium_base", "node_reason", "tree_reason"]
 
 GYMNASIUM_CLASSES: dict[type, str] = {getattr(_gym, name): name for name in SPACE_NAMES}
 _GENERATOR = np.random.Generator
@@ -75,7 +75,7 @@ _CLASS_READS: dict[str, frozenset[str]] = {
 
 def _judge_class(cls: type) -> str | None:
     """Why instances of ``cls`` cannot run compiled as far as their class goes, or None."""
-    base = _gymnasium_base(cls)
+    base = gymnasium_base(cls)
     if base is None:
         return "not one of Gymnasium's space classes"
     reads = _COMMON_READS | _CLASS_READS[GYMNASIUM_CLASSES[base]]
@@ -89,7 +89,8 @@ def _judge_class(cls: type) -> str | None:
     return None
 
 
-def _gymnasium_base(cls: type) -> type | None:
+def gymnasium_base(cls: type) -> type | None:
+    """The nearest of Gymnasium's space classes in ``cls``'s MRO, or None."""
     return next((klass for klass in cls.__mro__ if klass in GYMNASIUM_CLASSES), None)
 
 
@@ -273,7 +274,7 @@ JUDGES: dict[str, _judge.Judge] = {
 
 
 def _judge_of_class(cls: type) -> _judge.Judge | None:
-    base = _gymnasium_base(cls)
+    base = gymnasium_base(cls)
     return None if base is None else JUDGES[GYMNASIUM_CLASSES[base]]
 
 
@@ -297,7 +298,7 @@ def _leaf_dtypes(space: Any, source: np.dtype, found: list[np.dtype]) -> None:
     """The dtypes, other than ``source``, into which Gymnasium casts an unflattened
     ``source`` array somewhere in ``space``'s tree."""
     d = vars(space)
-    name = GYMNASIUM_CLASSES.get(_gymnasium_base(type(space)) or object)
+    name = GYMNASIUM_CLASSES.get(gymnasium_base(type(space)) or object)
     if name in ("Box", "MultiBinary", "Discrete", "MultiDiscrete"):
         # Box and MultiBinary leaves cast the array; OneOf casts its slice into
         # a child's flat dtype, an integer one for Discrete and MultiDiscrete.
@@ -358,7 +359,7 @@ def flatten_may_warn(space: Any, x: Any) -> bool:
     cast into a Box/MultiBinary of another dtype where the kernels' rule does
     not prove the cast quiet. Inputs that are not arrays where arrays are
     expected are left to Gymnasium too (its numpy casts decide)."""
-    name = GYMNASIUM_CLASSES.get(_gymnasium_base(type(space)) or object)
+    name = GYMNASIUM_CLASSES.get(gymnasium_base(type(space)) or object)
     d = vars(space)
     if name in ("Box", "MultiBinary"):
         return type(x) is not np.ndarray or not cast_is_quiet(x, d.get("dtype"))
@@ -404,7 +405,7 @@ def write_may_warn(space: Any, value: Any) -> bool:
     about and 2.x refuses): then its own rule runs. So do values read through
     code of the caller's (a mapping that is not a dict, an object numpy
     converts by its methods), which a check and the write would run twice."""
-    name = GYMNASIUM_CLASSES.get(_gymnasium_base(type(space)) or object)
+    name = GYMNASIUM_CLASSES.get(gymnasium_base(type(space)) or object)
     d = vars(space)
     if name in ("Box", "Discrete", "MultiDiscrete", "MultiBinary"):
         dtype = d.get("dtype")

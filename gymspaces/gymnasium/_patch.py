@@ -6,8 +6,9 @@ family, ``concatenate``, ``iterate`` and shared-memory reads and writes) that
 run gymspaces' compiled code where the outcome is provably Gymnasium's
 (:mod:`._guard`: the class, the instance, the arguments), and Gymnasium's own
 code everywhere else. What Gymnasium's own code does as fast is not taken
-over at all (``_LEFT_TO_GYMNASIUM``, docs/patching.md). Spaces keep their classes: ``type(space) is
-gymnasium.spaces.Box`` still holds, spaces made before :func:`patch` are
+over at all. Every one of these decisions is a row of patch mode's table
+(:data:`._operations.OPERATIONS`, docs/patching.md). Spaces keep their
+classes: ``type(space) is gymnasium.spaces.Box`` still holds, spaces made before :func:`patch` are
 accelerated too, and a space pickled while patched loads where gymspaces is
 not installed.
 
@@ -46,7 +47,7 @@ from gymspaces import _dispatch, _kernel_switches
 # release's own results), defined where the install hints read them without Gymnasium.
 from gymspaces._gymnasium_releases import VERIFIED_GYMNASIUM
 from gymspaces._sub_spaces import sub_spaces
-from gymspaces.gymnasium import _calls, _entries, _guard
+from gymspaces.gymnasium import _calls, _entries, _guard, _operations
 from gymspaces.gymnasium._release import ALL_SPACE_NAMES, SPACE_NAMES, utils_helper, vector_helper
 
 __all__ = ["patch", "unpatch", "is_patched", "patched", "is_compiled", "plain_reason", "VERIFIED_GYMNASIUM"]
@@ -76,48 +77,6 @@ def _after_fork() -> None:
 
 os.register_at_fork(before=_before_fork, after_in_parent=_after_fork, after_in_child=_after_fork)
 
-# Gymnasium's helpers that gymspaces runs for patched classes: the calls made
-# per step. The ones that build spaces (batch_space, batch_differing_spaces,
-# flatten_space) stay Gymnasium's: the spaces they build are Gymnasium's
-# classes, hence compiled too.
-_UTILS_HELPERS = ("flatdim", "flatten", "unflatten")
-_VECTOR_HELPERS = ("concatenate", "iterate", "read_from_shared_memory", "write_to_shared_memory")
-# What Gymnasium's own code does as fast as gymspaces' compiled path with the
-# decision included: left to Gymnasium, not intercepted. docs/patching.md
-# ("What stays Gymnasium's") lists each with its figure; the figures are
-# plain and patched, side by side on this project's machine, before these
-# were left out.
-_LEFT_TO_GYMNASIUM = frozenset(
-    # iterate of a fundamental space's batch is ``iter(items)`` there, of a
-    # Tuple's a zip of its children's, of the others' a tuple's iterator
-    # (8 MultiDiscrete rows: 2.0 us plain, 3.4 us patched; a Tuple's: 5.0 us, 5.4 us).
-    [("iterate", name) for name in ("Box", "Discrete", "MultiDiscrete", "MultiBinary", "Tuple")]
-    + [("iterate", name) for name in ("Text", "Sequence", "Graph", "OneOf")]
-    # concatenate of these is ``tuple(items)`` there (0.32 us plain, 0.76-1.54 us patched).
-    + [("concatenate", name) for name in ("Text", "Sequence", "Graph", "OneOf")]
-    # The flatten family of these runs Python rules in either library, with
-    # the decision on top (a Text: 1.24 us plain, 2.93 us patched; a Sequence's
-    # unflatten: 5.4 us, 22.8 us; a OneOf's: 3.5 us, 17.2 us).
-    + [(helper, name) for helper in ("flatten", "unflatten", "flatdim") for name in ("Text", "Sequence", "OneOf")]
-    # flatdim of a Discrete is ``int(space.n)`` there (0.33 us plain, 0.34 us patched).
-    + [("flatdim", "Discrete")]
-    # A Graph's flatten and unflatten batch its features through Python rules
-    # in either library (67 us plain, 72 us patched; 81 us, 77 us).
-    + [("flatten", "Graph"), ("unflatten", "Graph")]
-
-    # A Text's shared memory is one int32 array per element, filled in numpy
-    # either way (20.5 us plain, 22.8 us patched for a write and a read of 8).
-    + [(helper, "Text") for helper in ("write_to_shared_memory", "read_from_shared_memory")]
-)
-# Text.contains: a length test and a set lookup per character there (0.33 us
-# plain, 0.43 us patched for 8 characters).
-_METHODS_LEFT_TO_GYMNASIUM = frozenset({("Text", "contains")})
-# Not taken at all: create_empty_array and create_shared_memory allocate what
-# they return, once per vector env (an empty Box array: 0.52 us plain, 0.86 us
-# patched; a MultiBinary's shared memory: 38 us either way, a Dict's 133 us
-# plain, 122 us patched -- multiprocessing's allocation).
-
-
 # gymspaces' helpers that hand a Gymnasium space they have no rule for to
 # Gymnasium's helper of the same name while patched (_PatchState.hand_gymnasium_spaces_over).
 _HANDED_OVER_UTILS = ("flatdim", "flatten", "unflatten", "flatten_space")
@@ -141,12 +100,9 @@ def _handing_over(gymnasium_helper: Any, previous: Callable[..., Any]) -> Callab
 
 def intercepted(operation: str, class_name: str) -> bool:
     """Whether patch mode takes ``operation`` (``"sample"``, ``"contains"`` or a
-    helper's name) of Gymnasium's class ``class_name``, or leaves it to Gymnasium."""
-    if operation in ("sample", "contains"):
-        return (class_name, operation) not in _METHODS_LEFT_TO_GYMNASIUM
-    if operation not in _UTILS_HELPERS + _VECTOR_HELPERS:
-        return False
-    return (operation, class_name) not in _LEFT_TO_GYMNASIUM
+    helper's name) of Gymnasium's class ``class_name``, or leaves it to Gymnasium
+    (its row in :data:`._operations.OPERATIONS`)."""
+    return _operations.taken(class_name, operation)
 
 
 class _PatchState:
@@ -219,7 +175,7 @@ class _PatchState:
                 return True
             # A user's rule for gymspaces' class must not reach Gymnasium's:
             # its helpers run Gymnasium's own code for this patch.
-            self.live.own_rules = False
+            self.live.gymspaces_rules = False
             return False
 
         self.journal.append(take_back_all)  # first: a registration that fails is undone too
@@ -353,31 +309,31 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
                     [(utils_helper(name), getattr(gs_utils, name)) for name in _HANDED_OVER_UTILS]
                     + [(vector_helper(name), getattr(gs_vector, name)) for name in _HANDED_OVER_VECTOR]
                 )
-            # Entry points last: Gymnasium's dispatchers, then the methods.
-            helpers = [(utils_helper(name), getattr(gs_utils, name), name) for name in _UTILS_HELPERS]
-            helpers += [(vector_helper(name), getattr(gs_vector, name), name) for name in _VECTOR_HELPERS]
-            for gymnasium_helper, gymspaces_helper, name in helpers:
+            # Entry points last: Gymnasium's dispatchers, then the methods, each
+            # as its row in the table says (_operations.OPERATIONS).
+            for name in _operations.HELPERS:
+                in_utils = name in _operations.UTILS_HELPERS
+                gymnasium_helper = utils_helper(name) if in_utils else vector_helper(name)
                 if gymnasium_helper is None:  # a helper the installed Gymnasium lacks
                     continue
+                gymspaces_helper = getattr(gs_utils if in_utils else gs_vector, name)
                 registry = gymnasium_helper.registry
                 originals = {theirs: registry[theirs] for theirs in state.equivalents if theirs in registry}
                 # Recording, the fallbacks note that the call ran Gymnasium's own code.
                 fallbacks = {cls: _recording.noting_plain(name, rule) for cls, rule in originals.items()} if report else originals
-                rule = _entries.helper_rule(
-                    gymspaces_helper, name, state.live, fallbacks,
-                    None if name == "flatdim" else _entries.graph_instances,
-                )
-                rule = record(name, rule)
                 for theirs in originals:
-                    if (name, state.equivalents[theirs].__name__) in _LEFT_TO_GYMNASIUM:
+                    row = _operations.row(theirs.__name__, name)
+                    if row is None or row.left is not None:
                         continue
-                    state.register(gymnasium_helper, theirs, rule)
+                    rule = _entries.helper_rule(row, gymspaces_helper, state.live, fallbacks)
+                    state.register(gymnasium_helper, theirs, record(row.label, rule))
                 state.answer_registered_in_c(gymnasium_helper)
             state.live.note_plain = _recording.note_plain if report else None
             for name in SPACE_NAMES:
-                for attribute, entry in _entries.make_entries(name, state.live).items():
-                    if (name, attribute) not in _METHODS_LEFT_TO_GYMNASIUM:
-                        state.set_attribute(getattr(_gym, name), attribute, record(f"{name}.{attribute}", entry))
+                for method, entry in _entries.make_entries(name, state.live).items():
+                    row = _operations.OPERATIONS[name, method]
+                    if row.left is None:
+                        state.set_attribute(getattr(_gym, name), method, record(row.label, entry))
             if report:
                 original_init = _gym.Space.__dict__["__init__"]
                 state.set_attribute(_gym.Space, "__init__", _recording.recording_init(original_init, _compiled_class))
@@ -495,7 +451,7 @@ def _compiled_class(cls: type) -> bool:
     return _state is not None and _guard.class_reason(cls) is None
 
 
-def plain_reason(space: Any) -> str | None:
+def plain_reason(space: Any, operation: str | None = None) -> str | None:
     """Why ``space`` (or a sub-space) does not run on gymspaces' kernels; ``None`` if it does.
 
     A Gymnasium space runs compiled only while patched and only where the
@@ -503,7 +459,10 @@ def plain_reason(space: Any) -> str | None:
     not redefine what Gymnasium's methods read, its generator must be exactly
     a ``numpy.random.Generator``, and its attributes must be as Gymnasium's
     ``__init__`` sets them. Otherwise Gymnasium's own code runs, and this
-    says why.
+    says why. Given an ``operation`` (``"sample"``, ``"contains"`` or a
+    helper's name, ``"flatten"``...), it also says so when patch mode leaves
+    that operation of the space's class to Gymnasium's own code, as fast
+    there (the reason of the operation's row, :data:`._operations.OPERATIONS`).
 
     Examples
     --------
@@ -517,7 +476,15 @@ def plain_reason(space: Any) -> str | None:
     ...     print(plain_reason(Doubled(3)))
     None
     Doubled redefines n
+    >>> with patched():
+    ...     plain_reason(gymnasium.spaces.Text(8), "contains").split(":")[0]
+    "Text.contains is left to Gymnasium's own code"
     """
+    if operation is not None:
+        base = _guard.gymnasium_base(type(space))
+        row = None if base is None else _operations.row(base.__name__, operation)
+        if row is not None and row.left is not None:
+            return f"{row.label} is left to Gymnasium's own code: {row.left}"
     cls = type(space)
     if issubclass(cls, _GYMSPACES_BASES):
         if not _compiled_class(cls):

@@ -18,7 +18,7 @@ from support.differential import assert_same_value
 import gymspaces.gymnasium
 from benchmarks import patched
 from benchmarks.cases import CASES, library
-from gymspaces.gymnasium import _patch
+from gymspaces.gymnasium import _operations, _patch
 from gymspaces.gymnasium._release import SPACE_NAMES
 
 PATCHED_CASES = [case for case in CASES if case.kernels is not None]
@@ -55,7 +55,7 @@ def test_patched_case_times_the_same_result_three_ways(case):
 def test_patched_cases_cover_every_operation_patch_mode_takes_over():
     """Every (operation, class) pair patch mode intercepts has a case; none it leaves to Gymnasium does."""
     timed = {patched._operation_of(case.key) for case in PATCHED_CASES}
-    operations = {"sample", "contains", *_patch._UTILS_HELPERS, *_patch._VECTOR_HELPERS}
+    operations = {*_operations.METHODS, *_operations.HELPERS}
     # Gymnasium has no flatdim of a Graph or Sequence, and no shared memory for them;
     # the reading half of shared memory is timed with the writing half.
     impossible = {("flatdim", "Graph"), ("flatdim", "Sequence")} | {
