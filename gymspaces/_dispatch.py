@@ -22,8 +22,9 @@ Two more things plain singledispatch has no place for:
   library.
 
 A public entry (:func:`public_entry`) stands in front of a dispatcher: a
-function that answers some calls itself (``flatten``'s compiled cases)
-and hands the rest to the dispatcher, whose registrations it shares.
+function that answers some calls itself (``flatten``'s compiled cases,
+``create_shared_memory``'s single buffer) and hands the rest to the
+dispatcher, whose registrations it shares.
 """
 
 from __future__ import annotations
@@ -323,23 +324,26 @@ def public_entry(dispatcher: _DispatcherT) -> Callable[[Callable[..., Any]], _Di
     ``registry`` (and ``on_register``, ``handles``), so a rule registered
     through either is one rule, used by both, and patch mode hands
     Gymnasium's spaces over through either alike. It takes the dispatcher's
-    module, and a compiled entry its documentation and annotations too.
+    module, and a compiled entry its documentation and signature too.
     """
 
     def dress(entry: Callable[..., Any]) -> _DispatcherT:
         dressed: Any = entry
         for attribute in ("register", "dispatch", "registry", "on_register", "handles"):
             setattr(dressed, attribute, getattr(dispatcher, attribute))
-        dressed.__wrapped__ = dispatcher.__wrapped__
         dressed.__module__ = dispatcher.__module__
-        # A Python entry documents itself, its own parameters among them; a
-        # compiled one holds only the signature Cython embeds.
         if not isinstance(entry, types.FunctionType):
+            # A compiled entry holds only the signature Cython embeds: it takes
+            # the dispatcher's documentation and annotations, and ``__wrapped__``
+            # leads ``typing.get_type_hints`` to the globals they name. (A Python
+            # entry documents itself, its own parameters among them, and is left
+            # unwrapped: Sphinx would read the dispatcher's source as its own.)
             dressed.__doc__ = dispatcher.__doc__
             dressed.__annotations__ = dict(dispatcher.__annotations__)
-        # ``inspect.signature`` would follow ``__wrapped__`` to the dispatcher and
-        # hide the entry's own extra parameters (``flatten``'s ``out=``).
-        dressed.__signature__ = inspect.signature(entry, follow_wrapped=False)
+            dressed.__wrapped__ = dispatcher.__wrapped__
+            # ``inspect.signature`` would follow ``__wrapped__`` to the dispatcher
+            # and hide the entry's own extra parameters (``flatten``'s ``out=``).
+            dressed.__signature__ = inspect.signature(entry, follow_wrapped=False)
         return cast(_DispatcherT, dressed)
 
     return dress
