@@ -46,8 +46,11 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any
 
-ON = frozenset({"1", "true", "yes", "on"})
-OFF = frozenset({"", "0", "false", "no", "off"})  # gymspaces-patch.pth holds the same values
+# gymspaces._env_vars's values, which this module cannot import: it would
+# import the package at start-up (gymspaces-patch.pth holds the off values too;
+# tests/project/test_env_vars.py checks that all three agree).
+ON = ("1", "true", "yes", "on")
+OFF = ("0", "false", "no", "off", "")
 
 
 def requested(value: str | None) -> bool | None:
@@ -88,8 +91,8 @@ def _start() -> None:
     wanted = requested(value)
     if wanted is None:
         _warn(
-            f"GYMSPACES_PATCH={value!r} is not understood (on: 1, true, yes, on; off: 0, false, no, off, empty): "
-            "Gymnasium is not patched"
+            f"GYMSPACES_PATCH={value!r} is not understood "
+            f"(on: {', '.join(ON)}; off: {', '.join(off or 'empty' for off in OFF)}): Gymnasium is not patched"
         )
     elif wanted:
         patch_when_imported()

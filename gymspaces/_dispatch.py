@@ -20,17 +20,23 @@ Two more things plain singledispatch has no place for:
   that read a space and values, as opposed to those that build spaces
   (``batch_space``, ``flatten_space``), whose results are of the caller's
   library.
+
+A public entry (:func:`public_entry`) stands in front of a dispatcher: a
+function that answers some calls itself (``flatten``'s compiled cases,
+``create_shared_memory``'s single buffer) and hands the rest to the
+dispatcher, whose registrations it shares.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import sys
 import threading
 import types
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, Generic, ParamSpec, Protocol, TypeVar, overload
+from typing import Any, Generic, ParamSpec, Protocol, TypeVar, cast, overload
 
 _P = ParamSpec("_P")
 _R_co = TypeVar("_R_co", covariant=True)
@@ -60,6 +66,9 @@ class SpaceDispatcher(Protocol, Generic[_P, _R_co]):
     def on_register(self, listener: Callable[[], None]) -> None: ...
 
     def handles(self, cls: type) -> bool: ...
+
+
+_DispatcherT = TypeVar("_DispatcherT", bound=SpaceDispatcher[..., Any])
 
 
 def _parameters(function: Callable[..., Any]) -> tuple[list[str], dict[str, Any]]:
@@ -304,6 +313,40 @@ def _space_dispatch(default: Callable[_P, _R_co], *, builds_spaces: bool) -> Spa
     dispatcher.handles = lambda cls: cls in registry
     _ALL_DISPATCHERS.append((dispatcher, builds_spaces))
     return dispatcher
+
+
+def public_entry(dispatcher: _DispatcherT) -> Callable[[Callable[..., Any]], _DispatcherT]:
+    """Decorator: make a function the public face of ``dispatcher``.
+
+    The entry answers what it takes itself (a compiled kernel's built-in
+    cases, a layout no rule makes) and hands every other call to the
+    dispatcher. It carries the dispatcher's ``register``, ``dispatch`` and
+    ``registry`` (and ``on_register``, ``handles``), so a rule registered
+    through either is one rule, used by both, and patch mode hands
+    Gymnasium's spaces over through either alike. It takes the dispatcher's
+    module, and a compiled entry its documentation and signature too.
+    """
+
+    def dress(entry: Callable[..., Any]) -> _DispatcherT:
+        dressed: Any = entry
+        for attribute in ("register", "dispatch", "registry", "on_register", "handles"):
+            setattr(dressed, attribute, getattr(dispatcher, attribute))
+        dressed.__module__ = dispatcher.__module__
+        if not isinstance(entry, types.FunctionType):
+            # A compiled entry holds only the signature Cython embeds: it takes
+            # the dispatcher's documentation and annotations, and ``__wrapped__``
+            # leads ``typing.get_type_hints`` to the globals they name. (A Python
+            # entry documents itself, its own parameters among them, and is left
+            # unwrapped: Sphinx would read the dispatcher's source as its own.)
+            dressed.__doc__ = dispatcher.__doc__
+            dressed.__annotations__ = dict(dispatcher.__annotations__)
+            dressed.__wrapped__ = dispatcher.__wrapped__
+            # ``inspect.signature`` would follow ``__wrapped__`` to the dispatcher
+            # and hide the entry's own extra parameters (``flatten``'s ``out=``).
+            dressed.__signature__ = inspect.signature(entry, follow_wrapped=False)
+        return cast(_DispatcherT, dressed)
+
+    return dress
 
 
 def closure_cell(function: Any, name: str) -> Any:

@@ -3,7 +3,6 @@ promise, and how a custom space registers its own, is said there)."""
 
 from __future__ import annotations
 
-import inspect
 import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, Union, cast
@@ -14,7 +13,7 @@ if TYPE_CHECKING:  # numpy.typing costs ~10 ms to import; annotations only
     from numpy.typing import NDArray
 
 from gymspaces import _batching, _flatten
-from gymspaces._dispatch import SpaceDispatcher, space_building_dispatch, space_dispatch
+from gymspaces._dispatch import SpaceDispatcher, public_entry, space_building_dispatch, space_dispatch
 from gymspaces.box import Box
 from gymspaces.dict import Dict
 from gymspaces.discrete import Discrete
@@ -37,7 +36,6 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-_DispatcherT = TypeVar("_DispatcherT", bound=SpaceDispatcher[..., Any])
 FlatType = Union[np.ndarray[Any, np.dtype[Any]], dict[str, Any], tuple[Any, ...], GraphInstance]
 
 _NOT_FLATTENABLE = (
@@ -705,30 +703,8 @@ BUILT_IN_RULES: dict[SpaceDispatcher[..., Any], dict[type, Callable[..., Any]]] 
 }
 
 
-def _compiled_entry(dispatcher: _DispatcherT, compiled: Any, name: str) -> _DispatcherT:
-    """``compiled`` dressed as ``dispatcher``: same API, name and documentation.
-
-    The compiled entries handle the built-in cases (an exact ``Discrete`` for
-    ``flatten``, Dict/Tuple trees of fundamental spaces for both) themselves
-    while the built-in rules are in place, and hand every other call to the
-    dispatcher, so ``register``/``dispatch``/``registry`` keep working for
-    user spaces.
-    """
-    for attribute in ("register", "dispatch", "registry", "on_register", "handles"):
-        setattr(compiled, attribute, getattr(dispatcher, attribute))
-    compiled.__wrapped__ = dispatcher.__wrapped__
-    compiled.__doc__ = dispatcher.__doc__
-    compiled.__module__ = __name__
-    compiled.__name__ = compiled.__qualname__ = name
-    compiled.__annotations__ = dict(dispatcher.__annotations__)
-    # ``inspect.signature`` would follow ``__wrapped__`` to the dispatcher and
-    # hide the compiled entry's own extra parameters (``flatten``'s ``out=``).
-    compiled.__signature__ = inspect.signature(compiled, follow_wrapped=False)
-    return cast(_DispatcherT, compiled)
-
-
 # The public flatten and unflatten (the names the rules above call): compiled
 # entries in front of the dispatchers, which they defer to for every case they
 # do not take themselves (see gymspaces._fill_registry).
-flatten = _compiled_entry(generic_flatten, _flatten.flatten, "flatten")
-unflatten = _compiled_entry(generic_unflatten, _flatten.unflatten, "unflatten")
+flatten = public_entry(generic_flatten)(_flatten.flatten)
+unflatten = public_entry(generic_unflatten)(_flatten.unflatten)

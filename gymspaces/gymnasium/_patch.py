@@ -42,7 +42,7 @@ import gymnasium
 import gymnasium.spaces as _gym
 
 import gymspaces as _gs
-from gymspaces import _dispatch, _kernel_switches
+from gymspaces import _dispatch, _env_vars, _kernel_switches
 # The releases patch mode is verified against (every patched operation gives that
 # release's own results), defined where the install hints read them without Gymnasium.
 from gymspaces._gymnasium_releases import VERIFIED_GYMNASIUM
@@ -210,7 +210,7 @@ def _may_patch(unverified: bool | None) -> bool:
     if gymnasium.__version__ in VERIFIED_GYMNASIUM:
         return True
     if unverified is None:
-        unverified = os.environ.get(UNVERIFIED_VARIABLE, "").strip().lower() in ("1", "true", "yes", "on")
+        unverified = bool(_env_vars.flag(UNVERIFIED_VARIABLE))  # a value not understood is off, silently
     if not _warned_version:
         _warned_version = True
         verified = ", ".join(VERIFIED_GYMNASIUM)

@@ -29,7 +29,7 @@ from typing import Any, cast
 import numpy as np
 
 from gymspaces import _kernel_switches, _shared_memory
-from gymspaces._dispatch import space_dispatch
+from gymspaces._dispatch import public_entry, space_dispatch
 from gymspaces._registry import REGISTRY
 from gymspaces._typecodes import SHARED_ARRAY_TYPECODES
 from gymspaces.box import Box
@@ -72,15 +72,16 @@ def _leaf_size(space: Space[Any]) -> int:
 
 
 @space_dispatch
-def create_shared_memory(space: Space[Any], n: int = 1, ctx: ModuleType = mp) -> Any:
-    """Gymnasium's per-leaf layout (the public entry, defined below, documents both layouts)."""
+def generic_create_shared_memory(space: Space[Any], n: int = 1, ctx: ModuleType = mp) -> Any:
+    """Gymnasium's per-leaf layout, one ``ctx.Array`` a leaf: the rules behind
+    :func:`create_shared_memory` (defined below, which documents both layouts)."""
     raise _unsupported("create_shared_memory", space)
 
 
-@create_shared_memory.register(Box)
-@create_shared_memory.register(Discrete)
-@create_shared_memory.register(MultiDiscrete)
-@create_shared_memory.register(MultiBinary)
+@generic_create_shared_memory.register(Box)
+@generic_create_shared_memory.register(Discrete)
+@generic_create_shared_memory.register(MultiDiscrete)
+@generic_create_shared_memory.register(MultiBinary)
 def _(space: Space[Any], n: int = 1, ctx: ModuleType = mp) -> Any:
     assert space.dtype is not None
     size = n * _leaf_size(space)
@@ -96,31 +97,31 @@ def _(space: Space[Any], n: int = 1, ctx: ModuleType = mp) -> Any:
     return ctx.Array(c_uint8, size * space.dtype.itemsize)
 
 
-@create_shared_memory.register(Tuple)
+@generic_create_shared_memory.register(Tuple)
 def _(space: Tuple, n: int = 1, ctx: ModuleType = mp) -> tuple[Any, ...]:
-    return tuple(create_shared_memory(child, n=n, ctx=ctx) for child in space.spaces)
+    return tuple(generic_create_shared_memory(child, n=n, ctx=ctx) for child in space.spaces)
 
 
-@create_shared_memory.register(Dict)
+@generic_create_shared_memory.register(Dict)
 def _(space: Dict, n: int = 1, ctx: ModuleType = mp) -> dict[str, Any]:
-    return {key: create_shared_memory(child, n=n, ctx=ctx) for key, child in space.spaces.items()}
+    return {key: generic_create_shared_memory(child, n=n, ctx=ctx) for key, child in space.spaces.items()}
 
 
-@create_shared_memory.register(Text)
+@generic_create_shared_memory.register(Text)
 def _(space: Text, n: int = 1, ctx: ModuleType = mp) -> Any:
     # Texts are stored flattened: one int32 character index per position.
     return ctx.Array(np.dtype(np.int32).char, n * space.max_length)
 
 
-@create_shared_memory.register(OneOf)
+@generic_create_shared_memory.register(OneOf)
 def _(space: OneOf, n: int = 1, ctx: ModuleType = mp) -> tuple[Any, ...]:
     # The chosen child's index per element, then memory for every child.
     indices = ctx.Array(np.dtype(np.int64).char, n)
-    return (indices,) + tuple(create_shared_memory(child, n=n, ctx=ctx) for child in space.spaces)
+    return (indices,) + tuple(generic_create_shared_memory(child, n=n, ctx=ctx) for child in space.spaces)
 
 
-@create_shared_memory.register(Graph)
-@create_shared_memory.register(Sequence)
+@generic_create_shared_memory.register(Graph)
+@generic_create_shared_memory.register(Sequence)
 def _(space: Graph | Sequence, n: int = 1, ctx: ModuleType = mp) -> Any:
     raise TypeError(
         f"As {space} has a dynamic shape so its not possible to make a static shared memory. "
@@ -413,7 +414,7 @@ def _layout(space: Any, n: int, cursor: list[int]) -> Any:
     if kind is OneOf:
         return (leaf(n, np.dtype(np.int64).itemsize),) + tuple(_layout(child, n, cursor) for child in space.spaces)
     if kind in (Graph, Sequence):
-        _per_leaf_memory(space, n)  # raises Gymnasium's error for dynamic shapes
+        generic_create_shared_memory(space, n)  # raises Gymnasium's error for dynamic shapes
     raise TypeError(
         f"single_buffer=True supports the built-in fixed-shape spaces (and Tuple/Dict/OneOf of them), "
         f"not {type(space)}; use the default layout, with a registered create_shared_memory"
@@ -428,13 +429,18 @@ def _slices(layout: Any, buffer: Any) -> Any:
     return tuple(_slices(part, buffer) for part in layout)
 
 
-_per_leaf_memory = create_shared_memory
-
-
-def create_shared_memory(  # type: ignore[no-redef]
+# The public entry: the single-buffer layout here, the per-leaf layout by the
+# rules above, whose registrations it carries (``create_shared_memory.register``).
+@public_entry(generic_create_shared_memory)
+def create_shared_memory(
     space: Space[Any], n: int = 1, ctx: ModuleType = mp, *, single_buffer: bool = False
 ) -> Any:
     """Allocate shared memory for ``n`` elements of ``space``.
+
+    A custom space gets its memory from a rule registered for its class with
+    ``create_shared_memory.register(MySpace)``, as with
+    :func:`functools.singledispatch` (the default layout only: the single
+    buffer holds the built-in spaces).
 
     Parameters
     ----------
@@ -474,7 +480,7 @@ def create_shared_memory(  # type: ignore[no-redef]
     (2, 2)
     """
     if not single_buffer:
-        return _per_leaf_memory(space, n, ctx)
+        return generic_create_shared_memory(space, n, ctx)
     if not isinstance(space, Space):
         raise _unsupported("create_shared_memory", space)
     cursor = [0]
@@ -482,10 +488,6 @@ def create_shared_memory(  # type: ignore[no-redef]
     buffer = ctx.Array(c_uint8, max(cursor[0], 1))
     return _slices(layout, buffer)
 
-
-for _attribute in ("register", "dispatch", "registry", "on_register", "handles"):
-    setattr(create_shared_memory, _attribute, getattr(_per_leaf_memory, _attribute))
-del _attribute
 
 __all__ += ["SharedSlice"]
 

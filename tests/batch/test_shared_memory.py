@@ -12,6 +12,7 @@ from support.gymnasium_memory import REFUSED_ARRAY_TYPECODES, gymnasium_shared_m
 from support.processes import run_workers
 from test_flatten_utils import assert_same_tree
 
+import gymspaces.vector as gs_vector
 from gymspaces.error import CustomSpaceError
 from gymspaces.vector import shared_memory as gs_shm
 
@@ -128,6 +129,57 @@ def test_custom_space_raises_custom_space_error():
 
     with pytest.raises(CustomSpaceError):
         gs_shm.create_shared_memory(Custom())
+
+
+def test_create_shared_memory_is_one_entry_carrying_its_rules():
+    """``create_shared_memory`` is one object in front of its dispatcher: a rule
+    a user registers through it is the dispatcher's, and makes the default
+    layout of the user's space, alone or inside a built-in composite; the
+    single-buffer layout still takes built-in spaces only."""
+    entry, rules = gs_vector.create_shared_memory, gs_shm.generic_create_shared_memory
+    assert gs_shm.create_shared_memory is entry is not rules
+    assert all(getattr(entry, name) is getattr(rules, name) for name in ("register", "dispatch", "registry"))
+
+    class Custom(GS.Space):
+        pass
+
+    @entry.register(Custom)
+    def custom_memory(space, n=1, ctx=multiprocessing):
+        return ctx.Array("d", 10 * n)
+
+    try:
+        assert rules.dispatch(Custom) is custom_memory and rules.registry[Custom] is custom_memory
+        assert len(entry(Custom(), n=2)) == 20
+        tree = entry(GS.Tuple((GS.Discrete(2), Custom())), n=3)
+        assert len(tree[0]) == 3 and len(tree[1]) == 30
+        with pytest.raises(TypeError, match="use the default layout, with a registered create_shared_memory"):
+            entry(GS.Tuple((Custom(),)), n=2, single_buffer=True)
+    finally:
+        rules.unregister(Custom)
+    with pytest.raises(CustomSpaceError):
+        entry(Custom())
+
+
+def test_patch_mode_hands_gymnasium_spaces_over_through_the_entry(unpatched):
+    """Patch mode replaces the dispatcher's default through the public entry
+    (``dispatch(object)``, ``register(object, ...)``): a Gymnasium space with no
+    rule goes to Gymnasium's ``create_shared_memory``, which raises its own error."""
+    import gymnasium.error
+
+    from gymspaces.gymnasium import patched
+
+    class TheirCustom(GYM.Space):
+        pass
+
+    rules = gs_shm.generic_create_shared_memory
+    plain = rules.dispatch(object)
+    with patched():
+        assert gs_vector.create_shared_memory.dispatch(object) is rules.dispatch(object) is not plain
+        with pytest.raises(gymnasium.error.CustomSpaceError):
+            gs_vector.create_shared_memory(TheirCustom(), n=2)
+    assert rules.dispatch(object) is plain
+    with pytest.raises(TypeError, match="not a gymnasium Space instance"):
+        gs_vector.create_shared_memory(TheirCustom(), n=2)
 
 
 def _worker(index, seed, memory):
