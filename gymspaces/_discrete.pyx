@@ -2,7 +2,7 @@
 
 Each function reproduces the Generator calls Gymnasium 1.4.0 makes:
 
-* plain: ``integers(n, dtype=dtype)`` -> numpy's bounded fill of the dtype's
+* unmasked: ``integers(n, dtype=dtype)`` -> numpy's bounded fill of the dtype's
   width (8/16-bit fills use a buffer local to the call).
 * mask: ``choice(valid_indices)`` -> one bounded int64 draw over the number of
   valid entries (none when there is one).

@@ -1,6 +1,6 @@
 """Kernels of MultiBinary sampling.
 
-Plain and masked samples are ``integers(0, 2, size=n, dtype=int8)``: numpy's
+Unmasked and masked samples are ``integers(0, 2, size=n, dtype=int8)``: numpy's
 8-bit bounded fill, which for a range of one takes bit 7 of successive bytes of
 ``next_uint32`` words. Probability samples are ``random(n) <= p``. Membership
 of an array of a numeric dtype is decided in one pass over its memory.

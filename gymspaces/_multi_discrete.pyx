@@ -2,7 +2,7 @@
 
 Each function reproduces the Generator calls Gymnasium 1.4.0 makes:
 
-* plain: ``trunc(random(nvec.shape) * nvec) + start`` -> one ``next_double``
+* unmasked: ``trunc(random(nvec.shape) * nvec) + start`` -> one ``next_double``
   per entry, in C order (:func:`multi_discrete_fill`; Discrete's kernel draws
   ``batch_space(Discrete(n)).sample()`` with it too).
 * a mask leaf: ``choice(valid_indices)`` -> one bounded int64 draw over the
@@ -153,7 +153,7 @@ def multi_discrete_sample_entry(self, mask=None, probability=None):
     array([0, 1])
     """
     if mask is None and probability is None:
-        return plain_multi_discrete_sample(self)
+        return unmasked_multi_discrete_sample(self)
     if probability is None and ASSERTS and type(mask) is tuple:
         result = flat_masked_multi_discrete_sample(self, <tuple> mask)
         if result is not None:
@@ -285,10 +285,10 @@ cdef int fill_masked_rows(RNGHandle handle, cnp.dtype descr, cnp.ndarray start, 
 
 def multi_discrete_sample(space):
     """Unmasked sample of a :class:`~gymspaces.MultiDiscrete` space (see below)."""
-    return plain_multi_discrete_sample(space)
+    return unmasked_multi_discrete_sample(space)
 
 
-cdef object plain_multi_discrete_sample(space):
+cdef object unmasked_multi_discrete_sample(space):
     """Unmasked sample of a :class:`~gymspaces.MultiDiscrete` space.
 
     ``trunc(u * nvec) + start`` with one ``next_double`` per entry in C order;
