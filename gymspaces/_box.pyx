@@ -537,9 +537,9 @@ def box_sample_detached(space, low, high, bounded_below, bounded_above):
     cdef int type_num = descr.type_num
     if element == NOT_NUMERIC or element == EL_HALF or not cnp.PyArray_ISNBO(descr.byteorder):
         return None
-    if not (is_plain_array(low, type_num) and is_plain_array(high, type_num)
-            and is_plain_array(bounded_below, cnp.NPY_BOOL)
-            and is_plain_array(bounded_above, cnp.NPY_BOOL)):
+    if not (is_native_c_array_of(low, type_num) and is_native_c_array_of(high, type_num)
+            and is_native_c_array_of(bounded_below, cnp.NPY_BOOL)
+            and is_native_c_array_of(bounded_above, cnp.NPY_BOOL)):
         return None
     cdef Fill fill
     fill.size = cnp.PyArray_SIZE(<cnp.ndarray> low)
@@ -639,7 +639,8 @@ cdef object space_shape(space, dict namespace):
     return space.shape
 
 
-cdef inline bint is_plain_array(object x, int type_num):
+cdef inline bint is_native_c_array_of(object x, int type_num):
+    """An ndarray (a subclass too), C-contiguous, in native byte order, of type ``type_num`` exactly."""
     return (cnp.PyArray_Check(x) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> x)
             and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> x)
             and cnp.PyArray_TYPE(<cnp.ndarray> x) == type_num)
@@ -680,11 +681,11 @@ cdef object box_contains_same_dtype(space, x):
     cdef Element element = element_of(descr)
     cdef int type_num = descr.type_num
     cdef npy_bool verdict = True
-    if element == NOT_NUMERIC or not is_plain_array(x, type_num):
+    if element == NOT_NUMERIC or not is_native_c_array_of(x, type_num):
         return None
     low = attr(namespace, space, "low")
     high = attr(namespace, space, "high")
-    if not (is_plain_array(low, type_num) and is_plain_array(high, type_num)):
+    if not (is_native_c_array_of(low, type_num) and is_native_c_array_of(high, type_num)):
         return None
     if not same_shape(<cnp.ndarray> x, space_shape(space, namespace)):
         return False
@@ -709,7 +710,7 @@ cdef int box_rows_contained(space, object batch, npy_bool *out, npy_intp n) exce
     cdef Element element = element_of(descr)
     cdef int type_num = descr.type_num
     cdef npy_intp i, d
-    if element == NOT_NUMERIC or not is_plain_array(batch, type_num):
+    if element == NOT_NUMERIC or not is_native_c_array_of(batch, type_num):
         return 0
     cdef cnp.ndarray rows = <cnp.ndarray> batch
     cdef int ndim = cnp.PyArray_NDIM(rows)
@@ -717,7 +718,7 @@ cdef int box_rows_contained(space, object batch, npy_bool *out, npy_intp n) exce
         return 0
     low = attr(namespace, space, "low")
     high = attr(namespace, space, "high")
-    if not (is_plain_array(low, type_num) and is_plain_array(high, type_num)):
+    if not (is_native_c_array_of(low, type_num) and is_native_c_array_of(high, type_num)):
         return 0
     shape = space_shape(space, namespace)
     if type(shape) is not tuple:

@@ -212,8 +212,8 @@ cdef uint64_t discrete_n_bits(n_obj, cnp.dtype descr) except? 0:
 
 
 cdef bint _cache_discrete_params(RNGHandle handle, n_obj, start_obj, dtype) except -1:
-    """Cache the C parameters of a Discrete space; ``False`` if they are not plain
-    scalars of the space's own dtype (then nothing is cached)."""
+    """Cache the C parameters of a Discrete space; ``False`` if they are not
+    scalars of exactly the space's own dtype (then nothing is cached)."""
     cdef cnp.dtype descr = discrete_descr(n_obj, start_obj, dtype)
     if descr is None:
         return False

@@ -490,8 +490,8 @@ def multi_discrete_contains(self, x):
 cdef object multi_discrete_contains_array(space, x):
     """Membership of an integer array in a MultiDiscrete space; ``None`` to defer.
 
-    Decides in C when ``x`` and the space's ``nvec``/``start`` are plain
-    integer arrays: the safe-cast rule, the shape, then every entry within
+    Decides in C when ``x`` and the space's ``nvec``/``start`` are C-contiguous
+    native integer arrays: the safe-cast rule, the shape, then every entry within
     ``[start, start + (nvec - 1)]`` with ``start + (nvec - 1)`` wrapping in the
     space's dtype as numpy computes it.
     """
@@ -598,9 +598,9 @@ cdef int multi_discrete_rows_contained(space, object batch, npy_bool *out, npy_i
 
     Decides in C a batch of ``n`` rows: rows of another shape, or a dtype that
     does not cast safely, are all ``False``; integer rows (a C-contiguous
-    native array, with plain ``nvec``/``start``) are checked entry by entry as
-    :func:`multi_discrete_contains` checks one. Anything else returns 0 before
-    touching ``out``.
+    native array, with ``nvec``/``start`` such arrays of the space's dtype)
+    are checked entry by entry as :func:`multi_discrete_contains` checks one.
+    Anything else returns 0 before touching ``out``.
     """
     cdef cnp.ndarray rows, nvec, start
     cdef cnp.dtype descr, batch_descr
