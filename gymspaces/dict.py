@@ -24,7 +24,7 @@ from gymspaces.space import Space, is_space
 __all__ = ["Dict"]
 
 def _ordered_spaces(spaces: Any, sort_keys: bool) -> dict[Any, Any]:
-    """The key order Gymnasium gives a ``spaces`` argument, as a plain dict.
+    """The key order Gymnasium gives a ``spaces`` argument, as a builtin dict.
 
     An OrderedDict or a sequence of pairs keeps its order; another mapping is
     sorted when ``sort_keys`` is set, unless its keys cannot be compared.
@@ -60,13 +60,13 @@ class Dict(
     Parameters
     ----------
     spaces : mapping or sequence of (key, Space) pairs, optional
-        The sub-spaces. A plain mapping is sorted by key when ``sort_keys`` is
-        true (an ``OrderedDict`` or a sequence of pairs keeps its order).
+        The sub-spaces. A mapping is sorted by key when ``sort_keys`` is true
+        (an ``OrderedDict`` or a sequence of pairs keeps its order).
     seed : int, dict of seeds, numpy.random.Generator or None
         An ``int`` seeds the Dict's generator, which draws one seed per key in
         key order; a dict gives each key its own seed.
     sort_keys : bool
-        Whether to sort the keys of a plain mapping.
+        Whether to sort the keys of a mapping other than an ``OrderedDict``.
     **spaces_kwargs : Space
         More sub-spaces, appended after ``spaces`` in keyword order.
 
@@ -313,7 +313,7 @@ class Dict(
 
         Examples
         --------
-        A plain dict is sorted by key; keyword arguments keep their order.
+        A builtin dict is sorted by key; keyword arguments keep their order.
 
         >>> from gymspaces import Dict, Discrete
         >>> list(Dict({"b": Discrete(2), "a": Discrete(3)}).keys())
@@ -346,7 +346,7 @@ class Dict(
         return f"Dict({inner})"
 
     def __eq__(self, other: object) -> bool:
-        # Plain dicts compare without regard to order.
+        # Builtin dicts compare without regard to order.
         if not isinstance(other, Dict):
             return False
         return self.spaces == other.spaces
