@@ -116,7 +116,7 @@ class _Replay:
         return {label: plain / compiled for label, (plain, compiled) in self.per_call.items()}
 
 
-_NOTHING_KEPT = "nothing to replay: no call was kept (none on Gymnasium's own classes with plain-data arguments)"
+_NOTHING_KEPT = "nothing to replay: no call was kept (none on Gymnasium's own classes with pickle-safe arguments)"
 
 
 def _replay(samples: list[bytes], for_import: bool) -> _Replay:

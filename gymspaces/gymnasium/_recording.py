@@ -143,7 +143,7 @@ def timed(label: str, function: Callable[..., Any]) -> Callable[..., Any]:
 _SCALAR_TYPES = frozenset({int, float, bool, complex, str, bytes, type(None)})
 
 
-def _pickles_as_data(value: Any, budget: list[int]) -> bool:
+def _is_pickle_safe(value: Any, budget: list[int]) -> bool:
     """Whether pickling ``value`` runs no code but the interpreter's and numpy's
     (builtin scalars and containers, exact numpy arrays and scalars)."""
     budget[0] -= 1
@@ -157,9 +157,9 @@ def _pickles_as_data(value: Any, budget: list[int]) -> bool:
     if isinstance(value, np.generic):
         return kind.__module__ == "numpy" and not isinstance(value, np.object_)
     if kind in (tuple, list) or kind is gymnasium.spaces.GraphInstance:
-        return all(_pickles_as_data(item, budget) for item in value)
+        return all(_is_pickle_safe(item, budget) for item in value)
     if kind is dict:
-        return all(_pickles_as_data(key, budget) and _pickles_as_data(item, budget) for key, item in value.items())
+        return all(_is_pickle_safe(key, budget) and _is_pickle_safe(item, budget) for key, item in value.items())
     return False
 
 
@@ -189,8 +189,8 @@ _ARRAY_FACTORIES = (np.zeros, np.empty, np.ones)
 def _keep_sample(record: _Record, label: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     """Keep a copy of one call for the estimate, if copying it has no observable effect.
 
-    Only calls on spaces made entirely of Gymnasium's own classes, with plain
-    data arguments, are kept: pickling them reads the objects (a generator's
+    Only calls on spaces made entirely of Gymnasium's own classes, with pickle-safe
+    arguments, are kept: pickling them reads the objects (a generator's
     state included) and runs no code of the program.
     """
     if label in _NOT_REPLAYED or not args or not _gymnasium_tree(args[0]):
@@ -209,7 +209,7 @@ def _keep_sample(record: _Record, label: str, args: tuple[Any, ...], kwargs: dic
     if label == "create_empty_array":
         rest = rest[:1] + [rest[1].__name__] if rest[1:2] else rest
     budget = [10_000]
-    if not all(_pickles_as_data(item, budget) for item in rest) or not _pickles_as_data(kwargs, budget):
+    if not all(_is_pickle_safe(item, budget) for item in rest) or not _is_pickle_safe(kwargs, budget):
         return
     try:
         sample = pickle.dumps((label, args[0], tuple(rest), dict(kwargs)), protocol=pickle.HIGHEST_PROTOCOL)

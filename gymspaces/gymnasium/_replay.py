@@ -2,7 +2,7 @@
 
 While recording, patch mode keeps a pickled copy of a few calls of each
 operation (the 1st, 2nd, 4th, 8th, ... call not inside another; only calls on
-spaces made of Gymnasium's own classes with plain-data arguments, whose
+spaces made of Gymnasium's own classes with pickle-safe arguments, whose
 pickling runs no code of the program and draws nothing:
 :mod:`gymspaces.gymnasium._recording`). At report time the estimate
 (:mod:`gymspaces.gymnasium._estimate`) runs this module in a separate

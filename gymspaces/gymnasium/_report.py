@@ -24,7 +24,7 @@ from collections import Counter
 
 from gymspaces.gymnasium import _recording
 from gymspaces.gymnasium._estimate import _Figures, _Group, _Replay, _figures, _replay, timer_cost
-from gymspaces.gymnasium._processes import _children
+from gymspaces.gymnasium._processes import _child_counts
 
 __all__ = ["report"]
 
@@ -93,19 +93,19 @@ def report(estimate: bool = True, details: bool = False) -> str:
     """
     started = time.perf_counter()
     own = _recording._record.snapshot()
-    children, missing = _children()
+    child_counts, missing = _child_counts()
     main, workers = _Group(), _Group()
     main.add(own)
-    for counts in children:
+    for counts in child_counts:
         workers.add(counts)
     slow: Counter[tuple[str, str]] = Counter(own["slow_spaces"])
     plain: Counter[tuple[str, str, str]] = Counter(own["plain_calls"])
-    for counts in children:
+    for counts in child_counts:
         slow.update(counts["slow_spaces"])
         plain.update(counts["plain_calls"])
     replay = _Replay(None, "")
     if estimate:
-        samples = [sample for counts in [own, *children] for items in counts["samples"].values() for sample in items]
+        samples = [sample for counts in [own, *child_counts] for items in counts["samples"].values() for sample in items]
         replay = _replay(samples, for_import=bool(main.importers or workers.importers))
     cost = timer_cost()
     figures = [_figures("this process", main, cost, replay)]
