@@ -665,8 +665,8 @@ def box_contains(self, x):
     >>> space.contains(np.array([0.5, -1.0]))  # float64 does not cast safely to float32
     False
     """
-    verdict = box_contains_same_dtype(self, x)
-    return registry.box_contains_with_numpy(self, x) if verdict is None else verdict
+    inside = box_contains_same_dtype(self, x)
+    return registry.box_contains_with_numpy(self, x) if inside is None else inside
 
 
 cdef object box_contains_same_dtype(space, x):
@@ -680,7 +680,7 @@ cdef object box_contains_same_dtype(space, x):
     cdef cnp.dtype descr = <cnp.dtype?> attr(namespace, space, "dtype")
     cdef Element element = element_of(descr)
     cdef int type_num = descr.type_num
-    cdef npy_bool verdict = True
+    cdef npy_bool inside = True
     if element == NOT_NUMERIC or not is_native_c_array_of(x, type_num):
         return None
     low = attr(namespace, space, "low")
@@ -693,9 +693,9 @@ cdef object box_contains_same_dtype(space, x):
             cnp.PyArray_SIZE(<cnp.ndarray> high) != cnp.PyArray_SIZE(<cnp.ndarray> x):
         return None
     if within_as(element, cnp.PyArray_DATA(<cnp.ndarray> x), cnp.PyArray_DATA(<cnp.ndarray> low),
-                 cnp.PyArray_DATA(<cnp.ndarray> high), cnp.PyArray_SIZE(<cnp.ndarray> x), 1, &verdict) == NO_KERNEL:
+                 cnp.PyArray_DATA(<cnp.ndarray> high), cnp.PyArray_SIZE(<cnp.ndarray> x), 1, &inside) == NO_KERNEL:
         no_kernel("Box membership", descr)
-    return verdict != 0
+    return inside != 0
 
 
 cdef int box_rows_contained(space, object batch, npy_bool *out, npy_intp n) except -1:

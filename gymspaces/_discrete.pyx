@@ -529,8 +529,8 @@ def discrete_contains(self, x):
     >>> space.contains(1.0), space.contains(np.uint64(1))  # float; unsafe cast to int64
     (False, False)
     """
-    verdict = discrete_contains_scalar(self, x)
-    return registry.discrete_contains_general(self, x) if verdict is None else verdict
+    inside = discrete_contains_scalar(self, x)
+    return registry.discrete_contains_general(self, x) if inside is None else inside
 
 
 cdef object discrete_contains_scalar(space, x):

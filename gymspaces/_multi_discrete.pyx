@@ -483,8 +483,8 @@ def multi_discrete_contains(self, x):
     >>> space.contains(np.array([3, 1])), space.contains(np.array([2.0, 1.0]))  # out of range; float
     (False, False)
     """
-    verdict = multi_discrete_contains_array(self, x)
-    return registry.multi_discrete_contains_general(self, x) if verdict is None else verdict
+    inside = multi_discrete_contains_array(self, x)
+    return registry.multi_discrete_contains_general(self, x) if inside is None else inside
 
 
 cdef object multi_discrete_contains_array(space, x):
@@ -499,7 +499,7 @@ cdef object multi_discrete_contains_array(space, x):
     cdef cnp.dtype descr
     cdef cnp.ndarray xs, nvec, start
     cdef npy_intp size
-    cdef npy_bool verdict = True
+    cdef npy_bool inside = True
     if not integer_array(x):
         return None
     namespace = instance_dict(space)
@@ -518,8 +518,8 @@ cdef object multi_discrete_contains_array(space, x):
     size = cnp.PyArray_SIZE(xs)
     if cnp.PyArray_SIZE(nvec) != size or cnp.PyArray_SIZE(start) != size:
         return None
-    rows_in_range(xs, size, 1, nvec, start, descr, &verdict)
-    return verdict != 0  # a bool
+    rows_in_range(xs, size, 1, nvec, start, descr, &inside)
+    return inside != 0  # a bool
 
 
 cdef inline bint within_bounds(uint64_t value, uint64_t low, uint64_t high, bint is_signed) noexcept nogil:

@@ -270,7 +270,7 @@ def _items(batch: Any) -> Any:
 
 
 def all_rows(batch: np.ndarray, ok: np.ndarray) -> np.ndarray:
-    """Per-row ``all`` of an elementwise verdict shaped like ``batch``."""
+    """Per-row ``all`` of an elementwise answer shaped like ``batch``."""
     n = batch.shape[0]
     if n == 0:
         return np.zeros(0, dtype=np.bool_)

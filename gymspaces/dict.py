@@ -268,7 +268,7 @@ class Dict(
         return result
 
     def contains_batch(self, batch: Any) -> np.ndarray:
-        """Membership of every row (not in Gymnasium): the children's verdicts, combined row by row.
+        """Membership of every row (not in Gymnasium): the children's answers, combined row by row.
 
         Examples
         --------
@@ -279,9 +279,9 @@ class Dict(
         >>> space.contains_batch({"pos": pos, "action": np.array([1, 1, 7])})  # bad pos, bad action
         array([ True, False, False])
         """
-        verdicts = _contains.dict_contains_batch(self, batch)  # only decides batches with exactly the keys
-        if verdicts is not None:
-            return verdicts
+        answers = _contains.dict_contains_batch(self, batch)  # only decides batches with exactly the keys
+        if answers is not None:
+            return answers
         if not isinstance(batch, collections.abc.Mapping):
             raise TypeError(f"a batch of a Dict space must be a mapping, actual type: {type(batch)}")
         # A batch is laid out as batch_space lays it out: one entry per key, like

@@ -242,7 +242,7 @@ class Space(Generic[T_cov]):
 
         Examples
         --------
-        Text keeps this generic rule: one verdict per item of the batch.
+        Text keeps this default: one answer per item of the batch.
 
         >>> from gymspaces import Text
         >>> Text(max_length=3).contains_batch(["abc", "abcd", "a"])
