@@ -1,4 +1,4 @@
-"""Recording in one process while patched: calls counted and timed, samples kept, spaces that run plain.
+"""Recording in one process while patched: calls counted and timed, some kept, spaces that run plain.
 
 ``patch(report=True)`` (``python -m gymspaces.gymnasium --report``) wraps every
 method and helper patching installs in :func:`timed`, which counts and times
@@ -36,7 +36,7 @@ from gymspaces.gymnasium._guard import GYMNASIUM_CLASSES, tree_reason
 
 __all__ = ["note_patching", "note_plain", "noting_plain", "recording_init", "timed"]
 
-SAMPLES_PER_OPERATION = 12
+KEPT_PER_OPERATION = 12
 """Calls kept per operation for the estimate: the 1st, 2nd, 4th, 8th, ... outermost call."""
 
 
@@ -56,7 +56,7 @@ class _Record:
         self.plain_outer_seconds: dict[str, float] = {}
         self.slow_spaces: Counter[tuple[str, str]] = Counter()
         self.plain_calls: Counter[tuple[str, str, str]] = Counter()  # (operation, class, reason)
-        self.samples: dict[str, list[bytes]] = {}
+        self.kept_calls: dict[str, list[bytes]] = {}
         self.started = time.perf_counter()
         # Where the run starts: when counting started, unless the whole process
         # is counted (count_whole_process), and what that start was.
@@ -77,7 +77,7 @@ class _Record:
                 "outer_seconds": dict(self.outer_seconds),
                 "slow_spaces": dict(self.slow_spaces),
                 "plain_calls": dict(self.plain_calls),
-                "samples": {label: list(items) for label, items in self.samples.items()},
+                "kept_calls": {label: list(items) for label, items in self.kept_calls.items()},
                 "plain_outer_seconds": dict(self.plain_outer_seconds),
                 "run_seconds": time.perf_counter() - self.origin,
                 "run_cpu_seconds": time.process_time() - self.cpu_origin,
@@ -127,8 +127,8 @@ def timed(label: str, function: Callable[..., Any]) -> Callable[..., Any]:
                     if ran_plain:
                         record.plain_outer_seconds[label] = record.plain_outer_seconds.get(label, 0.0) + elapsed
             # Only calls that ran compiled are kept: the estimate prices those alone.
-            if not level and not ran_plain and count & (count - 1) == 0 and count < 1 << SAMPLES_PER_OPERATION:
-                _keep_sample(record, label, args, kwargs)
+            if not level and not ran_plain and count & (count - 1) == 0 and count < 1 << KEPT_PER_OPERATION:
+                _keep_call(record, label, args, kwargs)
 
     call.__name__ = getattr(function, "__name__", label)
     call.__qualname__ = getattr(function, "__qualname__", label)
@@ -138,7 +138,7 @@ def timed(label: str, function: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-# ---------------------------------------------------------------- samples for the estimate
+# ---------------------------------------------------------------- calls kept for the estimate
 
 _SCALAR_TYPES = frozenset({int, float, bool, complex, str, bytes, type(None)})
 
@@ -186,7 +186,7 @@ _NOT_REPLAYED = frozenset({"create_shared_memory"})
 _ARRAY_FACTORIES = (np.zeros, np.empty, np.ones)
 
 
-def _keep_sample(record: _Record, label: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+def _keep_call(record: _Record, label: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     """Keep a copy of one call for the estimate, if copying it has no observable effect.
 
     Only calls on spaces made entirely of Gymnasium's own classes, with pickle-safe
@@ -212,11 +212,11 @@ def _keep_sample(record: _Record, label: str, args: tuple[Any, ...], kwargs: dic
     if not all(_is_pickle_safe(item, budget) for item in rest) or not _is_pickle_safe(kwargs, budget):
         return
     try:
-        sample = pickle.dumps((label, args[0], tuple(rest), dict(kwargs)), protocol=pickle.HIGHEST_PROTOCOL)
+        kept = pickle.dumps((label, args[0], tuple(rest), dict(kwargs)), protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # anything that does not pickle is left out of the estimate
         return
     with record.lock:
-        record.samples.setdefault(label, []).append(sample)
+        record.kept_calls.setdefault(label, []).append(kept)
 
 
 # ---------------------------------------------------------------- spaces that run plain

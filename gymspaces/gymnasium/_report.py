@@ -73,7 +73,7 @@ def report(estimate: bool = True, details: bool = False) -> str:
     Parameters
     ----------
     estimate : bool
-        Estimate the time patch mode removed by replaying sampled calls in a
+        Estimate the time patch mode removed by replaying kept calls in a
         separate interpreter (a fraction of a second to a second); ``False``
         leaves it out.
     details : bool
@@ -105,8 +105,8 @@ def report(estimate: bool = True, details: bool = False) -> str:
         plain.update(counts["plain_calls"])
     replay = _Replay(None, "")
     if estimate:
-        samples = [sample for counts in [own, *child_counts] for items in counts["samples"].values() for sample in items]
-        replay = _replay(samples, for_import=bool(main.importers or workers.importers))
+        kept_calls = [kept for counts in [own, *child_counts] for items in counts["kept_calls"].values() for kept in items]
+        replay = _replay(kept_calls, for_import=bool(main.importers or workers.importers))
     cost = timer_cost()
     figures = [_figures("this process", main, cost, replay)]
     if workers.processes:
