@@ -491,7 +491,7 @@ cdef object multi_discrete_contains_array(space, x):
     """Membership of an integer array in a MultiDiscrete space; ``None`` to defer.
 
     Decides in C when ``x`` and the space's ``nvec``/``start`` are C-contiguous
-    native integer arrays: the safe-cast rule, the shape, then every entry within
+    native integer arrays: numpy's safe cast, the shape, then every entry within
     ``[start, start + (nvec - 1)]`` with ``start + (nvec - 1)`` wrapping in the
     space's dtype as numpy computes it.
     """

@@ -72,8 +72,8 @@ __all__ = [
 
 
 # Overloads give each space class its counterpart (Box -> Box, ...) so type
-# checkers keep the class. Per mypy's
-# overload rules, an argument whose type has ``Any`` parameters (Gymnasium's
+# checkers keep the class. In mypy's
+# overload resolution, an argument whose type has ``Any`` parameters (Gymnasium's
 # ``Dict`` is ``Dict[Any]`` by default) matches two overloads and gives ``Any``.
 @overload
 def from_gymnasium(space: _gym.Box[_ScalarT], *, share_rng: bool = False, strict: bool = False) -> _gs.Box[_ScalarT]: ...

@@ -236,7 +236,7 @@ def _left_line(figures: _Figures) -> str:
 
 def _plain_summary(plain: Counter[tuple[str, str, str]]) -> list[str]:
     """The short report's lines on calls that ran Gymnasium's own code: how many of
-    which operation, and the most frequent reason, whole."""
+    which operation, and the reason of the most common one, whole."""
     if not plain:
         return []
     by_label: Counter[str] = Counter()
