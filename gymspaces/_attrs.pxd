@@ -4,7 +4,7 @@
 # live, so in-place edits and reassignment must take effect). Looking a key up
 # in the instance ``__dict__`` skips the type-attribute search that getattr()
 # does first; anything not found there (a property, a slot) goes through
-# getattr(), so semantics are those of plain attribute access.
+# getattr(), so a read gives what ``space.name`` gives.
 #
 # The lookups below return borrowed references. A kernel owns one (assigns
 # it to an object variable) before anything that can run Python code -- a

@@ -38,7 +38,7 @@ cdef Registry registry = _registry.REGISTRY
 
 
 cdef inline bint raw_copyable(int type_num) noexcept:
-    """Whether elements of ``type_num`` may be copied as plain bytes.
+    """Whether elements of ``type_num`` may be copied as raw bytes.
 
     Only fixed-size numeric types: object dtypes hold references that a byte
     copy would not take, and flexible (``S``/``U``/``V``) or structured dtypes
@@ -56,7 +56,7 @@ cdef inline bint raw_copyable(int type_num) noexcept:
 cdef bint copy_rows(PyObject **column, npy_intp n, cnp.ndarray out):
     """Copy the ``n`` samples of ``column`` into their rows of ``out``; ``False``
     (nothing written) unless each sample already has ``out``'s dtype and row
-    shape, and that dtype is a plain numeric one (see ``raw_copyable``).
+    shape, and that dtype is a fixed-size numeric one (see ``raw_copyable``).
 
     ``column`` holds owned references (see :func:`gather_column`): the numpy
     calls below may allocate, and a garbage collection started by an

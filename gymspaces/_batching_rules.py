@@ -103,7 +103,7 @@ def _batch_tuple(space: Tuple, n: int = 1) -> Tuple:
 @batch_space.register(Dict)
 def _batch_dict(space: Dict, n: int = 1) -> Dict:
     children = {key: batch_space(subspace, n=n) for key, subspace in space.items()}
-    # A plain dict: with sort_keys the keys are sorted again, even those of an
+    # A builtin dict: with sort_keys the keys are sorted again, even those of an
     # OrderedDict-built Dict (quirk Q21c, docs/quirks.md).
     generator = copy.deepcopy(space.np_random)
     return Dict(children, seed=generator, sort_keys=space.sort_keys)
@@ -248,7 +248,7 @@ def _iterate_tuple(space: Tuple, items: Any) -> Iterator[Any]:
     if all(handles(type(subspace)) for subspace in space):
         parts = [iterate(subspace, items[i]) for i, subspace in enumerate(space)]
         return zip(*parts, strict=True)
-    # e.g. a batch of Text or Graph samples: a plain tuple of samples.
+    # e.g. a batch of Text or Graph samples: the samples as they are, in a tuple.
     try:
         return iter(items)
     except Exception as error:

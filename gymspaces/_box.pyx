@@ -537,9 +537,9 @@ def box_sample_detached(space, low, high, bounded_below, bounded_above):
     cdef int type_num = descr.type_num
     if element == NOT_NUMERIC or element == EL_HALF or not cnp.PyArray_ISNBO(descr.byteorder):
         return None
-    if not (is_plain_array(low, type_num) and is_plain_array(high, type_num)
-            and is_plain_array(bounded_below, cnp.NPY_BOOL)
-            and is_plain_array(bounded_above, cnp.NPY_BOOL)):
+    if not (is_native_c_array_of(low, type_num) and is_native_c_array_of(high, type_num)
+            and is_native_c_array_of(bounded_below, cnp.NPY_BOOL)
+            and is_native_c_array_of(bounded_above, cnp.NPY_BOOL)):
         return None
     cdef Fill fill
     fill.size = cnp.PyArray_SIZE(<cnp.ndarray> low)
@@ -639,7 +639,8 @@ cdef object space_shape(space, dict namespace):
     return space.shape
 
 
-cdef inline bint is_plain_array(object x, int type_num):
+cdef inline bint is_native_c_array_of(object x, int type_num):
+    """An ndarray (a subclass too), C-contiguous, in native byte order, of type ``type_num`` exactly."""
     return (cnp.PyArray_Check(x) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> x)
             and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> x)
             and cnp.PyArray_TYPE(<cnp.ndarray> x) == type_num)
@@ -664,8 +665,8 @@ def box_contains(self, x):
     >>> space.contains(np.array([0.5, -1.0]))  # float64 does not cast safely to float32
     False
     """
-    verdict = box_contains_same_dtype(self, x)
-    return registry.box_contains_with_numpy(self, x) if verdict is None else verdict
+    inside = box_contains_same_dtype(self, x)
+    return registry.box_contains_with_numpy(self, x) if inside is None else inside
 
 
 cdef object box_contains_same_dtype(space, x):
@@ -679,12 +680,12 @@ cdef object box_contains_same_dtype(space, x):
     cdef cnp.dtype descr = <cnp.dtype?> attr(namespace, space, "dtype")
     cdef Element element = element_of(descr)
     cdef int type_num = descr.type_num
-    cdef npy_bool verdict = True
-    if element == NOT_NUMERIC or not is_plain_array(x, type_num):
+    cdef npy_bool inside = True
+    if element == NOT_NUMERIC or not is_native_c_array_of(x, type_num):
         return None
     low = attr(namespace, space, "low")
     high = attr(namespace, space, "high")
-    if not (is_plain_array(low, type_num) and is_plain_array(high, type_num)):
+    if not (is_native_c_array_of(low, type_num) and is_native_c_array_of(high, type_num)):
         return None
     if not same_shape(<cnp.ndarray> x, space_shape(space, namespace)):
         return False
@@ -692,9 +693,9 @@ cdef object box_contains_same_dtype(space, x):
             cnp.PyArray_SIZE(<cnp.ndarray> high) != cnp.PyArray_SIZE(<cnp.ndarray> x):
         return None
     if within_as(element, cnp.PyArray_DATA(<cnp.ndarray> x), cnp.PyArray_DATA(<cnp.ndarray> low),
-                 cnp.PyArray_DATA(<cnp.ndarray> high), cnp.PyArray_SIZE(<cnp.ndarray> x), 1, &verdict) == NO_KERNEL:
+                 cnp.PyArray_DATA(<cnp.ndarray> high), cnp.PyArray_SIZE(<cnp.ndarray> x), 1, &inside) == NO_KERNEL:
         no_kernel("Box membership", descr)
-    return verdict != 0
+    return inside != 0
 
 
 cdef int box_rows_contained(space, object batch, npy_bool *out, npy_intp n) except -1:
@@ -709,7 +710,7 @@ cdef int box_rows_contained(space, object batch, npy_bool *out, npy_intp n) exce
     cdef Element element = element_of(descr)
     cdef int type_num = descr.type_num
     cdef npy_intp i, d
-    if element == NOT_NUMERIC or not is_plain_array(batch, type_num):
+    if element == NOT_NUMERIC or not is_native_c_array_of(batch, type_num):
         return 0
     cdef cnp.ndarray rows = <cnp.ndarray> batch
     cdef int ndim = cnp.PyArray_NDIM(rows)
@@ -717,7 +718,7 @@ cdef int box_rows_contained(space, object batch, npy_bool *out, npy_intp n) exce
         return 0
     low = attr(namespace, space, "low")
     high = attr(namespace, space, "high")
-    if not (is_plain_array(low, type_num) and is_plain_array(high, type_num)):
+    if not (is_native_c_array_of(low, type_num) and is_native_c_array_of(high, type_num)):
         return 0
     shape = space_shape(space, namespace)
     if type(shape) is not tuple:

@@ -2,7 +2,7 @@
 
 Checking sub-spaces, sub-seeding, the choice between a mask and a probability, and the batch rules
 of Tuple and Dict: sample child by child when the children draw from separate
-generators, decide membership child by child and combine the verdicts. Tuple and
+generators, decide membership child by child and combine the answers. Tuple and
 Dict's ``to_jsonable`` convert the columns of their Box, MultiDiscrete and
 Discrete children in the ``_jsonable`` kernel, which is told those classes here.
 """
@@ -171,7 +171,7 @@ def sample_children_batch(
 
 
 def combined_contains_batch(space: Any, batch: Any, child_batches: Iterable[tuple[Any, Any]]) -> np.ndarray:
-    """A Tuple's or Dict's ``contains_batch``: the children's verdicts, combined row by row.
+    """A Tuple's or Dict's ``contains_batch``: the children's answers, combined row by row.
 
     ``child_batches`` yields ``(child, its part of batch)``. Any error on the
     way (a child's, or children of different lengths) sends the batch item by
@@ -185,15 +185,15 @@ def combined_contains_batch(space: Any, batch: Any, child_batches: Iterable[tupl
         return _contains_by_iterating(space, batch)
 
 
-def _combine(verdicts: list[np.ndarray]) -> np.ndarray:
-    if not verdicts:
+def _combine(answers: list[np.ndarray]) -> np.ndarray:
+    if not answers:
         raise ValueError("an empty Tuple/Dict batch has no length")
-    lengths = {len(verdict) for verdict in verdicts}
+    lengths = {len(answer) for answer in answers}
     if len(lengths) != 1:
         raise ValueError(f"the child batches have different lengths: {sorted(lengths)}")
-    result = verdicts[0].copy()
-    for verdict in verdicts[1:]:
-        result &= verdict
+    result = answers[0].copy()
+    for answer in answers[1:]:
+        result &= answer
     return result
 
 

@@ -7,12 +7,12 @@ Dict or Tuple (looked up on its class, and not shadowed in the instance) is
 checked by calling that kernel's C function directly; a Dict's child is only
 taken there when its ``__contains__`` is ``Space.__contains__`` too, since
 ``in`` would call an override. Every other child, and every input the C checks
-do not decide, goes through the ordinary Python call, so verdicts, warnings
+do not decide, goes through the ordinary Python call, so answers, warnings
 and errors are those of the definitions.
 
 ``dict_contains_batch`` does the same for ``Dict.contains_batch`` over Box,
 Discrete and MultiDiscrete children whose ``contains_batch`` is the built-in
-one: one pass over each child's batch, verdicts AND-ed into one array.
+one: one pass over each child's batch, answers AND-ed into one array.
 
 Nesting depth: a walk into Dicts and Tuples nested more than
 ``sys.getrecursionlimit()`` levels deep (1,000 by default) raises
@@ -123,16 +123,16 @@ cdef bint member(object space, object x, bint by_in, int depth) except -1:
     if kind == TUPLE:
         return tuple_member(space, x, depth + 1)
     if kind == BOX:
-        verdict = box_contains_same_dtype(space, x)
+        inside = box_contains_same_dtype(space, x)
     elif kind == DISCRETE:
-        verdict = discrete_contains_scalar(space, x)
+        inside = discrete_contains_scalar(space, x)
     elif kind == MULTI_DISCRETE:
-        verdict = multi_discrete_contains_array(space, x)
+        inside = multi_discrete_contains_array(space, x)
     else:
-        verdict = None
-    if verdict is None:  # not decided in C: the ordinary call
+        inside = None
+    if inside is None:  # not decided in C: the ordinary call
         return x in space if by_in else bool(space.contains(x))
-    return verdict
+    return inside
 
 
 cdef bint same_key_objects(dict x, dict children) noexcept:
@@ -287,7 +287,7 @@ def dict_contains_batch(self, batch):
     cdef Kind kind
     cdef npy_intp n = -1
     cdef cnp.ndarray out
-    cdef npy_bool *verdicts = NULL
+    cdef npy_bool *inside_rows = NULL
     cdef int handled
     children = attr(instance_dict(self), self, "spaces")
     # The same size and every key of children found: the keys are the same.
@@ -304,8 +304,8 @@ def dict_contains_batch(self, batch):
                 return None
             n = cnp.PyArray_DIM(<cnp.ndarray> rows, 0)
             out = cnp.PyArray_EMPTY(1, &n, cnp.NPY_BOOL, 0)
-            verdicts = <npy_bool *> cnp.PyArray_DATA(out)
-            memset(verdicts, 1, n)
+            inside_rows = <npy_bool *> cnp.PyArray_DATA(out)
+            memset(inside_rows, 1, n)
         method = class_attr(child, "contains_batch")
         kind = batch_kind(method)
         if kind == OTHER:
@@ -313,11 +313,11 @@ def dict_contains_batch(self, batch):
         if shadowed(child, "contains_batch"):
             return None
         if kind == BOX:
-            handled = box_rows_contained(child, rows, verdicts, n)
+            handled = box_rows_contained(child, rows, inside_rows, n)
         elif kind == DISCRETE:
-            handled = discrete_rows_contained(child, rows, verdicts, n)
+            handled = discrete_rows_contained(child, rows, inside_rows, n)
         else:
-            handled = multi_discrete_rows_contained(child, rows, verdicts, n)
+            handled = multi_discrete_rows_contained(child, rows, inside_rows, n)
         if not handled:
             return None
     return out

@@ -34,7 +34,7 @@ class Case:
     call: Callable[[Any], Callable[[], Any]]
 
 
-def _plain(space: Any) -> Callable[[], Any]:
+def _unmasked(space: Any) -> Callable[[], Any]:
     return space.sample
 
 
@@ -43,42 +43,42 @@ def _masked(mask: np.ndarray) -> Callable[[Any], Callable[[], Any]]:
 
 
 CASES = [
-    Case("Discrete(10).sample()", lambda lib: lib.Discrete(10, seed=SEED), _plain),
+    Case("Discrete(10).sample()", lambda lib: lib.Discrete(10, seed=SEED), _unmasked),
     Case(
         "Discrete(10).sample(mask)",
         lambda lib: lib.Discrete(10, seed=SEED),
         _masked(np.array([1, 0, 1, 1, 0, 0, 1, 0, 1, 0], dtype=np.int8)),
     ),
-    Case("Box(-1,1,(3,)).sample()", lambda lib: lib.Box(-1, 1, (3,), seed=SEED), _plain),
+    Case("Box(-1,1,(3,)).sample()", lambda lib: lib.Box(-1, 1, (3,), seed=SEED), _unmasked),
     Case(
         "Box(0,255,(84,84,3),uint8).sample()",
         lambda lib: lib.Box(0, 255, (84, 84, 3), np.uint8, seed=SEED),
-        _plain,
+        _unmasked,
     ),
-    Case("Box(-inf,inf,(64,)).sample()", lambda lib: lib.Box(-np.inf, np.inf, (64,), seed=SEED), _plain),
-    Case("MultiBinary(10).sample()", lambda lib: lib.MultiBinary(10, seed=SEED), _plain),
-    Case("MultiDiscrete([5,2,2]).sample()", lambda lib: lib.MultiDiscrete([5, 2, 2], seed=SEED), _plain),
-    Case("Text(10).sample()", lambda lib: lib.Text(10, seed=SEED), _plain),
+    Case("Box(-inf,inf,(64,)).sample()", lambda lib: lib.Box(-np.inf, np.inf, (64,), seed=SEED), _unmasked),
+    Case("MultiBinary(10).sample()", lambda lib: lib.MultiBinary(10, seed=SEED), _unmasked),
+    Case("MultiDiscrete([5,2,2]).sample()", lambda lib: lib.MultiDiscrete([5, 2, 2], seed=SEED), _unmasked),
+    Case("Text(10).sample()", lambda lib: lib.Text(10, seed=SEED), _unmasked),
     Case(
         "Tuple((Discrete(3),Box(0,1,(2,)))).sample()",
         lambda lib: lib.Tuple((lib.Discrete(3), lib.Box(0, 1, (2,))), seed=SEED),
-        _plain,
+        _unmasked,
     ),
     Case(
         "Dict(a=Discrete(4),b=Box(0,1,(2,))).sample()",
         lambda lib: lib.Dict(a=lib.Discrete(4), b=lib.Box(0, 1, (2,)), seed=SEED),
-        _plain,
+        _unmasked,
     ),
-    Case("Sequence(Discrete(5)).sample()", lambda lib: lib.Sequence(lib.Discrete(5), seed=SEED), _plain),
+    Case("Sequence(Discrete(5)).sample()", lambda lib: lib.Sequence(lib.Discrete(5), seed=SEED), _unmasked),
     Case(
         "Graph(Box(0,1,(2,)),Discrete(3)).sample()",
         lambda lib: lib.Graph(lib.Box(0, 1, (2,)), lib.Discrete(3), seed=SEED),
-        _plain,
+        _unmasked,
     ),
     Case(
         "OneOf((MultiBinary(4),Discrete(3))).sample()",
         lambda lib: lib.OneOf((lib.MultiBinary(4), lib.Discrete(3)), seed=SEED),
-        _plain,
+        _unmasked,
     ),
 ]
 

@@ -2,7 +2,7 @@
 
 Each function reproduces the Generator calls Gymnasium 1.4.0 makes:
 
-* plain: ``integers(n, dtype=dtype)`` -> numpy's bounded fill of the dtype's
+* unmasked: ``integers(n, dtype=dtype)`` -> numpy's bounded fill of the dtype's
   width (8/16-bit fills use a buffer local to the call).
 * mask: ``choice(valid_indices)`` -> one bounded int64 draw over the number of
   valid entries (none when there is one).
@@ -212,8 +212,8 @@ cdef uint64_t discrete_n_bits(n_obj, cnp.dtype descr) except? 0:
 
 
 cdef bint _cache_discrete_params(RNGHandle handle, n_obj, start_obj, dtype) except -1:
-    """Cache the C parameters of a Discrete space; ``False`` if they are not plain
-    scalars of the space's own dtype (then nothing is cached)."""
+    """Cache the C parameters of a Discrete space; ``False`` if they are not
+    scalars of exactly the space's own dtype (then nothing is cached)."""
     cdef cnp.dtype descr = discrete_descr(n_obj, start_obj, dtype)
     if descr is None:
         return False
@@ -529,8 +529,8 @@ def discrete_contains(self, x):
     >>> space.contains(1.0), space.contains(np.uint64(1))  # float; unsafe cast to int64
     (False, False)
     """
-    verdict = discrete_contains_scalar(self, x)
-    return registry.discrete_contains_general(self, x) if verdict is None else verdict
+    inside = discrete_contains_scalar(self, x)
+    return registry.discrete_contains_general(self, x) if inside is None else inside
 
 
 cdef object discrete_contains_scalar(space, x):

@@ -4,12 +4,12 @@
 every call, which costs more than flattening a small space. ``space_dispatch``
 keeps singledispatch's resolution rules and API (``register``, ``dispatch``,
 ``registry``) but remembers the implementation of each registered class in a
-plain dict, cleared whenever an implementation is registered. (Other classes
+builtin dict, cleared whenever an implementation is registered. (Other classes
 go through singledispatch's weak cache, so they can still be collected.)
 Measured under callgrind: 1,267 instructions a dispatch against 4,027 for
 ``functools.singledispatch``, where the whole ``flatten(Box)`` costs 4,975.
 
-Two more things plain singledispatch has no place for:
+Two more things ``functools.singledispatch`` has no place for:
 
 * listeners (``on_register``): a kernel that stands in for built-in rules
   must stop the moment a user registers another rule for one of their
@@ -252,7 +252,7 @@ def _space_dispatch(default: Callable[_P, _R_co], *, builds_spaces: bool) -> Spa
     def dispatch(cls: type) -> Callable[..., Any]:
         """The implementation for ``cls`` (singledispatch's choice, cached).
 
-        Only registered classes enter the plain-dict cache: the registry holds
+        Only registered classes enter the builtin-dict cache: the registry holds
         them anyway. Any other class (a user subclass, perhaps created at run
         time) is left to singledispatch's own cache, which is weak, so that
         dispatching on it does not keep it alive.
@@ -284,7 +284,7 @@ def _space_dispatch(default: Callable[_P, _R_co], *, builds_spaces: bool) -> Spa
         if func is None and isinstance(cls, type):
             return lambda f: register(cls, f)
         if func is not None and type(cls) is type and not hasattr(cls, "__abstractmethods__"):
-            # What singledispatch's ``register`` does for a plain class, without
+            # What singledispatch's ``register`` does for a class of metaclass ``type``, without
             # its checks for unions and ABCs: the package registers some 360
             # rules at import and patch, at a quarter of the cost.
             rules[cls] = func

@@ -316,7 +316,7 @@ cdef object flatten_into(space, x, out):
     return out
 
 
-cdef inline bint is_plain_vector(object x):
+cdef inline bint is_native_numeric_vector(object x):
     """A 1-D, aligned, native array of a numeric type handled here."""
     return (cnp.PyArray_Check(x) and cnp.PyArray_NDIM(<cnp.ndarray> x) == 1
             and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> x)
@@ -366,8 +366,8 @@ cdef object discrete_value(space, dict namespace, npy_intp position):
 
 
 def discrete_from_one_hot(space, x):
-    """``unflatten(Discrete, x)`` for a plain 1-D numeric array, else ``None``."""
-    if not is_plain_vector(x):
+    """``unflatten(Discrete, x)`` for a native, aligned 1-D numeric array, else ``None``."""
+    if not is_native_numeric_vector(x):
         return None
     cdef dict namespace = instance_dict(space)
     cdef npy_intp position = first_nonzero(<cnp.ndarray> x, 0, cnp.PyArray_DIM(<cnp.ndarray> x, 0))
@@ -506,8 +506,8 @@ cdef object multi_discrete_decode(space, dict namespace, cnp.ndarray x, npy_intp
 
 
 def multi_discrete_from_one_hot(space, x):
-    """``unflatten(MultiDiscrete, x)`` for a plain 1-D numeric array, else ``None``."""
-    if not is_plain_vector(x):
+    """``unflatten(MultiDiscrete, x)`` for a native, aligned 1-D numeric array, else ``None``."""
+    if not is_native_numeric_vector(x):
         return None
     return multi_discrete_decode(space, instance_dict(space), <cnp.ndarray> x, 0,
                                  cnp.PyArray_DIM(<cnp.ndarray> x, 0))
@@ -1325,7 +1325,7 @@ cdef object unflatten_leaf(object space, cnp.ndarray x, npy_intp begin, npy_intp
         end = length
     if begin > end:
         begin = end
-    if cls is registry.Discrete and is_plain_vector(x):
+    if cls is registry.Discrete and is_native_numeric_vector(x):
         namespace = instance_dict(space)
         position = first_nonzero(x, begin, end)
         # Checked: a segment longer than ``n`` (the last child's, of a long x)
@@ -1333,7 +1333,7 @@ cdef object unflatten_leaf(object space, cnp.ndarray x, npy_intp begin, npy_intp
         if position >= 0 and (fallback is not REFUSE
                               or <uint64_t> (end - begin) == int_bits(attr(namespace, space, "n"))):
             return discrete_value(space, namespace, position)
-    elif cls is registry.MultiDiscrete and is_plain_vector(x):
+    elif cls is registry.MultiDiscrete and is_native_numeric_vector(x):
         found = multi_discrete_decode(space, instance_dict(space), x, begin, end)
         if found is not None:
             return found
@@ -1563,7 +1563,7 @@ cpdef bint cast_is_quiet(object x, object target) except -1:
 
 
 cdef object flat_copy(cnp.ndarray x):
-    """``x.flatten()``: for a C-contiguous array of plain numbers one allocation
+    """``x.flatten()``: for a C-contiguous array of bools or numbers one allocation
     (with ``x``'s own descriptor, as numpy's) and a ``memcpy``; numpy's copy for
     any other layout or dtype."""
     cdef cnp.PyArray_Descr *descr = cnp.PyArray_DESCR(x)

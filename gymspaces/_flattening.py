@@ -181,7 +181,7 @@ def _(space: OneOf) -> int:
 # ----------------------------------------------------------------------------
 
 
-@space_dispatch
+@space_dispatch  # the generic dispatcher behind the compiled entry ``flatten``
 def generic_flatten(space: Space[T], x: T) -> FlatType:
     """Flatten an element of ``space``.
 
@@ -336,7 +336,7 @@ def _(space: OneOf, x: tuple[int, Any]) -> NDArray[Any]:
 # ----------------------------------------------------------------------------
 
 
-@space_dispatch
+@space_dispatch  # the generic dispatcher behind the compiled entry ``unflatten``
 def generic_unflatten(space: Space[T], x: FlatType) -> T:
     """Inverse of :func:`flatten`: rebuild an element of ``space`` from its flat form.
 

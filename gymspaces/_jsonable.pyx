@@ -38,13 +38,13 @@ cnp.import_array()
 
 cdef object INT64_SCALAR = np.int64
 # The leaf classes whose built-in ``to_jsonable`` the Dict/Tuple kernels apply
-# themselves, those rules, and the alias table (see _registry.pxd).
+# themselves, those methods, and the alias table (see _registry.pxd).
 cdef Registry registry = _registry.REGISTRY
 
 cdef enum:
-    RULE_NONE = 0
-    RULE_ROWS = 1
-    RULE_INTS = 2
+    CONVERT_NONE = 0
+    CONVERT_ROWS = 1
+    CONVERT_INTS = 2
 
 
 cdef inline object py_value(numeric_t value):
@@ -121,28 +121,28 @@ def rows_tolist(sample_n):
     return out
 
 
-cdef int column_rule(object space):
+cdef int column_conversion(object space):
     """Which conversion ``space.to_jsonable`` is, when it is a built-in one."""
     cdef object cls = space_class(registry, space)
-    cdef int rule
+    cdef int conversion
     cdef object expected
     if cls is registry.Box:
-        rule, expected = RULE_ROWS, registry.box_to_jsonable
+        conversion, expected = CONVERT_ROWS, registry.box_to_jsonable
     elif cls is registry.MultiDiscrete:
-        rule, expected = RULE_ROWS, registry.multi_discrete_to_jsonable
+        conversion, expected = CONVERT_ROWS, registry.multi_discrete_to_jsonable
     elif cls is registry.Discrete:
-        rule, expected = RULE_INTS, registry.discrete_to_jsonable
+        conversion, expected = CONVERT_INTS, registry.discrete_to_jsonable
     else:
-        return RULE_NONE
+        return CONVERT_NONE
     if getattr(cls, "to_jsonable") is not expected:
-        return RULE_NONE
+        return CONVERT_NONE
     cdef dict namespace = instance_dict(space)
     if namespace is not None and "to_jsonable" in namespace:
-        return RULE_NONE
-    return rule
+        return CONVERT_NONE
+    return conversion
 
 
-cdef object fused_column(object samples, object key, bint by_key, int rule):
+cdef object fused_column(object samples, object key, bint by_key, int conversion):
     """The JSON column of ``key`` built straight from a list/tuple of samples, or
     ``None`` when a sample is not an exact dict/tuple holding a covered value."""
     cdef Py_ssize_t count = len(samples)
@@ -161,7 +161,7 @@ cdef object fused_column(object samples, object key, bint by_key, int rule):
         # Owned before anything allocates: a collection run by an allocation may
         # call code that removes the entry from the sample.
         entry = <object> found
-        value = fast_row(entry) if rule == RULE_ROWS else fast_int(entry)
+        value = fast_row(entry) if conversion == CONVERT_ROWS else fast_int(entry)
         if value is None:
             return None
         Py_INCREF(value)
@@ -173,12 +173,12 @@ cdef object fused_column(object samples, object key, bint by_key, int rule):
 
 
 cdef object child_column(object child, object samples, object key, bint by_key, bint sequence):
-    """``child.to_jsonable([s[key] for s in samples])``, built here when the child's rule is covered."""
-    cdef int rule
+    """``child.to_jsonable([s[key] for s in samples])``, built here when the child's conversion is a built-in one."""
+    cdef int conversion
     if sequence:
-        rule = column_rule(child)
-        if rule != RULE_NONE:
-            column = fused_column(samples, key, by_key, rule)
+        conversion = column_conversion(child)
+        if conversion != CONVERT_NONE:
+            column = fused_column(samples, key, by_key, conversion)
             if column is not None:
                 return column
     return child.to_jsonable([sample[key] for sample in samples])

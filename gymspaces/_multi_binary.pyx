@@ -1,6 +1,6 @@
 """Kernels of MultiBinary sampling.
 
-Plain and masked samples are ``integers(0, 2, size=n, dtype=int8)``: numpy's
+Unmasked and masked samples are ``integers(0, 2, size=n, dtype=int8)``: numpy's
 8-bit bounded fill, which for a range of one takes bit 7 of successive bytes of
 ``next_uint32`` words. Probability samples are ``random(n) <= p``. Membership
 of an array of a numeric dtype is decided in one pass over its memory.
@@ -270,14 +270,14 @@ cdef bint all_binary(const binary_t *data, npy_intp size) noexcept nogil:
     return True
 
 
-cdef object binary_array_verdict(space, object x):
+cdef object binary_array_contains(space, object x):
     """``MultiBinary.contains(x)`` of a C-contiguous native ndarray of a real
     numeric dtype; ``None`` for anything else (numpy's comparisons decide)."""
     cdef cnp.ndarray arr
     cdef Element element
     cdef const void *data
     cdef npy_intp size
-    cdef bint verdict
+    cdef bint inside
     if (type(x) is not cnp.ndarray or not cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> x)
             or not cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> x) or not cnp.PyArray_ISALIGNED(<cnp.ndarray> x)):
         return None
@@ -291,16 +291,16 @@ cdef object binary_array_verdict(space, object x):
     data = cnp.PyArray_DATA(arr)
     size = cnp.PyArray_SIZE(arr)
     with nogil:
-        if element == EL_DOUBLE: verdict = all_binary(<const double *> data, size)
-        elif element == EL_FLOAT: verdict = all_binary(<const float *> data, size)
-        elif element == EL_HALF: verdict = all_binary(<const half_t *> data, size)
-        elif element == EL_UINT8: verdict = all_binary(<const uint8_t *> data, size)
-        elif element == EL_UINT16: verdict = all_binary(<const uint16_t *> data, size)
-        elif element == EL_UINT32: verdict = all_binary(<const uint32_t *> data, size)
-        elif element == EL_UINT64: verdict = all_binary(<const uint64_t *> data, size)
+        if element == EL_DOUBLE: inside = all_binary(<const double *> data, size)
+        elif element == EL_FLOAT: inside = all_binary(<const float *> data, size)
+        elif element == EL_HALF: inside = all_binary(<const half_t *> data, size)
+        elif element == EL_UINT8: inside = all_binary(<const uint8_t *> data, size)
+        elif element == EL_UINT16: inside = all_binary(<const uint16_t *> data, size)
+        elif element == EL_UINT32: inside = all_binary(<const uint32_t *> data, size)
+        elif element == EL_UINT64: inside = all_binary(<const uint64_t *> data, size)
         else:
-            verdict = False
-    return verdict
+            inside = False
+    return inside
 
 
 def multi_binary_contains(self, x):
@@ -319,9 +319,9 @@ def multi_binary_contains(self, x):
     >>> space.contains(np.array([1, 0, 2])), space.contains(np.array([1, 0]))  # a 2; wrong shape
     (False, False)
     """
-    verdict = binary_array_verdict(self, x)
-    if verdict is not None:
-        return verdict
+    inside = binary_array_contains(self, x)
+    if inside is not None:
+        return inside
     if isinstance(x, Sequence):
         x = np.array(x)
     return bool(isinstance(x, np.ndarray) and self.shape == x.shape and np.all(np.logical_or(x == 0, x == 1)))

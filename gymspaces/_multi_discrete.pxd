@@ -1,4 +1,4 @@
-# MultiDiscrete's plain fill, shared with Discrete's kernel: the sample of
+# MultiDiscrete's unmasked fill, shared with Discrete's kernel: the sample of
 # ``batch_space(Discrete(n))`` is a MultiDiscrete sample.
 
 cimport numpy as cnp

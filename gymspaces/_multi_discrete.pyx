@@ -2,7 +2,7 @@
 
 Each function reproduces the Generator calls Gymnasium 1.4.0 makes:
 
-* plain: ``trunc(random(nvec.shape) * nvec) + start`` -> one ``next_double``
+* unmasked: ``trunc(random(nvec.shape) * nvec) + start`` -> one ``next_double``
   per entry, in C order (:func:`multi_discrete_fill`; Discrete's kernel draws
   ``batch_space(Discrete(n)).sample()`` with it too).
 * a mask leaf: ``choice(valid_indices)`` -> one bounded int64 draw over the
@@ -153,7 +153,7 @@ def multi_discrete_sample_entry(self, mask=None, probability=None):
     array([0, 1])
     """
     if mask is None and probability is None:
-        return plain_multi_discrete_sample(self)
+        return unmasked_multi_discrete_sample(self)
     if probability is None and ASSERTS and type(mask) is tuple:
         result = flat_masked_multi_discrete_sample(self, <tuple> mask)
         if result is not None:
@@ -285,10 +285,10 @@ cdef int fill_masked_rows(RNGHandle handle, cnp.dtype descr, cnp.ndarray start, 
 
 def multi_discrete_sample(space):
     """Unmasked sample of a :class:`~gymspaces.MultiDiscrete` space (see below)."""
-    return plain_multi_discrete_sample(space)
+    return unmasked_multi_discrete_sample(space)
 
 
-cdef object plain_multi_discrete_sample(space):
+cdef object unmasked_multi_discrete_sample(space):
     """Unmasked sample of a :class:`~gymspaces.MultiDiscrete` space.
 
     ``trunc(u * nvec) + start`` with one ``next_double`` per entry in C order;
@@ -483,15 +483,15 @@ def multi_discrete_contains(self, x):
     >>> space.contains(np.array([3, 1])), space.contains(np.array([2.0, 1.0]))  # out of range; float
     (False, False)
     """
-    verdict = multi_discrete_contains_array(self, x)
-    return registry.multi_discrete_contains_general(self, x) if verdict is None else verdict
+    inside = multi_discrete_contains_array(self, x)
+    return registry.multi_discrete_contains_general(self, x) if inside is None else inside
 
 
 cdef object multi_discrete_contains_array(space, x):
     """Membership of an integer array in a MultiDiscrete space; ``None`` to defer.
 
-    Decides in C when ``x`` and the space's ``nvec``/``start`` are plain
-    integer arrays: the safe-cast rule, the shape, then every entry within
+    Decides in C when ``x`` and the space's ``nvec``/``start`` are C-contiguous
+    native integer arrays: numpy's safe cast, the shape, then every entry within
     ``[start, start + (nvec - 1)]`` with ``start + (nvec - 1)`` wrapping in the
     space's dtype as numpy computes it.
     """
@@ -499,7 +499,7 @@ cdef object multi_discrete_contains_array(space, x):
     cdef cnp.dtype descr
     cdef cnp.ndarray xs, nvec, start
     cdef npy_intp size
-    cdef npy_bool verdict = True
+    cdef npy_bool inside = True
     if not integer_array(x):
         return None
     namespace = instance_dict(space)
@@ -518,8 +518,8 @@ cdef object multi_discrete_contains_array(space, x):
     size = cnp.PyArray_SIZE(xs)
     if cnp.PyArray_SIZE(nvec) != size or cnp.PyArray_SIZE(start) != size:
         return None
-    rows_in_range(xs, size, 1, nvec, start, descr, &verdict)
-    return verdict != 0  # a bool
+    rows_in_range(xs, size, 1, nvec, start, descr, &inside)
+    return inside != 0  # a bool
 
 
 cdef inline bint within_bounds(uint64_t value, uint64_t low, uint64_t high, bint is_signed) noexcept nogil:
@@ -598,9 +598,9 @@ cdef int multi_discrete_rows_contained(space, object batch, npy_bool *out, npy_i
 
     Decides in C a batch of ``n`` rows: rows of another shape, or a dtype that
     does not cast safely, are all ``False``; integer rows (a C-contiguous
-    native array, with plain ``nvec``/``start``) are checked entry by entry as
-    :func:`multi_discrete_contains` checks one. Anything else returns 0 before
-    touching ``out``.
+    native array, with ``nvec``/``start`` such arrays of the space's dtype)
+    are checked entry by entry as :func:`multi_discrete_contains` checks one.
+    Anything else returns 0 before touching ``out``.
     """
     cdef cnp.ndarray rows, nvec, start
     cdef cnp.dtype descr, batch_descr

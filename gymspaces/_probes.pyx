@@ -48,7 +48,7 @@ def generator_handle(generator):
 
 
 cdef gs_pcg128_t *inline_state(object generator) except NULL:
-    """The LCG state kernels draw inline from, for ``generator`` (a PCG64 Generator)."""
+    """The LCG state that kernels draw inline from, for ``generator`` (a PCG64 Generator)."""
     cdef RNGHandle handle = RNGHandle(generator)
     if not handle.uses_inline_pcg64:
         raise ValueError("the inline PCG64 path is off, or this is no numpy.random.PCG64")

@@ -158,7 +158,7 @@ cdef RNGHandle rng_handle_from(dict namespace, object space):
 # Where kernels keep what they derive from a space
 # ----------------------------------------------------------------------------
 
-# gymspaces' own spaces keep kernel caches in their instance dict (their
+# gymspaces' own spaces keep the kernels' caches in their instance dict (their
 # __getstate__ and __copy__ leave them out). Any other space -- Gymnasium's,
 # run by patch mode -- must not change: nothing may appear in its vars(), its
 # pickles or its copies, and no name of gymspaces may collide with a user's

@@ -22,7 +22,7 @@ arguments.
 
 Where things live
 -----------------
-This module holds the generic rule (:meth:`Space.sample_batch` as a loop of
+This module holds the general rule (:meth:`Space.sample_batch` as a loop of
 ``sample``, :meth:`Space.contains_batch` item by item) and the helpers every
 space's own batch methods share; each space's compiled batch methods and its
 per-row slicing of batched masks live with the space. It knows no Space
@@ -253,7 +253,7 @@ def numeric_batch(batch: Any) -> bool:
 
 
 def contains_batch_by_items(space: Any, batch: Any) -> np.ndarray:
-    """``contains_batch`` as ``contains`` of every item of the batch (generic rule)."""
+    """``contains_batch`` as ``contains`` of every item of the batch (the general rule)."""
     items = _items(batch)
     return np.fromiter((bool(space.contains(item)) for item in items), dtype=np.bool_, count=len(items))
 
@@ -270,7 +270,7 @@ def _items(batch: Any) -> Any:
 
 
 def all_rows(batch: np.ndarray, ok: np.ndarray) -> np.ndarray:
-    """Per-row ``all`` of an elementwise verdict shaped like ``batch``."""
+    """Per-row ``all`` of an elementwise answer shaped like ``batch``."""
     n = batch.shape[0]
     if n == 0:
         return np.zeros(0, dtype=np.bool_)

@@ -39,7 +39,7 @@ cdef extern from *:
 
 cdef extern from "numpy/arrayobject.h":
     object PyArray_Scalar(void *data, cnp.dtype descr, object base)
-    # np.can_cast(from, to, "safe"): the dtype rule of Discrete/MultiDiscrete.contains.
+    # np.can_cast(from, to, "safe"): the dtype check of Discrete/MultiDiscrete.contains.
     bint PyArray_CanCastTypeTo(cnp.dtype from_descr, cnp.dtype to_descr, int casting)
     enum: NPY_SAFE_CASTING
 

@@ -156,7 +156,7 @@ cdef bint supported(object space, int depth) except -1:
 
 
 cdef bint leaf_dtype_ok(object dtype) except -1:
-    """Numeric dtypes whose elements are plain bytes a copy may move as they are:
+    """Numeric dtypes whose elements are raw bytes a copy may move as they are:
     native order, no fields or sub-array, at most 8 bytes (no long double, whose
     padding bytes numpy's own copy decides)."""
     if not isinstance(dtype, np.dtype):

@@ -2,7 +2,7 @@
 
 Type checkers see them with PEP 696 defaults, so that a bare annotation means
 what Gymnasium's does (``Dict`` is ``Dict[Any]``, ``Discrete`` holds int64);
-at run time they are plain ``typing.TypeVar`` objects (``typing_extensions``,
+at run time they are ``typing.TypeVar`` objects without defaults (``typing_extensions``,
 which has ``default=``, is not a dependency).
 """
 

@@ -24,7 +24,7 @@ from gymspaces.space import Space, is_space
 __all__ = ["Dict"]
 
 def _ordered_spaces(spaces: Any, sort_keys: bool) -> dict[Any, Any]:
-    """The key order Gymnasium gives a ``spaces`` argument, as a plain dict.
+    """The key order Gymnasium gives a ``spaces`` argument, as a builtin dict.
 
     An OrderedDict or a sequence of pairs keeps its order; another mapping is
     sorted when ``sort_keys`` is set, unless its keys cannot be compared.
@@ -60,13 +60,13 @@ class Dict(
     Parameters
     ----------
     spaces : mapping or sequence of (key, Space) pairs, optional
-        The sub-spaces. A plain mapping is sorted by key when ``sort_keys`` is
-        true (an ``OrderedDict`` or a sequence of pairs keeps its order).
+        The sub-spaces. A mapping is sorted by key when ``sort_keys`` is true
+        (an ``OrderedDict`` or a sequence of pairs keeps its order).
     seed : int, dict of seeds, numpy.random.Generator or None
         An ``int`` seeds the Dict's generator, which draws one seed per key in
         key order; a dict gives each key its own seed.
     sort_keys : bool
-        Whether to sort the keys of a plain mapping.
+        Whether to sort the keys of a mapping other than an ``OrderedDict``.
     **spaces_kwargs : Space
         More sub-spaces, appended after ``spaces`` in keyword order.
 
@@ -268,7 +268,7 @@ class Dict(
         return result
 
     def contains_batch(self, batch: Any) -> np.ndarray:
-        """Membership of every row (not in Gymnasium): the children's verdicts, combined row by row.
+        """Membership of every row (not in Gymnasium): the children's answers, combined row by row.
 
         Examples
         --------
@@ -279,9 +279,9 @@ class Dict(
         >>> space.contains_batch({"pos": pos, "action": np.array([1, 1, 7])})  # bad pos, bad action
         array([ True, False, False])
         """
-        verdicts = _contains.dict_contains_batch(self, batch)  # only decides batches with exactly the keys
-        if verdicts is not None:
-            return verdicts
+        answers = _contains.dict_contains_batch(self, batch)  # only decides batches with exactly the keys
+        if answers is not None:
+            return answers
         if not isinstance(batch, collections.abc.Mapping):
             raise TypeError(f"a batch of a Dict space must be a mapping, actual type: {type(batch)}")
         # A batch is laid out as batch_space lays it out: one entry per key, like
@@ -313,7 +313,7 @@ class Dict(
 
         Examples
         --------
-        A plain dict is sorted by key; keyword arguments keep their order.
+        A builtin dict is sorted by key; keyword arguments keep their order.
 
         >>> from gymspaces import Dict, Discrete
         >>> list(Dict({"b": Discrete(2), "a": Discrete(3)}).keys())
@@ -346,7 +346,7 @@ class Dict(
         return f"Dict({inner})"
 
     def __eq__(self, other: object) -> bool:
-        # Plain dicts compare without regard to order.
+        # Builtin dicts compare without regard to order.
         if not isinstance(other, Dict):
             return False
         return self.spaces == other.spaces

@@ -138,13 +138,13 @@ class Discrete(Space[IntegerT], Generic[IntegerT]):
             """A random element, optionally restricted by a mask or weighted by probabilities."""
 
     else:
-        # Compiled: plain sampling is the hottest call of the library.
+        # Compiled: unmasked sampling is the hottest call of the library.
         sample = _discrete.discrete_sample
 
     # Batched sampling and membership (not in Gymnasium; see Space.sample_batch).
 
     def sample_batch(self, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
-        """Draw ``n`` samples at once (not in Gymnasium): plain, or one masked/weighted draw per row, in C.
+        """Draw ``n`` samples at once (not in Gymnasium): unmasked, or one masked/weighted draw per row, in C.
 
         ``mask`` (int8) and ``probability`` (float64) have shape ``(n, space.n)``,
         one row per sample, or ``(space.n,)`` for one argument shared by every

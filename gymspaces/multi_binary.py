@@ -101,7 +101,7 @@ class MultiBinary(Space[np.ndarray[Any, np.dtype[np.int8]]]):
     # Batched sampling and membership (not in Gymnasium; see Space.sample_batch).
 
     def sample_batch(self, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
-        """Draw ``n`` samples at once (not in Gymnasium): plain batches in one compiled call.
+        """Draw ``n`` samples at once (not in Gymnasium): unmasked batches in one compiled call.
 
         Returns an int8 array of shape ``(n, *space.shape)``. A mask (int8, 0 or
         1 forces the bit, 2 leaves it random) or a probability of the bit being 1

@@ -165,7 +165,7 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
             """A random element; ``mask``/``probability`` mirror ``nvec`` (tuples of arrays)."""
 
     else:
-        # Compiled entry point: plain samples go straight to the kernel.
+        # Compiled entry point: unmasked samples go straight to the kernel.
         sample = _multi_discrete.multi_discrete_sample_entry
 
     def _sample_masked(self, mask: Any, probability: Any) -> NDArray[Any]:
@@ -203,11 +203,11 @@ class MultiDiscrete(Space[np.ndarray[Any, np.dtype[IntegerT]]], Generic[IntegerT
     # Batched sampling and membership (not in Gymnasium; see Space.sample_batch).
 
     def sample_batch(self, n: Any, mask: Any = None, probability: Any = None, out: Any = None) -> Any:
-        """Draw ``n`` samples at once (not in Gymnasium): plain batches in one compiled call.
+        """Draw ``n`` samples at once (not in Gymnasium): unmasked batches in one compiled call.
 
         Returns an array of shape ``(n, *nvec.shape)``. A mask (or probability)
         is a tuple mirroring ``nvec`` whose leaves have shape ``(n, k)`` (one row
-        per sample) or ``(k,)`` (shared by every sample); plain and masked batches
+        per sample) or ``(k,)`` (shared by every sample); unmasked and masked batches
         are drawn in C, probabilities sample by sample.
 
         Examples

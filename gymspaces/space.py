@@ -242,7 +242,7 @@ class Space(Generic[T_cov]):
 
         Examples
         --------
-        Text keeps this generic rule: one verdict per item of the batch.
+        Text keeps this default: one answer per item of the batch.
 
         >>> from gymspaces import Text
         >>> Text(max_length=3).contains_batch(["abc", "abcd", "a"])
@@ -341,7 +341,7 @@ class Space(Generic[T_cov]):
         self.__dict__.update(state)
 
     def to_jsonable(self, sample_n: Iterable[T_cov]) -> list[Any] | Any:
-        """Convert a batch of samples to JSON-serialisable data (a plain list by default).
+        """Convert a batch of samples to JSON-serialisable data (by default, a list of the samples as they are).
 
         Examples
         --------

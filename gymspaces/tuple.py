@@ -203,7 +203,7 @@ class Tuple(Space[tuple[T_cov, ...]], typing.Sequence[Space[T_cov]]):
         return tuple(batches)
 
     def contains_batch(self, batch: Any) -> np.ndarray:
-        """Membership of every row (not in Gymnasium): the children's verdicts, combined row by row.
+        """Membership of every row (not in Gymnasium): the children's answers, combined row by row.
 
         Examples
         --------

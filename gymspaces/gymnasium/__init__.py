@@ -72,8 +72,8 @@ __all__ = [
 
 
 # Overloads give each space class its counterpart (Box -> Box, ...) so type
-# checkers keep the class. Per mypy's
-# overload rules, an argument whose type has ``Any`` parameters (Gymnasium's
+# checkers keep the class. In mypy's
+# overload resolution, an argument whose type has ``Any`` parameters (Gymnasium's
 # ``Dict`` is ``Dict[Any]`` by default) matches two overloads and gives ``Any``.
 @overload
 def from_gymnasium(space: _gym.Box[_ScalarT], *, share_rng: bool = False, strict: bool = False) -> _gs.Box[_ScalarT]: ...
@@ -106,7 +106,7 @@ def from_gymnasium(space: tuple[Any, ...], *, share_rng: bool = False, strict: b
 @overload
 def from_gymnasium(space: Any, *, share_rng: bool = False, strict: bool = False) -> _gs.Space[Any]: ...  # any other space, old ``gym`` ones
 def from_gymnasium(space: Any, *, share_rng: bool = False, strict: bool = False) -> Any:
-    """Convert a Gymnasium space tree into plain gymspaces spaces.
+    """Convert a Gymnasium space tree into gymspaces' own spaces.
 
     Parameters
     ----------
@@ -197,7 +197,7 @@ def to_gymnasium(space: tuple[Any, ...], *, share_rng: bool = False, strict: boo
 @overload
 def to_gymnasium(space: Any, *, share_rng: bool = False, strict: bool = False) -> _gym.Space[Any]: ...
 def to_gymnasium(space: Any, *, share_rng: bool = False, strict: bool = False) -> Any:
-    """Convert a gymspaces space tree into plain Gymnasium spaces.
+    """Convert a gymspaces space tree into Gymnasium's own spaces.
 
     The inverse of :func:`from_gymnasium`, with the same parameters
     (containers and ``strict`` included) and guarantees.

@@ -13,7 +13,7 @@ import time
 import types
 from typing import NoReturn
 
-# Plain text (not the docstring: ``python -OO`` drops docstrings).
+# A string constant (not the docstring: ``python -OO`` drops docstrings).
 HELP = """Run a Python program with Gymnasium's spaces on gymspaces' compiled kernels.
 
 example:  python -m gymspaces.gymnasium --report train.py --its --own --options

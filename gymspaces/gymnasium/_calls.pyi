@@ -16,7 +16,7 @@ CHECKED: frozenset[str]
 @disjoint_base
 class Live:
     on: bool
-    gymspaces_rules: bool
+    built_in_rules: bool
     note_plain: Callable[[str, Any], None] | None
 
 @disjoint_base
@@ -37,7 +37,7 @@ class Operation:
     left: str | None
     judge: Judge | None
     arguments: int
-    whole_tree: bool
+    judges_tree: bool
     masked_in_floats: Callable[[Any], bool] | None
     release_proven: Callable[..., bool] | None
     may_warn: Callable[[Any, Any], bool] | None
@@ -56,7 +56,7 @@ class Operation:
         arguments: int,
         left: str | None = None,
         judge: Judge | None = None,
-        whole_tree: bool = False,
+        judges_tree: bool = False,
         masked_in_floats: Callable[[Any], bool] | None = None,
         release_proven: Callable[..., bool] | None = None,
         may_warn: Callable[[Any, Any], bool] | None = None,

@@ -54,21 +54,21 @@ cdef class Live:
     # gymspaces' own rules when patched: a rule a user had registered there is
     # not registered for Gymnasium's classes, whose helper calls then run
     # Gymnasium's code (see _patch).
-    cdef public bint gymspaces_rules
+    cdef public bint built_in_rules
     # note_plain(label, space): records a call that ran Gymnasium's code, and
     # why (the report's, set by patch(report=True)); None when not recording.
     cdef public object note_plain
 
     def __cinit__(self):
         self.on = True
-        self.gymspaces_rules = True
+        self.built_in_rules = True
         self.note_plain = None
 
 
 cdef inline bint rules_on(Live live) noexcept:
     """Whether the helper rules ``live`` made run gymspaces' code: still patched,
     and gymspaces' helpers resolved its classes to its own rules then."""
-    return live.on and live.gymspaces_rules
+    return live.on and live.built_in_rules
 
 
 cdef class Failures:
@@ -85,7 +85,7 @@ cdef class Failures:
 
 FUNDAMENTAL, COMPOSITE, BOX, ANY_VALUE, ARRAYS_ONLY, TREE = range(6)
 """What arguments an operation may run compiled with (:attr:`Operation.arguments`):
-``sample``'s masks and probabilities (``FUNDAMENTAL``: unless :func:`plain_arguments`
+``sample``'s masks and probabilities (``FUNDAMENTAL``: unless :func:`runs_plain_with`
 says otherwise; ``COMPOSITE``: except under ``python -O``; ``BOX``: none, Gymnasium
 raises in its words), ``contains``'s value (``ANY_VALUE``, or ``ARRAYS_ONLY``: an
 exact ndarray, as Gymnasium casts anything else with numpy and may warn), a
@@ -116,7 +116,7 @@ cdef class Operation:
         The class's judge (methods): why a space cannot run compiled.
     arguments : int
         What arguments may run compiled (``FUNDAMENTAL``... ``TREE``).
-    whole_tree : bool
+    judges_tree : bool
         A method that reads its sub-spaces' attributes directly: every node of
         the tree must pass its judge, not the space alone (Sequence's sample).
     masked_in_floats : callable or None
@@ -148,20 +148,20 @@ cdef class Operation:
     cdef readonly object left
     cdef readonly object judge
     cdef readonly int arguments
-    cdef readonly bint whole_tree, checked, rerun
+    cdef readonly bint judges_tree, checked, rerun
     cdef readonly object masked_in_floats, release_proven, may_warn, convert
     cdef readonly Py_ssize_t value_at
     cdef readonly Failures failures
 
     def __init__(self, str owner, str name, *, str label, Failures failures, int arguments, left=None,
-                 judge=None, bint whole_tree=False, masked_in_floats=None, release_proven=None, may_warn=None,
+                 judge=None, bint judges_tree=False, masked_in_floats=None, release_proven=None, may_warn=None,
                  Py_ssize_t value_at=0, bint checked=False, bint rerun=False, convert=None):
         self.owner, self.name, self.label = owner, name, label
         self.failures = failures
         self.arguments = arguments
         self.left = left
         self.judge = judge
-        self.whole_tree = whole_tree
+        self.judges_tree = judges_tree
         self.masked_in_floats = masked_in_floats
         self.release_proven = release_proven
         self.may_warn = may_warn
@@ -194,7 +194,7 @@ cdef object recover(Operation row, error, rerun, tuple args, dict kwargs):
     raise error
 
 
-cdef inline bint plain_arguments(mask, probability):
+cdef inline bint runs_plain_with(mask, probability):
     """Arguments a fundamental space leaves to Gymnasium: an ndarray subclass (plain
     code may return it), anything under ``python -O`` (plain skips its asserts)."""
     if mask is None and probability is None:
@@ -212,7 +212,7 @@ cdef bint sample_arguments_plain(Operation row, space, mask, probability):
     cdef bint given = mask is not None or probability is not None
     cdef bint plain
     if row.arguments == FUNDAMENTAL:
-        plain = plain_arguments(mask, probability) or (
+        plain = runs_plain_with(mask, probability) or (
             given and row.masked_in_floats is not None and row.masked_in_floats(space))
     elif row.arguments == COMPOSITE:
         plain = OPTIMIZED and given
@@ -220,7 +220,7 @@ cdef bint sample_arguments_plain(Operation row, space, mask, probability):
         plain = given
     if not plain and given and row.release_proven is not None:
         plain = not row.release_proven(mask, probability)
-    if not plain and row.whole_tree:
+    if not plain and row.judges_tree:
         plain = tree_reason(space) is not None
     return plain
 
@@ -375,7 +375,7 @@ def helper_rule(Operation row, helper, Live live, dict originals, fallbacks=None
     None has had no effect and the general rule decides afresh; one that
     raises fails as the general rule would (:func:`recover`), without running
     a second time. ``concatenate`` takes the fallbacks of gymspaces' own rules,
-    ``(leaf, tree)``; on releases where the row has argument rules, it is left
+    ``(leaf, tree)``; on releases whose release rules check its arguments, it is left
     to the general rule.
     """
     general = general_rule(row, helper, live, originals)

@@ -46,8 +46,8 @@ def _upgrade_legacy_state(name: str, state: dict[str, Any]) -> dict[str, Any]:
 
     What Gymnasium 1.x added or changed: ``Discrete`` stores ``n``/``start`` as
     scalars of its dtype; ``MultiDiscrete`` has ``start``; ``Sequence`` has
-    ``stack``; ``Dict`` has ``sort_keys`` and a plain ``dict`` of spaces (gym
-    sorted the keys of plain mappings too, so the order is unchanged); ``Box``
+    ``stack``; ``Dict`` has ``sort_keys`` and a builtin ``dict`` of spaces (gym
+    sorted the keys of mappings too, so the order is unchanged); ``Box``
     computes its repr strings lazily (``None`` until first needed). ``Graph``'s
     ``batch_*_space`` attributes are added after conversion
     (:func:`_complete_legacy_graph`).

@@ -5,7 +5,7 @@ space operations -- calls not already inside another timed call, the timer's
 own cost (:func:`timer_cost`) taken out -- and with the run time, the share of
 the run in space operations and ``1 / (1 - share)`` (:attr:`_Figures.if_free`):
 how much faster the program would be if they took no time. The time patch mode
-removed is estimated from a replay of the sampled calls in a separate
+removed is estimated from a replay of the kept calls in a separate
 interpreter (:func:`_replay`, running :mod:`gymspaces.gymnasium._replay`), and
 the plain run from it: the run without patch mode's start-up, with what it
 removed (:func:`_figures`). Calls that ran Gymnasium's own code are counted as
@@ -116,17 +116,17 @@ class _Replay:
         return {label: plain / compiled for label, (plain, compiled) in self.per_call.items()}
 
 
-_NOTHING_KEPT = "nothing to replay: no call was kept (none on Gymnasium's own classes with plain-data arguments)"
+_NOTHING_KEPT = "nothing to replay: no call was kept (none on Gymnasium's own classes with pickle-safe arguments)"
 
 
-def _replay(samples: list[bytes], for_import: bool) -> _Replay:
-    """Replay ``samples`` in a separate interpreter, plain then compiled.
+def _replay(kept_calls: list[bytes], for_import: bool) -> _Replay:
+    """Replay ``kept_calls`` in a separate interpreter, plain then compiled.
 
-    It runs when there are samples or ``for_import`` (a whole process is
+    It runs when there are kept calls or ``for_import`` (a whole process is
     counted, whose start-up holds the import of gymspaces' layer, which that
     interpreter measures).
     """
-    if not samples and not for_import:
+    if not kept_calls and not for_import:
         return _Replay({}, _NOTHING_KEPT)
     environment = {
         key: value for key, value in os.environ.items() if key not in ("GYMSPACES_PATCH", "GYMSPACES_REPORT")
@@ -138,7 +138,7 @@ def _replay(samples: list[bytes], for_import: bool) -> _Replay:
     try:
         result = subprocess.run(
             [sys.executable, "-c", REPLAY_PROGRAM],
-            input=pickle.dumps(samples, protocol=pickle.HIGHEST_PROTOCOL),
+            input=pickle.dumps(kept_calls, protocol=pickle.HIGHEST_PROTOCOL),
             capture_output=True,
             env=environment,
             timeout=REPLAY_TIMEOUT,
@@ -153,7 +153,7 @@ def _replay(samples: list[bytes], for_import: bool) -> _Replay:
         return _Replay(None, f"not available: the replay failed ({last})", seconds=seconds)
     measured = json.loads(result.stdout)
     per_call, note = _per_call(measured["calls"], seconds)
-    return _Replay(per_call, note if samples else _NOTHING_KEPT, measured["import"], seconds)
+    return _Replay(per_call, note if kept_calls else _NOTHING_KEPT, measured["import"], seconds)
 
 
 def _per_call(measured: list[list[Any]], seconds: float) -> tuple[dict[str, tuple[float, float]], str]:

@@ -105,7 +105,7 @@ def _int_range(dtype: np.dtype) -> tuple[int, int]:
     return int(info.min), int(info.max)
 
 
-def _discrete(d: Mapping[str, Any]) -> str | None:
+def _discrete_reason(d: Mapping[str, Any]) -> str | None:
     n: Any = d.get("n")
     start: Any = d.get("start")
     dtype = d.get("dtype")
@@ -121,7 +121,7 @@ def _discrete(d: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _box(d: Mapping[str, Any]) -> str | None:
+def _box_reason(d: Mapping[str, Any]) -> str | None:
     dtype, shape = d.get("dtype"), d.get("_shape")
     if not isinstance(dtype, np.dtype) or dtype.kind not in "fiub":
         return "dtype is not a numeric numpy dtype"
@@ -149,7 +149,7 @@ def _box(d: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _multi_binary(d: Mapping[str, Any]) -> str | None:
+def _multi_binary_reason(d: Mapping[str, Any]) -> str | None:
     dtype, shape = d.get("dtype"), d.get("_shape")
     if dtype != np.int8 or type(shape) is not tuple:
         return "dtype or _shape changed"
@@ -165,7 +165,7 @@ def _multi_binary(d: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _multi_discrete(d: Mapping[str, Any]) -> str | None:
+def _multi_discrete_reason(d: Mapping[str, Any]) -> str | None:
     dtype, shape, nvec, start = d.get("dtype"), d.get("_shape"), d.get("nvec"), d.get("start")
     if not isinstance(dtype, np.dtype) or dtype.kind not in "iu":
         return "dtype is not an integer numpy dtype"
@@ -175,7 +175,7 @@ def _multi_discrete(d: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _text(d: Mapping[str, Any]) -> str | None:
+def _text_reason(d: Mapping[str, Any]) -> str | None:
     chars, charset = d.get("_char_list"), d.get("_char_set")
     low, high = d.get("min_length"), d.get("max_length")
     if type(low) is not int or type(high) is not int or not 0 <= low <= high:
@@ -187,7 +187,7 @@ def _text(d: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _tuple(d: Mapping[str, Any]) -> str | None:
+def _tuple_reason(d: Mapping[str, Any]) -> str | None:
     if type(d.get("spaces")) is not tuple:
         return "spaces is not a tuple"
     if not d["spaces"]:
@@ -198,34 +198,34 @@ def _tuple(d: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _one_of(d: Mapping[str, Any]) -> str | None:
+def _one_of_reason(d: Mapping[str, Any]) -> str | None:
     return None if type(d.get("spaces")) is tuple else "spaces is not a tuple"
 
 
-def _dict(d: Mapping[str, Any]) -> str | None:
+def _dict_reason(d: Mapping[str, Any]) -> str | None:
     return None if type(d.get("spaces")) is dict else "spaces is not a dict"
 
 
-def _sequence(d: Mapping[str, Any]) -> str | None:
+def _sequence_reason(d: Mapping[str, Any]) -> str | None:
     return None if type(d.get("stack")) is bool else "stack is not a bool"
 
 
-def _graph(d: Mapping[str, Any]) -> str | None:
+def _graph_reason(d: Mapping[str, Any]) -> str | None:
     # Gymnasium 0.29's Graph keeps no batched spaces; the kernels read them.
     return None if "batch_node_space" in d else "batch_node_space is missing"
 
 
 _VALIDATE = {
-    "Discrete": _discrete,
-    "Box": _box,
-    "MultiBinary": _multi_binary,
-    "MultiDiscrete": _multi_discrete,
-    "Text": _text,
-    "Tuple": _tuple,
-    "OneOf": _one_of,
-    "Dict": _dict,
-    "Sequence": _sequence,
-    "Graph": _graph,
+    "Discrete": _discrete_reason,
+    "Box": _box_reason,
+    "MultiBinary": _multi_binary_reason,
+    "MultiDiscrete": _multi_discrete_reason,
+    "Text": _text_reason,
+    "Tuple": _tuple_reason,
+    "OneOf": _one_of_reason,
+    "Dict": _dict_reason,
+    "Sequence": _sequence_reason,
+    "Graph": _graph_reason,
 }
 _WATCHED = {
     "Discrete": ("n", "start", "dtype"),
@@ -256,7 +256,7 @@ def _validator(name: str) -> Any:
     def validate(space: Any) -> str | None:
         # What the installed release does otherwise comes first (the more useful
         # reason); a release rule meeting attributes it cannot read leaves the
-        # verdict to the validity rule, which names what is wrong with them.
+        # verdict to the validity check, which names what is wrong with them.
         d = vars(space)
         try:
             reason = release_rule(d)

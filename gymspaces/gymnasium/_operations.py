@@ -9,7 +9,7 @@ keyed ``(class name, operation)``: ``("Discrete", "sample")``,
 * whether patch mode takes the operation at all (``left``: why Gymnasium's own
   code is kept, with the figures that showed it as fast there);
 * the judge of the class (its rules: ``_guard.py``) and which arguments run
-  compiled (``arguments``, ``masked_in_floats``, ``whole_tree``);
+  compiled (``arguments``, ``masked_in_floats``, ``judges_tree``);
 * where the installed release differs from 1.4.0 (``release_proven``, from
   ``_release_rules.py``) and which values Gymnasium's helper may warn on
   (``may_warn``);
@@ -167,7 +167,7 @@ def _method_row(name: str, method: str) -> Operation:
             masked_in_floats=_uint64_dtype if name == "MultiDiscrete" else None,
             # Sequence draws a stacked sample through the batching rules, which read
             # the feature space's attributes directly.
-            whole_tree=name == "Sequence",
+            judges_tree=name == "Sequence",
             # Masks and probabilities the installed release takes otherwise (None: as 1.4.0).
             release_proven=_release_rules.sample_arguments(composite=_SAMPLE_ARGUMENTS[name] == COMPOSITE),
             # A fundamental space validates its arguments before it draws: a call it

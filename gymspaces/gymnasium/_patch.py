@@ -175,7 +175,7 @@ class _PatchState:
                 return True
             # A user's rule for gymspaces' class must not reach Gymnasium's:
             # its helpers run Gymnasium's own code for this patch.
-            self.live.gymspaces_rules = False
+            self.live.built_in_rules = False
             return False
 
         self.journal.append(take_back_all)  # first: a registration that fails is undone too

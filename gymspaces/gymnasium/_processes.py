@@ -11,7 +11,7 @@ makes a directory (:func:`reset`), which forked children inherit and
 the processes started otherwise (patched and recording from their import of
 Gymnasium, see :mod:`gymspaces._autopatch`); every such process writes its
 counts there when it exits, for the report (:mod:`gymspaces.gymnasium._report`)
-to merge (:func:`_children`).
+to merge (:func:`_child_counts`).
 """
 
 from __future__ import annotations
@@ -207,7 +207,7 @@ def _remove_directory(directory: str, pid: int) -> None:
         shutil.rmtree(directory, ignore_errors=True)
 
 
-def _children() -> tuple[list[dict[str, Any]], int]:
+def _child_counts() -> tuple[list[dict[str, Any]], int]:
     """The counts the started processes wrote, and how many started but have not written."""
     if _directory is None:
         return [], 0

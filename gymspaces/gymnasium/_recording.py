@@ -1,4 +1,4 @@
-"""Recording in one process while patched: calls counted and timed, samples kept, spaces that run plain.
+"""Recording in one process while patched: calls counted and timed, some kept, spaces that run plain.
 
 ``patch(report=True)`` (``python -m gymspaces.gymnasium --report``) wraps every
 method and helper patching installs in :func:`timed`, which counts and times
@@ -37,7 +37,7 @@ from gymspaces.gymnasium._guard import GYMNASIUM_CLASSES, tree_reason
 
 __all__ = ["note_patching", "note_plain", "noting_plain", "recording_init", "timed"]
 
-SAMPLES_PER_OPERATION = 12
+KEPT_PER_OPERATION = 12
 """Calls kept per operation for the estimate: the 1st, 2nd, 4th, 8th, ... outermost call."""
 
 
@@ -57,7 +57,7 @@ class _Record:
         self.plain_outer_seconds: dict[str, float] = {}
         self.slow_spaces: Counter[tuple[str, str]] = Counter()
         self.plain_calls: Counter[tuple[str, str, str]] = Counter()  # (operation, class, reason)
-        self.samples: dict[str, list[bytes]] = {}
+        self.kept_calls: dict[str, list[bytes]] = {}
         self.started = time.perf_counter()
         # Where the run starts: when counting started, unless the whole process
         # is counted (count_whole_process), and what that start was.
@@ -78,7 +78,7 @@ class _Record:
                 "outer_seconds": dict(self.outer_seconds),
                 "slow_spaces": dict(self.slow_spaces),
                 "plain_calls": dict(self.plain_calls),
-                "samples": {label: list(items) for label, items in self.samples.items()},
+                "kept_calls": {label: list(items) for label, items in self.kept_calls.items()},
                 "plain_outer_seconds": dict(self.plain_outer_seconds),
                 "run_seconds": time.perf_counter() - self.origin,
                 "run_cpu_seconds": time.process_time() - self.cpu_origin,
@@ -128,8 +128,8 @@ def timed(label: str, function: Callable[..., Any]) -> Callable[..., Any]:
                     if ran_plain:
                         record.plain_outer_seconds[label] = record.plain_outer_seconds.get(label, 0.0) + elapsed
             # Only calls that ran compiled are kept: the estimate prices those alone.
-            if not level and not ran_plain and count & (count - 1) == 0 and count < 1 << SAMPLES_PER_OPERATION:
-                _keep_sample(record, label, args, kwargs)
+            if not level and not ran_plain and count & (count - 1) == 0 and count < 1 << KEPT_PER_OPERATION:
+                _keep_call(record, label, args, kwargs)
 
     call.__name__ = getattr(function, "__name__", label)
     call.__qualname__ = getattr(function, "__qualname__", label)
@@ -139,12 +139,12 @@ def timed(label: str, function: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-# ---------------------------------------------------------------- samples for the estimate
+# ---------------------------------------------------------------- calls kept for the estimate
 
 _SCALAR_TYPES = frozenset({int, float, bool, complex, str, bytes, type(None)})
 
 
-def _pickles_as_data(value: Any, budget: list[int]) -> bool:
+def _is_pickle_safe(value: Any, budget: list[int]) -> bool:
     """Whether pickling ``value`` runs no code but the interpreter's and numpy's
     (builtin scalars and containers, exact numpy arrays and scalars)."""
     budget[0] -= 1
@@ -158,9 +158,9 @@ def _pickles_as_data(value: Any, budget: list[int]) -> bool:
     if isinstance(value, np.generic):
         return kind.__module__ == "numpy" and not isinstance(value, np.object_)
     if kind in (tuple, list) or kind is gymnasium.spaces.GraphInstance:
-        return all(_pickles_as_data(item, budget) for item in value)
+        return all(_is_pickle_safe(item, budget) for item in value)
     if kind is dict:
-        return all(_pickles_as_data(key, budget) and _pickles_as_data(item, budget) for key, item in value.items())
+        return all(_is_pickle_safe(key, budget) and _is_pickle_safe(item, budget) for key, item in value.items())
     return False
 
 
@@ -181,11 +181,11 @@ _NOT_REPLAYED = frozenset({"create_shared_memory"})
 _ARRAY_FACTORIES = (np.zeros, np.empty, np.ones)
 
 
-def _keep_sample(record: _Record, label: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+def _keep_call(record: _Record, label: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     """Keep a copy of one call for the estimate, if copying it has no observable effect.
 
-    Only calls on spaces made entirely of Gymnasium's own classes, with plain
-    data arguments, are kept: pickling them reads the objects (a generator's
+    Only calls on spaces made entirely of Gymnasium's own classes, with pickle-safe
+    arguments, are kept: pickling them reads the objects (a generator's
     state included) and runs no code of the program.
     """
     if label in _NOT_REPLAYED or not args or not _gymnasium_tree(args[0]):
@@ -204,14 +204,14 @@ def _keep_sample(record: _Record, label: str, args: tuple[Any, ...], kwargs: dic
     if label == "create_empty_array":
         rest = rest[:1] + [rest[1].__name__] if rest[1:2] else rest
     budget = [10_000]
-    if not all(_pickles_as_data(item, budget) for item in rest) or not _pickles_as_data(kwargs, budget):
+    if not all(_is_pickle_safe(item, budget) for item in rest) or not _is_pickle_safe(kwargs, budget):
         return
     try:
-        sample = pickle.dumps((label, args[0], tuple(rest), dict(kwargs)), protocol=pickle.HIGHEST_PROTOCOL)
+        kept = pickle.dumps((label, args[0], tuple(rest), dict(kwargs)), protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # anything that does not pickle is left out of the estimate
         return
     with record.lock:
-        record.samples.setdefault(label, []).append(sample)
+        record.kept_calls.setdefault(label, []).append(kept)
 
 
 # ---------------------------------------------------------------- spaces that run plain

@@ -73,7 +73,7 @@ def _all_true(flags: Any) -> bool:
     return bool(np.all(flags))
 
 
-def _box(d: Mapping[str, Any]) -> str | None:
+def _box_difference(d: Mapping[str, Any]) -> str | None:
     dtype: np.dtype = d["dtype"]
     if _BEFORE_1_4 and dtype.kind in "iu":
         low, high = d["low"], d["high"]
@@ -93,7 +93,7 @@ def _box(d: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _discrete(d: Mapping[str, Any]) -> str | None:
+def _discrete_difference(d: Mapping[str, Any]) -> str | None:
     # Up to 1.3, contains computes ``start + n`` in the space's dtype: numpy
     # warns (or raises, per np.errstate) where it overflows.
     if _BEFORE_1_4 and int(d["start"]) + int(d["n"]) > int(np.iinfo(d["dtype"]).max):
@@ -101,7 +101,7 @@ def _discrete(d: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _multi_discrete(d: Mapping[str, Any]) -> str | None:
+def _multi_discrete_difference(d: Mapping[str, Any]) -> str | None:
     # Up to 1.3, contains computes ``x - start``, which may wrap around for a negative start.
     if _BEFORE_1_4 and d["start"].size and int(d["start"].min()) < 0:
         return f"Gymnasium {VERSION} computes x - start, which wraps for a negative start"
@@ -114,21 +114,21 @@ def _whole_class(applies: bool, difference: str) -> Callable[[Mapping[str, Any]]
     return lambda d: reason if applies else None
 
 
-_text = _whole_class(_BEFORE_1_1, "'s Text samples with other draws")
-_graph = _whole_class(_BEFORE_1_4, "'s Graph samples, checks and flattens otherwise")
-_one_of = _whole_class(_BEFORE_1_4, " flattens OneOf samples to another dtype")
-_dict = _whole_class(_BEFORE_1_0, "'s Dict returns OrderedDict samples")
+_text_difference = _whole_class(_BEFORE_1_1, "'s Text samples with other draws")
+_graph_difference = _whole_class(_BEFORE_1_4, "'s Graph samples, checks and flattens otherwise")
+_one_of_difference = _whole_class(_BEFORE_1_4, " flattens OneOf samples to another dtype")
+_dict_difference = _whole_class(_BEFORE_1_0, "'s Dict returns OrderedDict samples")
 
 
 INSTANCE: dict[str, Callable[[Mapping[str, Any]], str | None]] = (
     {
-        "Box": _box,
-        "Discrete": _discrete,
-        "MultiDiscrete": _multi_discrete,
-        "Text": _text,
-        "Graph": _graph,
-        "OneOf": _one_of,
-        "Dict": _dict,
+        "Box": _box_difference,
+        "Discrete": _discrete_difference,
+        "MultiDiscrete": _multi_discrete_difference,
+        "Text": _text_difference,
+        "Graph": _graph_difference,
+        "OneOf": _one_of_difference,
+        "Dict": _dict_difference,
     }
     if _BEFORE_1_4
     else {}

@@ -1,8 +1,8 @@
-"""The estimate of what patch mode removed: sampled calls replayed plain and compiled.
+"""The estimate of what patch mode removed: kept calls replayed plain and compiled.
 
 While recording, patch mode keeps a pickled copy of a few calls of each
 operation (the 1st, 2nd, 4th, 8th, ... call not inside another; only calls on
-spaces made of Gymnasium's own classes with plain-data arguments, whose
+spaces made of Gymnasium's own classes with pickle-safe arguments, whose
 pickling runs no code of the program and draws nothing:
 :mod:`gymspaces.gymnasium._recording`). At report time the estimate
 (:mod:`gymspaces.gymnasium._estimate`) runs this module in a separate
@@ -23,7 +23,7 @@ Gymnasium is imported (the estimate's ``REPLAY_PROGRAM`` times it before
 anything else): part of patch mode's start-up, which the program's process
 cannot time itself (its imports ran before any of gymspaces' code).
 
-Run by the estimate's ``REPLAY_PROGRAM`` (``python -c``): pickled samples on
+Run by the estimate's ``REPLAY_PROGRAM`` (``python -c``): pickled kept calls on
 stdin, JSON on stdout.
 """
 
@@ -93,11 +93,11 @@ def _per_call(call: Callable[[], Any]) -> float:
     return best
 
 
-def _time_all(samples: list[bytes]) -> list[float | None]:
+def _time_all(kept_calls: list[bytes]) -> list[float | None]:
     times: list[float | None] = []
-    for sample in samples:
+    for kept in kept_calls:
         try:
-            label, space, rest, kwargs = pickle.loads(sample)
+            label, space, rest, kwargs = pickle.loads(kept)
             times.append(_per_call(_operation(label, space, rest, kwargs)))
         except Exception:  # a call that cannot be replayed is left out of the estimate
             times.append(None)
@@ -105,7 +105,7 @@ def _time_all(samples: list[bytes]) -> list[float | None]:
 
 
 def main(imported: float | None = None) -> None:
-    """Replay the pickled samples on stdin; print ``{"import": imported, "calls":
+    """Replay the pickled kept calls on stdin; print ``{"import": imported, "calls":
     [[label, plain s, compiled s], ...]}``.
 
     Parameters
@@ -113,16 +113,16 @@ def main(imported: float | None = None) -> None:
     imported : float, optional
         Seconds this interpreter took to import gymspaces' layer (timed before this module was imported).
     """
-    samples: list[bytes] = pickle.loads(sys.stdin.buffer.read())
+    kept_calls: list[bytes] = pickle.loads(sys.stdin.buffer.read())
     warnings.simplefilter("ignore")
     from gymspaces.gymnasium._patch import is_patched, patch, unpatch
 
     unpatch()
-    plain = _time_all(samples)
+    plain = _time_all(kept_calls)
     patch()
     if not is_patched():
         raise SystemExit("Gymnasium could not be patched in the replay")
-    compiled = _time_all(samples)
-    labels = [pickle.loads(sample)[0] for sample in samples]
+    compiled = _time_all(kept_calls)
+    labels = [pickle.loads(kept)[0] for kept in kept_calls]
     calls = [[label, p, c] for label, p, c in zip(labels, plain, compiled)]
     json.dump({"import": imported, "calls": calls}, sys.stdout)

@@ -24,7 +24,7 @@ from collections import Counter
 
 from gymspaces.gymnasium import _recording
 from gymspaces.gymnasium._estimate import _Figures, _Group, _Replay, _figures, _replay, timer_cost
-from gymspaces.gymnasium._processes import _children
+from gymspaces.gymnasium._processes import _child_counts
 
 __all__ = ["report"]
 
@@ -73,7 +73,7 @@ def report(estimate: bool = True, details: bool = False) -> str:
     Parameters
     ----------
     estimate : bool
-        Estimate the time patch mode removed by replaying sampled calls in a
+        Estimate the time patch mode removed by replaying kept calls in a
         separate interpreter (a fraction of a second to a second); ``False``
         leaves it out.
     details : bool
@@ -93,20 +93,20 @@ def report(estimate: bool = True, details: bool = False) -> str:
     """
     started = time.perf_counter()
     own = _recording._record.snapshot()
-    children, missing = _children()
+    child_counts, missing = _child_counts()
     main, workers = _Group(), _Group()
     main.add(own)
-    for counts in children:
+    for counts in child_counts:
         workers.add(counts)
     slow: Counter[tuple[str, str]] = Counter(own["slow_spaces"])
     plain: Counter[tuple[str, str, str]] = Counter(own["plain_calls"])
-    for counts in children:
+    for counts in child_counts:
         slow.update(counts["slow_spaces"])
         plain.update(counts["plain_calls"])
     replay = _Replay(None, "")
     if estimate:
-        samples = [sample for counts in [own, *children] for items in counts["samples"].values() for sample in items]
-        replay = _replay(samples, for_import=bool(main.importers or workers.importers))
+        kept_calls = [kept for counts in [own, *child_counts] for items in counts["kept_calls"].values() for kept in items]
+        replay = _replay(kept_calls, for_import=bool(main.importers or workers.importers))
     cost = timer_cost()
     figures = [_figures("this process", main, cost, replay)]
     if workers.processes:
@@ -236,7 +236,7 @@ def _left_line(figures: _Figures) -> str:
 
 def _plain_summary(plain: Counter[tuple[str, str, str]]) -> list[str]:
     """The short report's lines on calls that ran Gymnasium's own code: how many of
-    which operation, and the most frequent reason, whole."""
+    which operation, and the reason of the most common one, whole."""
     if not plain:
         return []
     by_label: Counter[str] = Counter()

@@ -318,7 +318,7 @@ def _runs_gymspaces_code(function: Any) -> bool:
     return (getattr(function, "__module__", None) or "").startswith("gymspaces")
 
 
-def _takes_gymspaces_rules(cls: type) -> bool:
+def _takes_builtin_rules(cls: type) -> bool:
     """Whether every gymspaces dispatcher of values gives ``cls`` its gymspaces namesake's rule."""
     namesake = getattr(gymspaces, cls.__name__)
     return all(
@@ -349,11 +349,11 @@ def test_every_step_of_patch_and_unpatch_is_a_consistent_state() -> None:
                 problems.append(f"{where}: {cls.__name__} gained {sorted(added)}")
         for cls in SPACE_CLASSES:
             if any(_runs_gymspaces_code(getattr(cls, name)) for name in ("sample", "contains")):
-                if not _takes_gymspaces_rules(cls):
+                if not _takes_builtin_rules(cls):
                     problems.append(f"{where}: {cls.__name__} runs gymspaces code without gymspaces' rules")
         for helper in GYMNASIUM_HELPERS:
             for cls in SPACE_CLASSES:
-                if _runs_gymspaces_code(helper.registry.get(cls)) and not _takes_gymspaces_rules(cls):
+                if _runs_gymspaces_code(helper.registry.get(cls)) and not _takes_builtin_rules(cls):
                     problems.append(f"{where}: {helper.__name__} sends {cls.__name__} to gymspaces without its rules")
 
     def in_patch_module(frame: Any, event: str, arg: Any) -> Any:
@@ -848,7 +848,7 @@ def test_the_table_has_one_row_per_operation_of_every_class() -> None:
     rows = _operations.OPERATIONS.values()
     # Only Box runs every mask or probability as Gymnasium's; only Sequence needs its whole tree.
     assert [row.owner for row in rows if row.name == "sample" and row.arguments == _calls.BOX] == ["Box"]
-    assert [row.owner for row in rows if row.whole_tree] == ["Sequence"]
+    assert [row.owner for row in rows if row.judges_tree] == ["Sequence"]
     # What is left to Gymnasium says why, with its figures; patch() installs nothing for it.
     left = [row for row in rows if row.left is not None]
     assert left and all(" us " in row.left for row in left)

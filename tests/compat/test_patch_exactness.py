@@ -742,11 +742,11 @@ def test_a_rule_registered_with_gymspaces_does_not_reach_gymnasiums_spaces(helpe
         gymspaces_helper.register(replaced, lambda *args: "the user's rule")
         assert_plain_equals_patched(case)
         with patched():
-            assert not _patch._state.live.gymspaces_rules
+            assert not _patch._state.live.built_in_rules
     finally:
         gymspaces_helper.register(replaced, original)
     with patched():
-        assert _patch._state.live.gymspaces_rules
+        assert _patch._state.live.built_in_rules
     assert_plain_equals_patched(case)
     # Registered while patched: Gymnasium's classes keep the rules patch() gave them.
     plain = case()
@@ -754,7 +754,7 @@ def test_a_rule_registered_with_gymspaces_does_not_reach_gymnasiums_spaces(helpe
         try:
             gymspaces_helper.register(replaced, lambda *args: "the user's rule")
             assert_same_value(case(), plain)
-            assert _patch._state.live.gymspaces_rules
+            assert _patch._state.live.built_in_rules
         finally:
             gymspaces_helper.register(replaced, original)
 

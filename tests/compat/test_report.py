@@ -173,11 +173,11 @@ def test_kept_calls_are_only_those_that_pickle_without_program_code() -> None:
     record = _recording._Record()
     space = gymnasium.spaces.Discrete(4, seed=0)
     before = space.np_random.bit_generator.state
-    _recording._keep_sample(record, "Discrete.sample", (space, np.ones(4, np.int8), None), {})
-    _recording._keep_sample(record, "Discrete.sample", (Own(4), None, None), {})  # a class of the program's
-    _recording._keep_sample(record, "Discrete.contains", (space, object()), {})  # an argument of the program's
+    _recording._keep_call(record, "Discrete.sample", (space, np.ones(4, np.int8), None), {})
+    _recording._keep_call(record, "Discrete.sample", (Own(4), None, None), {})  # a class of the program's
+    _recording._keep_call(record, "Discrete.contains", (space, object()), {})  # an argument of the program's
     assert space.np_random.bit_generator.state == before
-    assert [len(items) for items in record.samples.values()] == [1]
+    assert [len(items) for items in record.kept_calls.values()] == [1]
 
 
 def test_in_program_report_collects_forked_workers() -> None:

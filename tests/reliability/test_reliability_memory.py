@@ -56,7 +56,7 @@ def test_injected_leak_is_caught(tmp_path):
 
 def test_dispatch_does_not_keep_classes_alive():
     """Regression: the flatten family and the vector helpers cached every class they
-    dispatched on in a plain dict, so a space class created at run time (and all it
+    dispatched on in a builtin dict, so a space class created at run time (and all it
     refers to) was never freed. Gymnasium's singledispatch caches weakly."""
     import gc
     import weakref
