@@ -10,7 +10,9 @@ edge. Importing ``gymspaces.vector.shared_memory`` also runs the package
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -175,14 +177,95 @@ def test_the_space_layer_knows_no_subclass():
             assert target not in spaces, f"{source} imports {target}"
 
 
-def test_the_traces_point_at_the_lines_they_name():
-    # docs/architecture.md, "Three calls, step by step": every "`gymspaces/x.pyx:123`"
-    # is followed by "`name`", which must still stand on that line when the code moves.
+# ------------------------------------------------------------------ the traces
+# docs/architecture.md, "Three calls, step by step": every "`gymspaces/x.pyx:123`"
+# is followed by "`name`" or "`outer.name`", and that pair names exactly one
+# line: the definition of ``name`` in the file (when it has exactly one), else
+# its first use in the code of the file; with ``outer``, its first use in the
+# code of ``outer``'s body. A reference moved to another line fails, and so
+# does one the code moved away from, even where the name still stands there.
+
+_DEFINITION = re.compile(
+    r"^(?P<indent>\s*)(?:async\s+def|def|class|cdef\s+class|cpdef|cdef|ctypedef)\b[^(:=]*?\b(?P<name>\w+)\s*[(:\[]"
+)
+_ASSIGNMENT = re.compile(r"^(?P<indent>\s*)(?P<name>\w+)\s*(?::[^=]+)?=(?!=)")
+
+
+def _code_names(source: str) -> dict[int, set[str]]:
+    """The identifiers in each line's code (not in its strings and comments)."""
+    names: dict[int, set[str]] = {}
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type == tokenize.NAME:
+                names.setdefault(token.start[0], set()).add(token.string)
+    except (tokenize.TokenError, IndentationError, SyntaxError):  # pragma: no cover - a source tokenize cannot read
+        pytest.fail("the referenced source could not be tokenized")
+    return names
+
+
+def _definitions(lines: list[str], name: str) -> list[int]:
+    found = []
+    for number, line in enumerate(lines, 1):
+        for pattern in (_DEFINITION, _ASSIGNMENT):
+            match = pattern.match(line)
+            if match and match.group("name") == name:
+                found.append(number)
+                break
+    return found
+
+
+def _body(lines: list[str], outer: str) -> range:
+    """The line numbers of the unique definition of ``outer`` and its body."""
+    defined = _definitions(lines, outer)
+    assert len(defined) == 1, f"{outer} is defined {len(defined)} times: qualify it no further than a unique name"
+    start = defined[0]
+    indent = len(lines[start - 1]) - len(lines[start - 1].lstrip())
+    for number in range(start + 1, len(lines) + 1):
+        text = lines[number - 1]
+        if text.strip() and not text.lstrip().startswith("#") and len(text) - len(text.lstrip()) <= indent:
+            return range(start, number)
+    return range(start, len(lines) + 1)
+
+
+def referenced_line(path: Path, qualified: str) -> int | None:
+    """The one line ``qualified`` (``name`` or ``outer.name``) may point at in ``path``."""
+    source = path.read_text(encoding="utf-8")
+    lines, names = source.splitlines(), _code_names(source)
+    outer, _, name = qualified.rpartition(".")
+    if outer:
+        candidates: range | list[int] = _body(lines, outer)[1:]
+    else:
+        defined = _definitions(lines, name)
+        if len(defined) == 1:
+            return defined[0]
+        candidates = range(1, len(lines) + 1)
+    return next((number for number in candidates if name in names.get(number, ())), None)
+
+
+def trace_references() -> list[tuple[str, int, str]]:
     text = ARCHITECTURE.read_text(encoding="utf-8")
     every = re.findall(r"[\w/.]+\.(?:py|pyx|pxd|pyi):\d+", text)
-    references = re.findall(r"`(gymspaces/[\w/.]+):(\d+)` `(\w+)`", text)
+    references = [(path, int(line), name) for path, line, name in re.findall(r"`(gymspaces/[\w/.]+):(\d+)` `([\w.]+)`", text)]
     assert len(every) == len(references), sorted(set(every) - {f"{path}:{line}" for path, line, _ in references})
+    return references
+
+
+def test_the_traces_point_at_the_lines_they_name():
+    references = trace_references()
     assert len(references) >= 40
-    for path, line, name in references:
-        lines = (TREE / path).read_text(encoding="utf-8").splitlines()
-        assert name in lines[int(line) - 1], f"{path}:{line} does not hold {name}: {lines[int(line) - 1]!r}"
+    wrong = [
+        f"{path}:{line} `{name}`: that names line {found}"
+        for path, line, name in references
+        if (found := referenced_line(TREE / path, name)) != line
+    ]
+    assert wrong == []
+
+
+def test_a_reference_names_one_line_whatever_else_holds_the_name(tmp_path):
+    # The check itself: a name that stands on several lines (a definition, uses,
+    # a comment) names just one of them, so a reference moved to another fails.
+    source = tmp_path / "module.py"
+    source.write_text("def outer():\n    # calls inner\n    x = 1\n    inner(x)\n    inner(x)\n\n\ndef inner(x):\n    return x\n")
+    assert referenced_line(source, "inner") == 8  # its definition, not a use
+    assert referenced_line(source, "outer.inner") == 4  # its first use in outer's code (not the comment)
+    assert referenced_line(source, "outer.x") == 3
