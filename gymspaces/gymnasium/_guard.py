@@ -1,4 +1,4 @@
-"""The rule of patch mode: a call runs compiled only when its outcome is provably plain.
+"""Patch mode's judges: a call runs compiled only when its outcome is provably Gymnasium's own.
 
 A patched call on a Gymnasium space takes gymspaces' compiled path only when
 every observable result (value, generator state, exception class and message,
@@ -18,8 +18,9 @@ facts, checked in this order:
    (``gymspaces.gymnasium._judge``, compiled: the per-call check costs tens of ns).
 3. **The arguments** -- the rare inputs on which Gymnasium's method warns
    through its logger or numpy, depends on ``python -O`` (its ``assert``
-   checks) or returns an ndarray subclass are left to Gymnasium (see the
-   entries in :mod:`gymspaces.gymnasium._entries`).
+   checks) or returns an ndarray subclass are left to Gymnasium (each
+   operation's row in :mod:`gymspaces.gymnasium._operations` says which;
+   the may-warn checks below are those rows' ``may_warn``).
 
 Anything else runs Gymnasium's own method: slower, never different.
 :func:`node_reason` says why a space itself runs plain, :func:`tree_reason`
