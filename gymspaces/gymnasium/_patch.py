@@ -8,9 +8,9 @@ run gymspaces' compiled code where the outcome is provably Gymnasium's
 code everywhere else. What Gymnasium's own code does as fast is not taken
 over at all. Every one of these decisions is a row of patch mode's table
 (:data:`._operations.OPERATIONS`, docs/patching.md). Spaces keep their
-classes: ``type(space) is gymnasium.spaces.Box`` still holds, spaces made before :func:`patch` are
-accelerated too, and a space pickled while patched loads where gymspaces is
-not installed.
+classes: ``type(space) is gymnasium.spaces.Box`` still holds, spaces made
+before :func:`patch` are accelerated too, and a space pickled while patched
+loads where gymspaces is not installed.
 
 This works because Gymnasium 1.x and gymspaces store the same instance
 attributes under the same names (see :mod:`gymspaces.gymnasium._convert`):
