@@ -171,7 +171,8 @@ cdef class Operation:
         self.convert = convert
 
     def __repr__(self):
-        return f"Operation({self.owner}.{self.name})" if self.left is None else f"Operation({self.owner}.{self.name}, left)"
+        left = "" if self.left is None else ", left"
+        return f"Operation({self.owner}.{self.name}{left})"
 
 
 cdef object recover(Operation row, error, rerun, tuple args, dict kwargs):

@@ -36,7 +36,10 @@ from gymspaces.gymnasium import _calls, _guard, _release_rules
 from gymspaces.gymnasium._calls import ANY_VALUE, ARRAYS_ONLY, BOX, COMPOSITE, FUNDAMENTAL, TREE, Operation
 from gymspaces.gymnasium._release import ALL_SPACE_NAMES
 
-__all__ = ["FAILURES", "GRAPH_INSTANCES", "GYMSPACES_ERRORS", "HELPERS", "METHODS", "UTILS_HELPERS", "VECTOR_HELPERS", "OPERATIONS", "gymnasium_error", "row", "taken"]
+__all__ = [
+    "FAILURES", "GRAPH_INSTANCES", "GYMSPACES_ERRORS", "HELPERS", "METHODS", "OPERATIONS", "UTILS_HELPERS",
+    "VECTOR_HELPERS", "gymnasium_error", "row", "taken",
+]
 
 
 # ---------------------------------------------------------------- failures

@@ -52,7 +52,9 @@ def test_a_contended_run_gives_the_other_end_of_its_estimate_unscaled():
     assert other.removed == pytest.approx(CALLS * (PLAIN - COMPILED))
     assert other.gain is not None and figures.gain is not None and 1.0 < other.gain < figures.gain
     line = _report._range_line(figures)
-    assert line == f"    range: ~{other.gain:.2f}x if the run, at 2.00x its CPU time, waited for workers or I/O, not a core"
+    assert line == (
+        f"    range: ~{other.gain:.2f}x if the run, at 2.00x its CPU time, waited for workers or I/O, not a core"
+    )
     assert len(line) <= _report.WIDTH
 
 

@@ -245,7 +245,8 @@ def referenced_line(path: Path, qualified: str) -> int | None:
 def trace_references() -> list[tuple[str, int, str]]:
     text = ARCHITECTURE.read_text(encoding="utf-8")
     every = re.findall(r"[\w/.]+\.(?:py|pyx|pxd|pyi):\d+", text)
-    references = [(path, int(line), name) for path, line, name in re.findall(r"`(gymspaces/[\w/.]+):(\d+)` `([\w.]+)`", text)]
+    found = re.findall(r"`(gymspaces/[\w/.]+):(\d+)` `([\w.]+)`", text)
+    references = [(path, int(line), name) for path, line, name in found]
     assert len(every) == len(references), sorted(set(every) - {f"{path}:{line}" for path, line, _ in references})
     return references
 
@@ -265,7 +266,9 @@ def test_a_reference_names_one_line_whatever_else_holds_the_name(tmp_path):
     # The check itself: a name that stands on several lines (a definition, uses,
     # a comment) names just one of them, so a reference moved to another fails.
     source = tmp_path / "module.py"
-    source.write_text("def outer():\n    # calls inner\n    x = 1\n    inner(x)\n    inner(x)\n\n\ndef inner(x):\n    return x\n")
+    source.write_text(
+        "def outer():\n    # calls inner\n    x = 1\n    inner(x)\n    inner(x)\n\n\ndef inner(x):\n    return x\n"
+    )
     assert referenced_line(source, "inner") == 8  # its definition, not a use
     assert referenced_line(source, "outer.inner") == 4  # its first use in outer's code (not the comment)
     assert referenced_line(source, "outer.x") == 3
