@@ -27,6 +27,7 @@ import argparse
 import importlib.util
 import sys
 import tempfile
+import textwrap
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -74,17 +75,23 @@ class _Parser(argparse.ArgumentParser):
         return formatter.format_help()
 
 
+def _paragraphs(*texts: str) -> str:
+    # The raw formatter keeps the blank lines between paragraphs; each is
+    # wrapped here, to a terminal's 80 columns.
+    return "\n\n".join(textwrap.fill(text, 79) for text in texts)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="python -m benchmarks",
-        description=(
+        description=_paragraphs(
             "Benchmark gymspaces against Gymnasium with pytest-benchmark, print the medians "
-            "and their ratio (Gymnasium / gymspaces) per case, and check them against speed targets.\n\n"
-            "example:  python -m benchmarks --quick --check"
+            "and their ratio (Gymnasium / gymspaces) per case, and check them against speed targets.",
+            "example:  python -m benchmarks --quick --check",
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=(
-            "Arguments after '--' go to pytest (for instance -- --benchmark-max-time=2). "
+        epilog=_paragraphs(
+            "Arguments after '--' go to pytest (for instance -- --benchmark-max-time=2).",
             f"Exit status: {EXIT_OK} ok, {EXIT_MISSED} a target missed under --check "
             f"({GATE_ENV}=warn reports misses but exits {EXIT_OK}), {EXIT_USAGE} usage or "
             f"missing package, {EXIT_ERROR} a benchmark failed to run, {EXIT_REGRESSED} a speedup regressed "
@@ -250,8 +257,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(options: argparse.Namespace, pytest_args: list[str]) -> int:
     if options.list:
+        width = max(len(case.key) for case in CASES) + 2
         for case in CASES:
-            print(f"{case.key:30} {case.label}")
+            label = textwrap.wrap(case.label, WIDTH - width)
+            print(f"{case.key:{width}}{label[0]}", *(" " * width + line for line in label[1:]), sep="\n")
         return EXIT_OK
     if options.publish:
         for path in publish(options.publish):

@@ -18,7 +18,7 @@ HELP = """Run a Python program with Gymnasium's spaces on gymspaces' compiled ke
 
 example:  python -m gymspaces.gymnasium --report train.py --its --own --options
 
-usage: python -m gymspaces.gymnasium [--report | --report-details] (script.py | -m module) [args ...]
+usage: python -m gymspaces.gymnasium [--report | --report-details] (script.py | -m mod) [args ...]
 
 The program runs as "python script.py" or "python -m module" would run it
 (same sys.argv, __main__ module, tracebacks, exit status), with the same

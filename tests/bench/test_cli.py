@@ -680,6 +680,21 @@ def test_a_count_of_every_case_fits_in_100_columns():
     assert row.split()[1:] == ["1,234,567", "98,765,432", "80.00x", "1,234,567", "80.00x"]
 
 
+@pytest.mark.parametrize("option", ["--help", "--list"])
+def test_the_help_and_the_case_list_fit_in_100_columns(option, capsys):
+    try:
+        _benchcli.main([option])
+    except SystemExit:  # --help exits, as argparse does
+        pass
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) > 10 and max(map(len, lines)) <= 100
+    if option == "--list":  # every key stands apart from its label, in the column the labels start at
+        column = len(lines[0]) - len(lines[0].split(maxsplit=1)[1])
+        for key in CASES_BY_KEY:
+            line = next(line for line in lines if line.startswith(key + " "))
+            assert line[column - 1] == " " and line[column] != " "
+
+
 def test_every_line_of_a_real_run_fits_in_100_columns(real_run):
     _, result = real_run
     assert max(map(len, (result.stdout + result.stderr).splitlines())) <= 100

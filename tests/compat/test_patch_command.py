@@ -424,6 +424,7 @@ def test_help_is_plain_text(tmp_path: Path) -> None:
     assert usage.startswith("usage: python -m gymspaces.gymnasium")
     assert "--report-details" in result.stdout and "GYMSPACES_PATCH=1" in result.stdout
     assert "``" not in result.stdout and not re.search(r":\w+:`", result.stdout)  # no reST markup
+    assert max(map(len, result.stdout.splitlines())) <= 100  # a terminal's width
 
 
 def test_version(tmp_path: Path) -> None:
