@@ -240,50 +240,51 @@ class Probe:
 
 @contextlib.contextmanager
 def _timing_plain_operations() -> Iterator[Any]:
-    """Gymnasium's own space operations -- the ones patching takes over (their rows
-    in ``_operations.OPERATIONS``) -- timed into a scratch record of
-    :mod:`gymspaces.gymnasium._recording` (yielded)."""
+    """Gymnasium's own space operations -- the ones patching takes over
+    (``gymspaces.gymnasium.recorder.operation_labels``) -- timed into a scratch
+    record of the profiler's recording (yielded)."""
     import gymnasium.spaces as spaces
 
-    from gymspaces.gymnasium import _operations, _recording
+    from gymspaces.gymnasium.profiler import recording
+    from gymspaces.gymnasium.recorder import operation_labels
     from gymspaces.gymnasium._release import SPACE_NAMES, utils_helper, vector_helper
 
     undo: list[Callable[[], None]] = []
-    saved = _recording._record
-    _recording._record = record = _recording._Record()
+    record = recording.Record()
+    saved = recording.replace(record)
     try:
-        for (name, operation), row in _operations.OPERATIONS.items():
-            if row.left is not None or name not in SPACE_NAMES:
+        for (name, operation), label in operation_labels().items():
+            if name not in SPACE_NAMES:
                 continue
             cls = getattr(spaces, name)
-            if operation in _operations.METHODS:
+            if operation in ("sample", "contains"):
                 original = cls.__dict__[operation]
-                setattr(cls, operation, _recording.timed(row.label, original))
+                setattr(cls, operation, recording.timed(label, original))
                 undo.append(functools.partial(setattr, cls, operation, original))
                 continue
-            helper = utils_helper(operation) if operation in _operations.UTILS_HELPERS else vector_helper(operation)
+            helper = utils_helper(operation) or vector_helper(operation)
             if helper is None or cls not in helper.registry:
                 continue
             original = helper.registry[cls]
-            helper.register(cls, _recording.timed(row.label, original))
+            helper.register(cls, recording.timed(label, original))
             undo.append(functools.partial(helper.register, cls, original))
         yield record
     finally:
         while undo:
             undo.pop()()
-        _recording._record = saved
+        recording.replace(saved)
 
 
 def probe(key: str) -> Probe:
     """Run the loop ``key`` plain once with its space operations timed (see :class:`Probe`)."""
-    from gymspaces.gymnasium import _estimate
+    from gymspaces.gymnasium.profiler import estimate
 
     with plain_gymnasium(), _timing_plain_operations() as record:
         start = time.perf_counter()
         fingerprint = LOOPS[key].run()
         elapsed = time.perf_counter() - start
-    outer_cost, nested_cost = _estimate.timer_cost()
-    group = _estimate._Group()
+    outer_cost, nested_cost = estimate.timer_cost()
+    group = estimate.Group()
     group.add(record.snapshot())
     calls = sum(group.calls.values())
     in_spaces = sum(group.in_operations((outer_cost, nested_cost)).values())

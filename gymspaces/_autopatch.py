@@ -193,7 +193,7 @@ def patch_now() -> None:
         from gymspaces.gymnasium._patch import patch
 
         # Started by a program that records (``--report``): record too,
-        # for its report (gymspaces.gymnasium._report).
+        # for its report (gymspaces.gymnasium.profiler).
         patch(report=bool(os.environ.get("GYMSPACES_REPORT")))
     except Exception as error:
         _unpatch()

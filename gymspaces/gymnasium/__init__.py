@@ -55,7 +55,7 @@ _T = TypeVar("_T")
 _K = TypeVar("_K")
 
 if TYPE_CHECKING:
-    from gymspaces.gymnasium._report import report
+    from gymspaces.gymnasium.profiler.report import report
 
 __all__ = [
     "from_gymnasium",
@@ -219,11 +219,11 @@ def to_gymnasium(space: Any, *, share_rng: bool = False, strict: bool = False) -
 
 
 def __getattr__(name: str) -> Any:
-    # PEP 562: the report's modules (its timers, pickling, the processes of a
-    # run, the estimate) load on first use of ``report``, not with patch mode.
+    # PEP 562: the profiler (its timers, pickling, the processes of a run, the
+    # estimate) loads on first use of ``report``, not with patch mode.
     if name != "report":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from gymspaces.gymnasium._report import report
+    from gymspaces.gymnasium.profiler.report import report
 
     globals()["report"] = report
     return report

@@ -81,19 +81,9 @@ def main(argv: list[str] | None = None) -> None:
 
     _patch.patch(report=bool(report))
     if report:
-        import atexit
+        from gymspaces.gymnasium.profiler.command import report_at_exit
 
-        from gymspaces.gymnasium._processes import DIRECTORY_VARIABLE, count_whole_process, directory
-
-        # The user times the whole process: its start-up (gymspaces' imports,
-        # patching) is in the run the report counts.
-        count_whole_process(entered)
-        if directory() is not None:  # the processes the program starts record and report there
-            os.environ[DIRECTORY_VARIABLE] = str(directory())
-
-        # Registered after patching, so it runs before the report's own exit
-        # handlers (which remove the directory the child processes wrote to).
-        atexit.register(_print_report, report == "details")
+        report_at_exit(entered, report == "details", _program_ran)
     _run(program, as_module, arguments)
 
 
@@ -107,15 +97,6 @@ def _program_ran() -> bool:
     """Whether the program's own code started: not when python could not find
     or compile it (a missing script or module, a folder without __main__)."""
     return _script_started or (_program is not None and vars(_program).get("__spec__") is not None)
-
-
-def _print_report(details: bool) -> None:
-    """At exit: the report, for a program that ran (else Python's error stands alone)."""
-    if not _program_ran():
-        return
-    from gymspaces.gymnasium._report import report
-
-    print(report(details=details), file=sys.stderr)
 
 
 def _parse(arguments: list[str]) -> tuple[str, str, bool, list[str]]:

@@ -12,12 +12,24 @@ ANY_VALUE: int
 ARRAYS_ONLY: int
 TREE: int
 CHECKED: frozenset[str]
+NOT_PATCHED: str
+PROGRAM_RULE: str
+BOX_ARGUMENTS: str
+OPTIMIZED_ARGUMENTS: str
+MASK_TYPE: str
+MASKED_IN_FLOATS: str
+NOT_AN_ARRAY: str
+GRAPH_PROBABILITY: str
+EDGES_WITHOUT_SPACE: str
+MAY_WARN_CAST: str
+RELEASE_ARGUMENTS: str
+RERUN: str
 
 @disjoint_base
 class Live:
     on: bool
     built_in_rules: bool
-    note_plain: Callable[[str, Any], None] | None
+    note_plain: Callable[[str, Any, str], None] | None
 
 @disjoint_base
 class Failures:
@@ -88,4 +100,5 @@ def helper_rule(
     originals: dict[type, Any],
     fallbacks: tuple[Callable[..., Any], Callable[..., Any]] | None = None,
 ) -> Callable[..., Any]: ...
+def explain(row: Operation, live: Live, space: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None: ...
 def registry_first(registry: dict[Any, Any], original: Callable[[type], Any]) -> Callable[[type], Any]: ...

@@ -35,6 +35,7 @@ from gymspaces._rng cimport GS_FREE_THREADED
 from gymspaces._shared_memory cimport read_checked, write_checked
 
 from gymspaces import _registry
+from gymspaces.gymnasium._reasons import coded
 
 cdef type NDARRAY = np.ndarray
 cdef type GENERATOR_TYPE = types.GeneratorType
@@ -42,6 +43,21 @@ cdef type GENERATOR_TYPE = types.GeneratorType
 cdef bint OPTIMIZED = bool(sys.flags.optimize)
 cdef object MISSING = object()
 cdef Registry registry = _registry.REGISTRY
+
+# Why a call runs Gymnasium's own code, where its arguments or the patch decide
+# (a space's own reasons are its judge's): "code: detail", the code first.
+NOT_PATCHED = coded("not-patched", "the patch that installed this entry was undone")
+PROGRAM_RULE = coded("program-rule", "the program registered a rule of its own with one of gymspaces' helpers")
+BOX_ARGUMENTS = coded("argument-not-taken", "Box.sample takes no mask or probability (Gymnasium raises its own error)")
+OPTIMIZED_ARGUMENTS = coded("argument-not-taken", "a mask or probability under python -O (Gymnasium skips its asserts)")
+MASK_TYPE = coded("argument-not-taken", "a mask or probability that is neither an exact ndarray nor a tuple")
+MASKED_IN_FLOATS = coded("may-warn", "a uint64 MultiDiscrete's masked draw is cast back from float64 sums")
+NOT_AN_ARRAY = coded("argument-not-taken", "a value that is not an exact ndarray (Gymnasium casts it with numpy)")
+GRAPH_PROBABILITY = coded("argument-not-taken", "a Graph's probability (numpy may warn on some)")
+EDGES_WITHOUT_SPACE = coded("may-warn", "edges asked of a Graph without an edge space (Gymnasium warns)")
+MAY_WARN_CAST = coded("may-warn", "numpy may warn casting the value into the space's dtypes")
+RELEASE_ARGUMENTS = coded("release-differs", "the installed Gymnasium answers these arguments otherwise")
+RERUN = coded("release-differs", "gymspaces refused the call, which the installed Gymnasium words or takes otherwise")
 
 
 cdef class Live:
@@ -85,7 +101,7 @@ cdef class Failures:
 
 FUNDAMENTAL, COMPOSITE, BOX, ANY_VALUE, ARRAYS_ONLY, TREE = range(6)
 """What arguments an operation may run compiled with (:attr:`Operation.arguments`):
-``sample``'s masks and probabilities (``FUNDAMENTAL``: unless :func:`runs_plain_with`
+``sample``'s masks and probabilities (``FUNDAMENTAL``: unless :func:`sample_reason`
 says otherwise; ``COMPOSITE``: except under ``python -O``; ``BOX``: none, Gymnasium
 raises in its words), ``contains``'s value (``ANY_VALUE``, or ``ARRAYS_ONLY``: an
 exact ndarray, as Gymnasium casts anything else with numpy and may warn), a
@@ -175,7 +191,7 @@ cdef class Operation:
         return f"Operation({self.owner}.{self.name}{left})"
 
 
-cdef object recover(Operation row, error, rerun, tuple args, dict kwargs):
+cdef object recover(Operation row, Live live, error, rerun, tuple args, dict kwargs):
     """What a call does once gymspaces' code raised ``error``: Gymnasium's own
     code, ``rerun(*args, **kwargs)``, where ``row`` says so (for a helper,
     ``rerun`` is Gymnasium's rules by class, and the rule of the space's class
@@ -189,41 +205,52 @@ cdef object recover(Operation row, error, rerun, tuple args, dict kwargs):
     if row.rerun:
         if type(rerun) is dict:
             rerun = gymnasiums(<dict> rerun, args[0])
+        if live.note_plain is not None:
+            live.note_plain(row.label, args[0], RERUN)
         return rerun(*args, **kwargs) if kwargs else rerun(*args)
     if isinstance(error, row.failures.errors):
         raise row.failures.translate(error)
     raise error
 
 
-cdef inline bint runs_plain_with(mask, probability):
-    """Arguments a fundamental space leaves to Gymnasium: an ndarray subclass (plain
-    code may return it), anything under ``python -O`` (plain skips its asserts)."""
-    if mask is None and probability is None:
-        return False
-    if OPTIMIZED:
-        return True
-    return (mask is not None and type(mask) is not NDARRAY and type(mask) is not tuple) or (
-        probability is not None and type(probability) is not NDARRAY and type(probability) is not tuple
-    )
+cdef object sample_reason(Operation row, Live live, space, mask, probability):
+    """Why ``row``'s ``sample`` of ``space`` with these arguments runs Gymnasium's code, or None."""
+    if not live.on:
+        return NOT_PATCHED
+    reason = (<Judge> row.judge).reason(space)
+    if reason is not None:
+        return reason
+    if mask is not None or probability is not None:
+        if row.arguments == BOX:
+            return BOX_ARGUMENTS
+        if OPTIMIZED:
+            return OPTIMIZED_ARGUMENTS
+        if row.arguments == FUNDAMENTAL:
+            # An ndarray subclass: Gymnasium's code may return one.
+            if (mask is not None and type(mask) is not NDARRAY and type(mask) is not tuple) or (
+                    probability is not None and type(probability) is not NDARRAY and type(probability) is not tuple):
+                return MASK_TYPE
+            if row.masked_in_floats is not None and row.masked_in_floats(space):
+                return MASKED_IN_FLOATS
+        if row.release_proven is not None and not row.release_proven(mask, probability):
+            return RELEASE_ARGUMENTS
+    if row.judges_tree:
+        return tree_reason(space)
+    return None
 
 
-cdef bint sample_arguments_plain(Operation row, space, mask, probability):
-    """Whether ``row``'s ``sample`` leaves these arguments (and, for a whole tree,
-    this space's tree) to Gymnasium's code."""
-    cdef bint given = mask is not None or probability is not None
-    cdef bint plain
-    if row.arguments == FUNDAMENTAL:
-        plain = runs_plain_with(mask, probability) or (
-            given and row.masked_in_floats is not None and row.masked_in_floats(space))
-    elif row.arguments == COMPOSITE:
-        plain = OPTIMIZED and given
-    else:
-        plain = given
-    if not plain and given and row.release_proven is not None:
-        plain = not row.release_proven(mask, probability)
-    if not plain and row.judges_tree:
-        plain = tree_reason(space) is not None
-    return plain
+cdef object contains_reason(Operation row, Live live, space, x):
+    """Why ``row``'s ``contains`` of ``x`` in ``space`` runs Gymnasium's code, or None."""
+    if not live.on:
+        return NOT_PATCHED
+    if row.arguments == ARRAYS_ONLY and type(x) is not NDARRAY:
+        return NOT_AN_ARRAY
+    reason = (<Judge> row.judge).reason(space)
+    if reason is not None:
+        return reason
+    if row.release_proven is not None and not row.release_proven(space, x):
+        return RELEASE_ARGUMENTS
+    return None
 
 
 def method_entry(Operation row, compiled, original, Live live):
@@ -231,42 +258,54 @@ def method_entry(Operation row, compiled, original, Live live):
     ``row``: gymspaces' ``compiled`` method where the row proves the call,
     Gymnasium's ``original`` otherwise; both called as ``(self, mask,
     probability)`` or ``(self, x)``."""
-    cdef Judge judge = <Judge> row.judge
     label = row.label
 
     if row.name == "sample":
         def sample(self, mask=None, probability=None):
-            if live.on and judge.reason(self) is None and not sample_arguments_plain(row, self, mask, probability):
+            reason = sample_reason(row, live, self, mask, probability)
+            if reason is None:
                 failure = None
                 try:
                     return compiled(self, mask, probability)
                 except Exception as error:
                     failure = error
-                return recover(row, failure, original, (self, mask, probability), None)
+                return recover(row, live, failure, original, (self, mask, probability), None)
             if live.note_plain is not None:
-                live.note_plain(label, self)
+                live.note_plain(label, self, reason)
             return original(self, mask, probability)
 
         return sample
 
     if row.name != "contains":
         raise ValueError(f"no method entry for {row!r}")
-    cdef bint arrays_only = row.arguments == ARRAYS_ONLY
 
     def contains(self, x):
-        if (live.on and (not arrays_only or type(x) is NDARRAY) and judge.reason(self) is None
-                and (row.release_proven is None or row.release_proven(self, x))):
+        reason = contains_reason(row, live, self, x)
+        if reason is None:
             failure = None
             try:
                 return compiled(self, x)
             except Exception as error:
                 failure = error
-            return recover(row, failure, original, (self, x), None)
+            return recover(row, live, failure, original, (self, x), None)
         if live.note_plain is not None:
-            live.note_plain(label, self)
+            live.note_plain(label, self, reason)
         return original(self, x)
 
     return contains
+
+
+cdef object graph_sample_reason(Live live, space, mask, probability, num_edges):
+    """Why a Graph's ``sample`` with these arguments runs Gymnasium's code, or None."""
+    if not live.on:
+        return NOT_PATCHED
+    if probability is not None:
+        return GRAPH_PROBABILITY
+    if num_edges is not None and vars(space).get("edge_space") is None:
+        return EDGES_WITHOUT_SPACE
+    if OPTIMIZED and mask is not None:
+        return OPTIMIZED_ARGUMENTS
+    return tree_reason(space)
 
 
 def graph_sample_entry(Operation row, compiled, original, Live live):
@@ -277,21 +316,16 @@ def graph_sample_entry(Operation row, compiled, original, Live live):
     label = row.label
 
     def sample(self, mask=None, probability=None, num_nodes=10, num_edges=None):
-        # Gymnasium warns (through its logger) when edges are asked of a graph
-        # without an edge space, and numpy warns on some probability inputs:
-        # both run Gymnasium's own code.
-        if (live.on and probability is None
-                and not (num_edges is not None and vars(self).get("edge_space") is None)
-                and not (OPTIMIZED and mask is not None)
-                and tree_reason(self) is None):
+        reason = graph_sample_reason(live, self, mask, probability, num_edges)
+        if reason is None:
             failure = None
             try:
                 return compiled(self, mask, num_nodes, num_edges)
             except Exception as error:
                 failure = error
-            return recover(row, failure, original, (self, mask, probability, num_nodes, num_edges), None)
+            return recover(row, live, failure, original, (self, mask, probability, num_nodes, num_edges), None)
         if live.note_plain is not None:
-            live.note_plain(label, self)
+            live.note_plain(label, self, reason)
         return original(self, mask, probability, num_nodes, num_edges)
 
     return sample
@@ -320,6 +354,45 @@ def translating(Operation row, rows):
     raise row.failures.translate(failure)
 
 
+cdef object helper_reason(Operation row, Live live, space, tuple args, dict kwargs):
+    """Why the general rule of ``row`` runs Gymnasium's rule for these arguments, or None."""
+    if not live.on:
+        return NOT_PATCHED
+    if not live.built_in_rules:
+        return PROGRAM_RULE
+    # (The tree's verdict: ``tree_reason`` of gymspaces.gymnasium._judge, whose judges
+    # remember each node's verdict by the identity of its attributes.)
+    reason = tree_reason(space)
+    if reason is not None:
+        return reason
+    if row.may_warn is not None and len(args) > row.value_at and row.may_warn(space, args[row.value_at]):
+        return MAY_WARN_CAST
+    if row.release_proven is not None and not row.release_proven(space, *args, **kwargs):
+        return RELEASE_ARGUMENTS
+    return None
+
+
+def explain(Operation row, Live live, space, tuple args, dict kwargs):
+    """The reason ``row``'s entry gives for a call on ``space`` with ``args`` and
+    ``kwargs`` (the arguments after the space), or None: it runs compiled. The
+    entries' own checks, run without the call (``plain_reason``)."""
+    if row.name == "contains":
+        return contains_reason(row, live, space, argument(args, kwargs, 0, "x", MISSING))
+    if row.name == "sample":
+        mask = argument(args, kwargs, 0, "mask", None)
+        probability = argument(args, kwargs, 1, "probability", None)
+        if row.owner == "Graph":
+            return graph_sample_reason(live, space, mask, probability, argument(args, kwargs, 3, "num_edges", None))
+        return sample_reason(row, live, space, mask, probability)
+    return helper_reason(row, live, space, args, kwargs)
+
+
+cdef object argument(tuple args, dict kwargs, Py_ssize_t position, str name, default):
+    if len(args) > position:
+        return args[position]
+    return kwargs.get(name, default)
+
+
 def general_rule(Operation row, helper, Live live, dict originals):
     """gymspaces' ``helper`` as ``row``'s rule of Gymnasium's dispatcher: the general rule.
 
@@ -332,11 +405,10 @@ def general_rule(Operation row, helper, Live live, dict originals):
     """
 
     def rule(space, *args, **kwargs):
-        # (The tree's verdict: ``tree_reason`` of gymspaces.gymnasium._judge, whose judges
-        # remember each node's verdict by the identity of its attributes.)
-        if (not rules_on(live) or tree_reason(space) is not None
-                or (row.may_warn is not None and len(args) > row.value_at and row.may_warn(space, args[row.value_at]))
-                or (row.release_proven is not None and not row.release_proven(space, *args, **kwargs))):
+        reason = helper_reason(row, live, space, args, kwargs)
+        if reason is not None:
+            if live.note_plain is not None:
+                live.note_plain(row.label, space, reason)
             return gymnasiums(originals, space)(space, *args, **kwargs)
         failure = None
         try:
@@ -349,18 +421,18 @@ def general_rule(Operation row, helper, Live live, dict originals):
             if type(result) is GENERATOR_TYPE:
                 return translating(row, result)
             return result if row.convert is None else row.convert(result)
-        return recover(row, failure, originals, (space,) + args, kwargs)
+        return recover(row, live, failure, originals, (space,) + args, kwargs)
 
     return rule
 
 
-cdef object settled(Operation row, bint answered, result, failure, space, tuple args, dict kwargs, general,
-                    dict originals):
+cdef object settled(Operation row, Live live, bint answered, result, failure, space, tuple args, dict kwargs,
+                    general, dict originals):
     """What a checked rule returns once its kernel has run: for the kernel's error,
     what the general rule does with one (:func:`recover`); else the kernel's
     answer, or the general rule's where it gave none."""
     if failure is not None:
-        return recover(row, failure, originals, (space,) + args, kwargs)
+        return recover(row, live, failure, originals, (space,) + args, kwargs)
     if answered:
         return result
     return general(space, *args, **kwargs)
@@ -392,7 +464,7 @@ def helper_rule(Operation row, helper, Live live, dict originals, fallbacks=None
                 result = flatdim_checked(space)
             except Exception as error:
                 failure = error
-            return settled(row, result is not None, result, failure, space, args, kwargs, general, originals)
+            return settled(row, live, result is not None, result, failure, space, args, kwargs, general, originals)
         return flatdim
     if name == "flatten":
         return one_value_rule(row, flatten_checked_call, general, live, originals)
@@ -413,7 +485,7 @@ def helper_rule(Operation row, helper, Live live, dict originals, fallbacks=None
                 result = concatenate_tree(space, args[0], args[1], fallback)
             except Exception as error:
                 failure = error
-            return settled(row, result is not None, result, failure, space, args, kwargs, general, originals)
+            return settled(row, live, result is not None, result, failure, space, args, kwargs, general, originals)
         return concatenate
     if name == "write_to_shared_memory":
         def write_to_shared_memory(space, *args, **kwargs):
@@ -427,7 +499,7 @@ def helper_rule(Operation row, helper, Live live, dict originals, fallbacks=None
                 written = write_checked(space, args[0], args[1], args[2])
             except Exception as error:
                 failure = error
-            return settled(row, written, None, failure, space, args, kwargs, general, originals)
+            return settled(row, live, written, None, failure, space, args, kwargs, general, originals)
         return write_to_shared_memory
     if name == "read_from_shared_memory":
         def read_from_shared_memory(space, *args, **kwargs):
@@ -438,7 +510,7 @@ def helper_rule(Operation row, helper, Live live, dict originals, fallbacks=None
                 result = read_checked(space, args[0], args[1] if len(args) == 2 else 1)
             except Exception as error:
                 failure = error
-            return settled(row, result is not None, result, failure, space, args, kwargs, general, originals)
+            return settled(row, live, result is not None, result, failure, space, args, kwargs, general, originals)
         return read_from_shared_memory
     raise ValueError(f"no checked kernel for {name!r}")
 
@@ -468,7 +540,7 @@ cdef object one_value_rule(Operation row, ValueKernel checked, general, Live liv
             result = checked(space, x)
         except Exception as error:
             failure = error
-        return settled(row, result is not None, result, failure, space, (x,), kwargs, general, originals)
+        return settled(row, live, result is not None, result, failure, space, (x,), kwargs, general, originals)
 
     return rule
 

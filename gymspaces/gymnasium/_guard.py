@@ -40,6 +40,7 @@ from gymspaces import _flatten
 from gymspaces._flatten import cast_is_quiet
 from gymspaces._sub_spaces import sub_spaces
 from gymspaces.gymnasium import _judge
+from gymspaces.gymnasium._reasons import CODES, code_of, coded
 from gymspaces.gymnasium._release import SPACE_NAMES
 from gymspaces.gymnasium._release_rules import INSTANCE as _RELEASE_INSTANCE
 
@@ -78,14 +79,14 @@ def _judge_class(cls: type) -> str | None:
     """Why instances of ``cls`` cannot run compiled as far as their class goes, or None."""
     base = gymnasium_base(cls)
     if base is None:
-        return "not one of Gymnasium's space classes"
+        return coded("not-a-gymnasium-class", f"{cls.__qualname__} is not one of Gymnasium's space classes")
     reads = _COMMON_READS | _CLASS_READS[GYMNASIUM_CLASSES[base]]
     for klass in cls.__mro__:
         if klass is base:
             break
         redefined = sorted(reads.intersection(vars(klass)))
         if redefined:
-            return f"{klass.__qualname__} redefines {', '.join(redefined)}"
+            return coded("subclass-overrides", f"{klass.__qualname__} redefines {', '.join(redefined)}")
     # Gymnasium's own bases (Space, Generic) come after ``base``: theirs, not the user's.
     return None
 
@@ -195,7 +196,7 @@ def _tuple_reason(d: Mapping[str, Any]) -> str | None:
         # concatenate of an empty Tuple returns a fresh empty tuple on CPython
         # 3.10 (``out`` itself, the interpreter's empty-tuple singleton,
         # elsewhere): whether a result ``is out`` is left to Gymnasium's code.
-        return "an empty Tuple (some results are the interpreter's empty-tuple singleton)"
+        return coded("left-to-gymnasium", "an empty Tuple (some results are the interpreter's empty-tuple singleton)")
     return None
 
 
@@ -244,26 +245,30 @@ _WATCHED = {
 
 def _generator_reason(generator: Any) -> str:
     if isinstance(generator, _GENERATOR):
-        return f"np_random is a Generator subclass ({type(generator).__qualname__})"
-    return f"np_random is not a numpy Generator ({type(generator).__qualname__})"
+        return coded("generator-not-numpy", f"np_random is a Generator subclass ({type(generator).__qualname__})")
+    return coded("generator-not-numpy", f"np_random is not a numpy Generator ({type(generator).__qualname__})")
 
 
 def _validator(name: str) -> Any:
     rule = _VALIDATE[name]
     release_rule = _RELEASE_INSTANCE.get(name)
-    if release_rule is None:
-        return lambda space: rule(vars(space))
 
     def validate(space: Any) -> str | None:
         # What the installed release does otherwise comes first (the more useful
         # reason); a release rule meeting attributes it cannot read leaves the
         # verdict to the validity check, which names what is wrong with them.
         d = vars(space)
-        try:
-            reason = release_rule(d)
-        except (KeyError, TypeError, AttributeError, ValueError):
-            reason = None
-        return reason or rule(d)
+        if release_rule is not None:
+            try:
+                reason = release_rule(d)
+            except (KeyError, TypeError, AttributeError, ValueError):
+                reason = None
+            if reason is not None:
+                return coded("release-differs", reason)
+        reason = rule(d)
+        if reason is None or code_of(reason) in CODES:
+            return reason
+        return coded("attributes-changed", reason)
 
     return validate
 

@@ -42,8 +42,11 @@ from gymspaces._registry cimport Registry
 import numpy as np
 
 from gymspaces import _registry, _sub_spaces
+from gymspaces.gymnasium._reasons import coded
 
 cdef type GENERATOR = np.random.Generator
+cdef str NO_INSTANCE_DICT = coded("attributes-changed", "the space has no instance dict")
+cdef str TOO_DEEP = coded("too-deep", f"spaces nested more than {MAX_KERNEL_DEPTH} levels deep")
 
 
 cdef extern from *:
@@ -172,7 +175,7 @@ cdef class Judge:
                 return verdict
         namespace = instance_dict(space)
         if namespace is None:
-            return "the space has no instance dict"
+            return NO_INSTANCE_DICT
         # Read first: a dict modified from here on (by validate, say) is not
         # recognised by this version, which is the one remembered below.
         cdef uint64_t version = gs_dict_version(namespace)
@@ -290,7 +293,7 @@ cdef object judge_of(cls):
 
 
 cdef str unjudged(cls):
-    return f"{cls.__qualname__} is not one of the classes patch mode compiles"
+    return coded("not-a-gymnasium-class", f"{cls.__qualname__} is not one of the classes patch mode compiles")
 
 
 cpdef object node_reason(space):
@@ -343,7 +346,7 @@ cdef object subtree_reason(space, int depth):
     cdef dict namespace
     cdef int known
     if depth > MAX_KERNEL_DEPTH:
-        return f"spaces nested more than {MAX_KERNEL_DEPTH} levels deep"
+        return TOO_DEEP
     namespace = instance_dict(space)
     known = sound_by_class(space, namespace)
     if known == SOUND_LEAF:
@@ -395,9 +398,12 @@ cdef inline object child_reason(child, int depth):
 
 
 cdef str sub_space_reason(child, str reason):
-    if reason.startswith("sub-space "):
+    """``reason`` of a sub-space, for its tree: ``"code: sub-space Name: detail"``, at the
+    deepest sub-space it names."""
+    code, _, detail = reason.partition(": ")
+    if detail.startswith("sub-space "):
         return reason
-    return f"sub-space {type(child).__name__}: {reason}"
+    return f"{code}: sub-space {type(child).__name__}: {detail}"
 
 
 # The questions of gymspaces' checked kernels (see _registry.pxd), answered here.

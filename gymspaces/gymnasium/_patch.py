@@ -36,7 +36,7 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium
 import gymnasium.spaces as _gym
@@ -48,7 +48,11 @@ from gymspaces import _dispatch, _env_vars, _kernel_switches
 from gymspaces._gymnasium_releases import VERIFIED_GYMNASIUM
 from gymspaces._sub_spaces import sub_spaces
 from gymspaces.gymnasium import _calls, _entries, _guard, _operations
+from gymspaces.gymnasium._reasons import coded
 from gymspaces.gymnasium._release import ALL_SPACE_NAMES, SPACE_NAMES, utils_helper, vector_helper
+
+if TYPE_CHECKING:
+    from gymspaces.gymnasium.recorder import Recorder
 
 __all__ = ["patch", "unpatch", "is_patched", "patched", "is_compiled", "plain_reason", "VERIFIED_GYMNASIUM"]
 
@@ -272,11 +276,21 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
     True
     >>> unpatch()
     """
+    start_recording: Callable[[], Recorder] | None = None
+    if report:  # the profiler: loaded only to record
+        from gymspaces.gymnasium import profiler
+
+        start_recording = profiler.start_recording
+    _patch(start_recording, unverified)
+
+
+def _patch(start_recording: Callable[[], Recorder] | None, unverified: bool | None) -> None:
+    """:func:`patch`, telling the recorder ``start_recording()`` returns of every call (if given)."""
     global _state
     started = time.perf_counter()
     with _LOCK:
         if _state is not None:
-            if not report or _state.recording:
+            if start_recording is None or _state.recording:
                 return
             # Patched without recording (by the start-up hook, say, before
             # ``--report`` asks for it): patch again, recording.
@@ -293,13 +307,10 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
         # import already: this costs the module itself).
         from gymspaces.vector import shared_memory  # noqa: F401
 
-        if report:
-            from gymspaces.gymnasium import _processes, _recording  # only to record: not imported otherwise
-
-            _processes.reset()
-        record: Callable[[str, Any], Any] = _recording.timed if report else (lambda label, function: function)
+        recorder = start_recording() if start_recording is not None else None
+        record: Callable[[str, Any], Any] = recorder.timed if recorder else (lambda label, function: function)
         state = _PatchState()
-        state.recording = report
+        state.recording = recorder is not None
         try:
             # Dependencies first: what gymspaces' code needs to run on
             # Gymnasium's classes (gymspaces' rules for them, private helpers).
@@ -319,30 +330,28 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
                 gymspaces_helper = getattr(gs_utils if in_utils else gs_vector, name)
                 registry = gymnasium_helper.registry
                 originals = {theirs: registry[theirs] for theirs in state.equivalents if theirs in registry}
-                # Recording, the fallbacks note that the call ran Gymnasium's own code.
-                fallbacks = {cls: _recording.noting_plain(name, rule) for cls, rule in originals.items()} if report else originals
                 for theirs in originals:
                     row = _operations.row(theirs.__name__, name)
                     if row is None or row.left is not None:
                         continue
-                    rule = _entries.helper_rule(row, gymspaces_helper, state.live, fallbacks)
+                    rule = _entries.helper_rule(row, gymspaces_helper, state.live, originals)
                     state.register(gymnasium_helper, theirs, record(row.label, rule))
                 state.answer_registered_in_c(gymnasium_helper)
-            state.live.note_plain = _recording.note_plain if report else None
+            state.live.note_plain = recorder.ran_plain if recorder else None
             for name in SPACE_NAMES:
                 for method, entry in _entries.make_entries(name, state.live).items():
                     row = _operations.OPERATIONS[name, method]
                     if row.left is None:
                         state.set_attribute(getattr(_gym, name), method, record(row.label, entry))
-            if report:
+            if recorder:
                 original_init = _gym.Space.__dict__["__init__"]
-                state.set_attribute(_gym.Space, "__init__", _recording.recording_init(original_init, _compiled_class))
+                state.set_attribute(_gym.Space, "__init__", _noting_plain_spaces(original_init, recorder))
         except BaseException:
             state.undo()
             raise
         _state = state
-        if report:
-            _recording.note_patching(time.perf_counter() - started)  # part of patch mode's start-up
+        if recorder:
+            recorder.patched(time.perf_counter() - started)  # part of patch mode's start-up
 
 
 def unpatch() -> None:
@@ -451,7 +460,20 @@ def _compiled_class(cls: type) -> bool:
     return _state is not None and _guard.class_reason(cls) is None
 
 
-def plain_reason(space: Any, operation: str | None = None) -> str | None:
+def _noting_plain_spaces(original: Callable[..., Any], recorder: Recorder) -> Callable[..., Any]:
+    """``Space.__init__`` that tells ``recorder`` of each space whose class runs Gymnasium's code."""
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        if not _compiled_class(type(self)):
+            recorder.plain_space(self)
+
+    __init__.__qualname__ = getattr(original, "__qualname__", "__init__")
+    __init__.__wrapped__ = original  # type: ignore[attr-defined]
+    return __init__
+
+
+def plain_reason(space: Any, operation: str | None = None, *args: Any, **kwargs: Any) -> str | None:
     """Why ``space`` (or a sub-space) does not run on gymspaces' kernels; ``None`` if it does.
 
     A Gymnasium space runs compiled only while patched and only where the
@@ -459,10 +481,14 @@ def plain_reason(space: Any, operation: str | None = None) -> str | None:
     not redefine what Gymnasium's methods read, its generator must be exactly
     a ``numpy.random.Generator``, and its attributes must be as Gymnasium's
     ``__init__`` sets them. Otherwise Gymnasium's own code runs, and this
-    says why. Given an ``operation`` (``"sample"``, ``"contains"`` or a
-    helper's name, ``"flatten"``...), it also says so when patch mode leaves
-    that operation of the space's class to Gymnasium's own code, as fast
-    there (the reason of the operation's row, :data:`._operations.OPERATIONS`).
+    says why: ``"code: detail"``, the code one of
+    :data:`gymspaces.gymnasium._reasons.CODES`, each with its meaning.
+
+    Given an ``operation`` (``"sample"``, ``"contains"`` or a helper's name,
+    ``"flatten"``...) and the call's arguments after the space, it gives the
+    reason that call's own decision gives, the one the report records for it:
+    ``plain_reason(box, "flatten", x)`` for ``flatten(box, x)``,
+    ``plain_reason(discrete, "sample", mask)`` for ``discrete.sample(mask)``.
 
     Examples
     --------
@@ -475,27 +501,29 @@ def plain_reason(space: Any, operation: str | None = None) -> str | None:
     ...     print(plain_reason(gymnasium.spaces.Discrete(3)))
     ...     print(plain_reason(Doubled(3)))
     None
-    Doubled redefines n
+    subclass-overrides: Doubled redefines n
     >>> with patched():
-    ...     plain_reason(gymnasium.spaces.Text(8), "contains").split(":")[0]
-    "Text.contains is left to Gymnasium's own code"
+    ...     print(plain_reason(gymnasium.spaces.Text(8), "contains").split(":")[0])
+    left-to-gymnasium
     """
-    if operation is not None:
-        base = _guard.gymnasium_base(type(space))
-        row = None if base is None else _operations.row(base.__name__, operation)
-        if row is not None and row.left is not None:
-            return f"{row.label} is left to Gymnasium's own code: {row.left}"
     cls = type(space)
     if issubclass(cls, _GYMSPACES_BASES):
         if not _compiled_class(cls):
-            return f"{cls.__qualname__} overrides sample or contains"
+            return coded("subclass-overrides", f"{cls.__qualname__} overrides sample or contains")
         for child in sub_spaces(space):
             reason = plain_reason(child)
             if reason is not None:
                 return reason
         return None
-    if _state is None:
-        return "Gymnasium is not patched"
+    base = _guard.gymnasium_base(cls)
+    row = None if base is None or operation is None else _operations.row(base.__name__, operation)
+    if row is not None and row.left is not None:
+        return coded("left-to-gymnasium", f"{row.label} is left to Gymnasium's own code: {row.left}")
+    state = _state
+    if state is None:
+        return coded("not-patched", "Gymnasium is not patched")
+    if row is not None:
+        return _calls.explain(row, state.live, space, args, kwargs)
     return _guard.tree_reason(space)
 
 

@@ -862,6 +862,6 @@ def test_plain_reason_names_an_operation_left_to_gymnasium() -> None:
     with patched():
         assert plain_reason(G.Text(8)) is None  # the space runs compiled ...
         reason = plain_reason(G.Text(8), "contains")  # ... but not its contains, as fast plain
-        assert reason is not None and reason.startswith("Text.contains is left to Gymnasium's own code: ")
+        assert reason is not None and reason.startswith("left-to-gymnasium: Text.contains is left to Gymnasium's own code: ")
         assert plain_reason(G.Text(8), "sample") is None
-        assert plain_reason(G.Box(0, 1), "iterate").startswith("iterate is left to Gymnasium's own code: ")
+        assert plain_reason(G.Box(0, 1), "iterate").startswith("left-to-gymnasium: iterate is left to Gymnasium's own code: ")

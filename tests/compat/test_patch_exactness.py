@@ -233,7 +233,7 @@ def test_subclasses_redefining_attributes_run_plain(case: Callable[[], Any]) -> 
 
 def test_is_compiled_says_why_a_subclass_runs_plain() -> None:
     with patched():
-        assert plain_reason(DoubledN(3)) == "DoubledN redefines n"
+        assert plain_reason(DoubledN(3)) == "subclass-overrides: DoubledN redefines n"
         assert not is_compiled(DoubledN(3)) and not is_compiled(OwnRng(3))
         assert not is_compiled(G.Dict(a=DoubledN(3)))  # a sub-space counts
         assert is_compiled(G.Dict(a=G.Discrete(3)))
@@ -253,7 +253,7 @@ def test_a_node_found_sound_is_judged_again_when_its_class_changes() -> None:
         tree = G.Dict(a=child)
         assert plain_reason(tree) is None and plain_reason(tree) is None
         child.__class__ = DoubledN
-        assert plain_reason(tree) == "sub-space DoubledN: DoubledN redefines n"
+        assert plain_reason(tree) == "subclass-overrides: sub-space DoubledN: DoubledN redefines n"
         assert_plain_equals_patched(lambda: flatten(tree, {"a": np.int64(1)}))
         child.__class__ = G.Discrete
         assert plain_reason(tree) is None
@@ -635,7 +635,7 @@ def test_helpers_run_gymnasiums_rules_for_trees_with_unprovable_nodes() -> None:
     assert_plain_equals_patched(lambda: concatenate(tree, items, create_empty_array(tree, 2)))
     with patched():
         assert _guard.node_reason(tree) is None  # the Dict itself is sound ...
-        assert plain_reason(tree) == "sub-space DoubledN: DoubledN redefines n"  # ... a node of its tree is not
+        assert plain_reason(tree) == "subclass-overrides: sub-space DoubledN: DoubledN redefines n"  # ... a node of its tree is not
         assert not is_compiled(tree)
 
 

@@ -46,7 +46,7 @@ PACKAGE = TREE / "gymspaces"
 ARCHITECTURE = TREE / "docs" / "architecture.md"
 SUFFIXES = (".py", ".pyx", ".pxd", ".pyi")
 
-LAYER = sorted(path for path in (PACKAGE / "gymnasium").iterdir() if path.suffix in SUFFIXES)
+LAYER = sorted(path for path in (PACKAGE / "gymnasium").rglob("*") if path.suffix in SUFFIXES)  # the profiler too
 KERNELS = sorted(path for path in PACKAGE.iterdir() if path.suffix in (".pyx", ".pxd") and path.name.startswith("_"))
 
 HEADS = ("rule", "reason", "entry", "proven", "kernel", "verdict")
@@ -68,7 +68,7 @@ EXCLUDED = {
     "make entries": "a function that makes the entries (gymnasium/_entries.py), not a kind of entry",
     "hundred rules": "gymnasium/_patch.py counts rules ('some hundred rules')",
     "after fork": "_AfterFork is named for multiprocessing's register_after_fork, which holds it",
-    "processes": "gymnasium/_processes.py: the run's processes, the ordinary word",
+    "processes": "gymnasium/profiler/processes.py: the run's processes, the ordinary word",
     "current sample": "gymnasium/_entries.py: a release's sample, called as today's; 'current' as in English",
 }
 """Compounds that are not terms, each with why (keep this short)."""

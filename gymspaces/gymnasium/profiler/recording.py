@@ -4,14 +4,14 @@
 method and helper patching installs in :func:`timed`, which counts and times
 its calls (apart, those not already inside another timed call: the program's
 time in space operations) and keeps a copy of a few of them for the estimate
-(:mod:`gymspaces.gymnasium._estimate`). Calls that ran Gymnasium's own code
-are counted as such, with their reason (:func:`note_plain`), and every
+(:mod:`gymspaces.gymnasium.profiler.estimate`). Calls that ran Gymnasium's own code
+are counted as such, with their reason (:func:`ran_plain`), and every
 Gymnasium space created whose class does not run compiled (a custom space, or
 a subclass overriding ``sample``/``contains``) is recorded with the place in
-user code that created it (:func:`recording_init`).
+user code that created it (:func:`plain_space`).
 
-All of it goes to the process's one record, ``_record``, which
-:mod:`gymspaces.gymnasium._processes` renews when counting starts and in a
+All of it goes to the process's one record (:func:`current`), which
+:mod:`gymspaces.gymnasium.profiler.processes` renews when counting starts and in a
 forked child. Recording costs one to two microseconds per call (measured in
 docs/patching.md), so it is off unless asked for.
 """
@@ -32,17 +32,16 @@ import gymnasium
 import numpy as np
 
 import gymspaces
-from gymspaces._sub_spaces import sub_spaces
-from gymspaces.gymnasium._guard import GYMNASIUM_CLASSES, tree_reason
+from gymspaces.gymnasium.recorder import gymnasium_tree
 
-__all__ = ["note_patching", "note_plain", "noting_plain", "recording_init", "timed"]
+__all__ = ["Record", "current", "nesting", "patched", "plain_space", "ran_plain", "replace", "timed"]
 
 KEPT_PER_OPERATION = 12
 """Calls kept per operation for the estimate: the 1st, 2nd, 4th, 8th, ... outermost call."""
 
 
-class _Record:
-    """Everything recorded in this process since patching (or :func:`~gymspaces.gymnasium._processes.reset`)."""
+class Record:
+    """Everything recorded in this process since patching (or :func:`~gymspaces.gymnasium.profiler.processes.reset`)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
@@ -88,10 +87,23 @@ class _Record:
             }
 
 
-_record = _Record()
-# .value: timed calls open in this thread; .plain: a bit per open call, set
-# (at its depth) when that call ran Gymnasium's own code (note_plain).
-_depth = threading.local()
+_record = Record()
+
+nesting = threading.local()
+"""Per thread: ``.value``, the timed calls open; ``.plain``, a bit per open call,
+set (at its depth) when that call ran Gymnasium's own code (:func:`ran_plain`)."""
+
+
+def current() -> Record:
+    """The process's record: what :func:`timed` and :func:`ran_plain` add to."""
+    return _record
+
+
+def replace(record: Record) -> Record:
+    """Make ``record`` the process's record; returns the one it replaces."""
+    global _record
+    previous, _record = _record, record
+    return previous
 
 # Frames in these directories are library internals, not "where it was created".
 _LIBRARY_DIRS = tuple(
@@ -102,7 +114,7 @@ _LIBRARY_DIRS = tuple(
 def timed(label: str, function: Callable[..., Any]) -> Callable[..., Any]:
     """``function`` counting its calls and their time under ``label``."""
     clock = time.perf_counter
-    depth = _depth
+    depth = nesting
 
     def call(*args: Any, **kwargs: Any) -> Any:
         level = getattr(depth, "value", 0)
@@ -164,31 +176,20 @@ def _is_pickle_safe(value: Any, budget: list[int]) -> bool:
     return False
 
 
-def _gymnasium_tree(space: Any) -> bool:
-    """Whether every node of ``space`` is exactly one of Gymnasium's classes (pickles by value, anywhere)."""
-    stack = [space]
-    while stack:
-        node = stack.pop()
-        if type(node) not in GYMNASIUM_CLASSES:
-            return False
-        stack.extend(sub_spaces(node))
-    return True
-
-
 # Replayed with a shared memory of the replay's own; not replayed at all.
 _SHARED_MEMORY_ARGUMENT = {"write_to_shared_memory": 3, "read_from_shared_memory": 1}
 _NOT_REPLAYED = frozenset({"create_shared_memory"})
 _ARRAY_FACTORIES = (np.zeros, np.empty, np.ones)
 
 
-def _keep_call(record: _Record, label: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+def _keep_call(record: Record, label: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     """Keep a copy of one call for the estimate, if copying it has no observable effect.
 
     Only calls on spaces made entirely of Gymnasium's own classes, with pickle-safe
     arguments, are kept: pickling them reads the objects (a generator's
     state included) and runs no code of the program.
     """
-    if label in _NOT_REPLAYED or not args or not _gymnasium_tree(args[0]):
+    if label in _NOT_REPLAYED or not args or not gymnasium_tree(args[0]):
         return
     rest = list(args[1:])
     position = _SHARED_MEMORY_ARGUMENT.get(label)
@@ -218,7 +219,7 @@ def _keep_call(record: _Record, label: str, args: tuple[Any, ...], kwargs: dict[
 
 
 def _creation_site() -> str:
-    frame: FrameType | None = sys._getframe(2)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         filename = os.path.abspath(frame.f_code.co_filename)
         if not filename.startswith(_LIBRARY_DIRS) and frame.f_code.co_name != "__init__":
@@ -227,57 +228,31 @@ def _creation_site() -> str:
     return "<unknown>"
 
 
-def recording_init(original: Callable[..., Any], compiled: Callable[[type], bool]) -> Callable[..., Any]:
-    """``Space.__init__`` that records spaces whose class does not run compiled."""
-
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        original(self, *args, **kwargs)
-        cls = type(self)
-        if not compiled(cls):
-            key = (f"{cls.__module__}.{cls.__qualname__}", _creation_site())
-            record = _record
-            with record.lock:
-                record.slow_spaces[key] += 1
-
-    __init__.__qualname__ = getattr(original, "__qualname__", "__init__")
-    __init__.__wrapped__ = original  # type: ignore[attr-defined]
-    return __init__
+def plain_space(space: Any) -> None:
+    """Record ``space``, just created, of a class that runs Gymnasium's own code, with
+    the place in the program that created it."""
+    cls = type(space)
+    key = (f"{cls.__module__}.{cls.__qualname__}", _creation_site())
+    record = _record
+    with record.lock:
+        record.slow_spaces[key] += 1
 
 
-def note_plain(label: str, space: Any) -> None:
-    """Record that a patched ``label`` call on ``space`` ran Gymnasium's own code, and why.
+def ran_plain(label: str, space: Any, reason: str) -> None:
+    """Record that a patched ``label`` call on ``space`` runs Gymnasium's own code, for ``reason``.
 
     Called inside the timed call it is about: the mark at the current depth
     tells that call (:func:`timed`) it ran plain, so it is not counted as compiled.
     """
-    depth = getattr(_depth, "value", 0)
-    _depth.plain = getattr(_depth, "plain", 0) | (1 << depth)
-    reason = tree_reason(space) or "arguments that Gymnasium's own code handles (see docs/patching.md)"
+    depth = getattr(nesting, "value", 0)
+    nesting.plain = getattr(nesting, "plain", 0) | (1 << depth)
     cls = type(space)
     record = _record
     with record.lock:
         record.plain_calls[(label, f"{cls.__module__}.{cls.__qualname__}", reason)] += 1
 
 
-def noting_plain(label: str, rule: Callable[..., Any]) -> Callable[..., Any]:
-    """Gymnasium's own ``rule`` of helper ``label``, recording each call as plain.
-
-    A patched helper falls back to Gymnasium's rule of the space's class
-    (compiled in ``_calls``, which notes nothing there): handing it this
-    instead records those calls as :func:`note_plain` does for methods.
-    """
-
-    def plain_rule(space: Any, *args: Any, **kwargs: Any) -> Any:
-        note_plain(label, space)
-        return rule(space, *args, **kwargs)
-
-    plain_rule.__name__ = getattr(rule, "__name__", label)
-    plain_rule.__qualname__ = getattr(rule, "__qualname__", label)
-    plain_rule.__wrapped__ = rule  # type: ignore[attr-defined]
-    return plain_rule
-
-
-def note_patching(seconds: float) -> None:
+def patched(seconds: float) -> None:
     """Record how long :func:`gymspaces.gymnasium.patch` took in this process (part of
     patch mode's start-up, counted when the whole process is)."""
     _record.patching = seconds

@@ -19,7 +19,8 @@ import gymnasium
 import numpy as np
 import pytest
 
-from gymspaces.gymnasium import _recording, patch, report, unpatch
+from gymspaces.gymnasium import patch, report, unpatch
+from gymspaces.gymnasium.profiler import recording
 
 pytestmark = pytest.mark.usefixtures("unpatched")  # conftest: each test starts unpatched
 
@@ -170,12 +171,12 @@ def test_kept_calls_are_only_those_that_pickle_without_program_code() -> None:
     class Own(gymnasium.spaces.Discrete):
         pass
 
-    record = _recording._Record()
+    record = recording.Record()
     space = gymnasium.spaces.Discrete(4, seed=0)
     before = space.np_random.bit_generator.state
-    _recording._keep_call(record, "Discrete.sample", (space, np.ones(4, np.int8), None), {})
-    _recording._keep_call(record, "Discrete.sample", (Own(4), None, None), {})  # a class of the program's
-    _recording._keep_call(record, "Discrete.contains", (space, object()), {})  # an argument of the program's
+    recording._keep_call(record, "Discrete.sample", (space, np.ones(4, np.int8), None), {})
+    recording._keep_call(record, "Discrete.sample", (Own(4), None, None), {})  # a class of the program's
+    recording._keep_call(record, "Discrete.contains", (space, object()), {})  # an argument of the program's
     assert space.np_random.bit_generator.state == before
     assert [len(items) for items in record.kept_calls.values()] == [1]
 

@@ -4,8 +4,8 @@ While recording, patch mode keeps a pickled copy of a few calls of each
 operation (the 1st, 2nd, 4th, 8th, ... call not inside another; only calls on
 spaces made of Gymnasium's own classes with pickle-safe arguments, whose
 pickling runs no code of the program and draws nothing:
-:mod:`gymspaces.gymnasium._recording`). At report time the estimate
-(:mod:`gymspaces.gymnasium._estimate`) runs this module in a separate
+:mod:`gymspaces.gymnasium.profiler.recording`). At report time the estimate
+(:mod:`gymspaces.gymnasium.profiler.estimate`) runs this module in a separate
 interpreter, which replays them: each
 call runs repeatedly on a fresh copy of its space and arguments, first with
 Gymnasium unpatched, then patched, each timed per call (the best of a few
@@ -115,7 +115,7 @@ def main(imported: float | None = None) -> None:
     """
     kept_calls: list[bytes] = pickle.loads(sys.stdin.buffer.read())
     warnings.simplefilter("ignore")
-    from gymspaces.gymnasium._patch import is_patched, patch, unpatch
+    from gymspaces.gymnasium import is_patched, patch, unpatch
 
     unpatch()
     plain = _time_all(kept_calls)

@@ -10,8 +10,8 @@ makes a directory (:func:`reset`), which forked children inherit and
 ``python -m gymspaces.gymnasium --report`` names in ``GYMSPACES_REPORT`` for
 the processes started otherwise (patched and recording from their import of
 Gymnasium, see :mod:`gymspaces._autopatch`); every such process writes its
-counts there when it exits, for the report (:mod:`gymspaces.gymnasium._report`)
-to merge (:func:`_child_counts`).
+counts there when it exits, for the report (:mod:`gymspaces.gymnasium.profiler.report`)
+to merge (:func:`child_counts_written`).
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ import tempfile
 import time
 from typing import Any
 
-from gymspaces.gymnasium import _recording
-from gymspaces.gymnasium._recording import _Record
+from gymspaces.gymnasium.profiler import recording
+from gymspaces.gymnasium.profiler.recording import Record
 
 __all__ = ["DIRECTORY_VARIABLE", "count_whole_process", "directory", "reset"]
 
@@ -54,7 +54,7 @@ def count_whole_process(fallback: float) -> None:
         not say when the process started (as early as the caller has one).
     """
     start = _process_start()
-    record = _recording._record
+    record = recording.current()
     if start is None:
         record.origin, record.counted_from = min(fallback, record.origin), "the command's start"
     else:
@@ -90,7 +90,7 @@ def reset() -> None:
     ``GYMSPACES_REPORT``, for the processes it starts otherwise).
     """
     global _directory, _target
-    _recording._record = _Record()
+    recording.replace(Record())
     _install_hooks()
     if _directory is not None:
         for name in _listdir(_directory):
@@ -103,7 +103,7 @@ def reset() -> None:
         # Started by a process that reports (patched by the start-up hook when
         # it imported Gymnasium): its whole run counts, start-up included.
         _target = inherited
-        count_whole_process(_recording._record.started)
+        count_whole_process(recording.current().started)
         return
     try:
         _directory = tempfile.mkdtemp(prefix="gymspaces-report-")
@@ -143,8 +143,9 @@ _AFTER_FORK = _AfterFork()
 
 def _forked() -> None:
     global _directory, _target
-    _recording._record = _Record()  # its run starts now, with nothing of patch mode to start up
-    _recording._record.counted_from = "process start"
+    record = Record()  # its run starts now, with nothing of patch mode to start up
+    record.counted_from = "process start"
+    recording.replace(record)
     if _directory is not None:
         _directory, _target = None, _directory
 
@@ -175,7 +176,7 @@ def _write_counts() -> None:
     if _target is None or _written_by == pid:
         return
     _written_by = pid
-    snapshot = _recording._record.snapshot()
+    snapshot = recording.current().snapshot()
     started = os.path.exists(os.path.join(_target, f"{pid}{_STARTED}"))
     if not snapshot["calls"] and not snapshot["slow_spaces"] and not started:
         return  # a helper process (resource tracker, fork server) that ran no space operation
@@ -207,7 +208,7 @@ def _remove_directory(directory: str, pid: int) -> None:
         shutil.rmtree(directory, ignore_errors=True)
 
 
-def _child_counts() -> tuple[list[dict[str, Any]], int]:
+def child_counts_written() -> tuple[list[dict[str, Any]], int]:
     """The counts the started processes wrote, and how many started but have not written."""
     if _directory is None:
         return [], 0

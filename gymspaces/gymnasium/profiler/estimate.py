@@ -1,14 +1,14 @@
 """The report's figures: the time in space operations, and the estimate of what patch mode removed.
 
-The counts of a group of processes (:class:`_Group`) give the time spent in
+The counts of a group of processes (:class:`Group`) give the time spent in
 space operations -- calls not already inside another timed call, the timer's
 own cost (:func:`timer_cost`) taken out -- and with the run time, the share of
-the run in space operations and ``1 / (1 - share)`` (:attr:`_Figures.if_free`):
+the run in space operations and ``1 / (1 - share)`` (:attr:`Figures.if_free`):
 how much faster the program would be if they took no time. The time patch mode
 removed is estimated from a replay of the kept calls in a separate
-interpreter (:func:`_replay`, running :mod:`gymspaces.gymnasium._replay`), and
+interpreter (:func:`replay_calls`, running :mod:`gymspaces.gymnasium.profiler.replay`), and
 the plain run from it: the run without patch mode's start-up, with what it
-removed (:func:`_figures`). Calls that ran Gymnasium's own code are counted as
+removed (:func:`figures_of`). Calls that ran Gymnasium's own code are counted as
 such, not as compiled, and not priced.
 """
 
@@ -25,13 +25,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import gymspaces
-from gymspaces.gymnasium import _recording
-from gymspaces.gymnasium._recording import _Record, _depth, timed
+from gymspaces.gymnasium.profiler import recording
+from gymspaces.gymnasium.profiler.recording import Record, nesting, timed
 
 __all__ = ["timer_cost"]
 
 REPLAY_TIMEOUT = 120.0
-"""Seconds the replay (:mod:`gymspaces.gymnasium._replay`) may take before the report gives up the estimate."""
+"""Seconds the replay (:mod:`gymspaces.gymnasium.profiler.replay`) may take before the report gives up the estimate."""
 
 REPLAY_PROGRAM = (
     "import sys, time\n"
@@ -42,11 +42,11 @@ REPLAY_PROGRAM = (
     "started = time.perf_counter()\n"
     "import gymspaces.gymnasium, gymspaces.gymnasium.__main__\n"
     "imported = time.perf_counter() - started\n"
-    "from gymspaces.gymnasium._replay import main\n"
+    "from gymspaces.gymnasium.profiler.replay import main\n"
     "main(imported)\n"
 )
 """The replay's program (``python -c``): times the import of gymspaces' layer once
-Gymnasium is imported, then runs :func:`gymspaces.gymnasium._replay.main`."""
+Gymnasium is imported, then runs :func:`gymspaces.gymnasium.profiler.replay.main`."""
 
 
 # ---------------------------------------------------------------- the timer's own cost
@@ -55,8 +55,8 @@ Gymnasium is imported, then runs :func:`gymspaces.gymnasium._replay.main`."""
 def timer_cost() -> tuple[float, float]:
     """``(outer, nested)``: seconds the timer adds to one call's recorded time, and
     to the time of a call it is nested in (measured now, on a call that does nothing)."""
-    saved = _recording._record
-    _recording._record = scratch = _Record()  # a scratch record: the program's counts are untouched
+    scratch = Record()
+    saved = recording.replace(scratch)  # a scratch record: the program's counts are untouched
     try:
         nothing = timed("nothing", _nothing)
         clock = time.perf_counter
@@ -68,8 +68,8 @@ def timer_cost() -> tuple[float, float]:
             for _ in range(rounds):
                 nothing()
             outer = min(outer, scratch.outer_seconds["nothing"] / rounds)
-            depth = getattr(_depth, "value", 0)
-            _depth.value = depth + 1  # as inside another timed call
+            depth = getattr(nesting, "value", 0)
+            nesting.value = depth + 1  # as inside another timed call
             try:
                 start = clock()
                 for _ in range(rounds):
@@ -80,11 +80,11 @@ def timer_cost() -> tuple[float, float]:
                     _nothing()
                 bare = clock() - start
             finally:
-                _depth.value = depth
+                nesting.value = depth
             nested = min(nested, max(wrapped - bare, 0.0) / rounds)
         return outer, nested
     finally:
-        _recording._record = saved
+        recording.replace(saved)
 
 
 def _nothing() -> None:
@@ -95,8 +95,8 @@ def _nothing() -> None:
 
 
 @dataclass
-class _Replay:
-    """What the replay in a separate interpreter measured (:mod:`gymspaces.gymnasium._replay`)."""
+class Replay:
+    """What the replay in a separate interpreter measured (:mod:`gymspaces.gymnasium.profiler.replay`)."""
 
     per_call: dict[str, tuple[float, float]] | None
     """Seconds per call of each operation, ``(plain, compiled)``, averaged over its kept calls; None when
@@ -119,7 +119,7 @@ class _Replay:
 _NOTHING_KEPT = "nothing to replay: no call was kept (none on Gymnasium's own classes with pickle-safe arguments)"
 
 
-def _replay(kept_calls: list[bytes], for_import: bool) -> _Replay:
+def replay_calls(kept_calls: list[bytes], for_import: bool) -> Replay:
     """Replay ``kept_calls`` in a separate interpreter, plain then compiled.
 
     It runs when there are kept calls or ``for_import`` (a whole process is
@@ -127,7 +127,7 @@ def _replay(kept_calls: list[bytes], for_import: bool) -> _Replay:
     interpreter measures).
     """
     if not kept_calls and not for_import:
-        return _Replay({}, _NOTHING_KEPT)
+        return Replay({}, _NOTHING_KEPT)
     environment = {
         key: value for key, value in os.environ.items() if key not in ("GYMSPACES_PATCH", "GYMSPACES_REPORT")
     }
@@ -146,14 +146,14 @@ def _replay(kept_calls: list[bytes], for_import: bool) -> _Replay:
         )
     except (OSError, subprocess.TimeoutExpired) as error:
         why = f"not available: the replay could not run ({type(error).__name__}: {error})"
-        return _Replay(None, why, seconds=time.perf_counter() - started)
+        return Replay(None, why, seconds=time.perf_counter() - started)
     seconds = time.perf_counter() - started
     if result.returncode != 0:
         last = (result.stderr.decode(errors="replace").strip().splitlines() or ["no output"])[-1]
-        return _Replay(None, f"not available: the replay failed ({last})", seconds=seconds)
+        return Replay(None, f"not available: the replay failed ({last})", seconds=seconds)
     measured = json.loads(result.stdout)
     per_call, note = _per_call(measured["calls"], seconds)
-    return _Replay(per_call, note if kept_calls else _NOTHING_KEPT, measured["import"], seconds)
+    return Replay(per_call, note if kept_calls else _NOTHING_KEPT, measured["import"], seconds)
 
 
 def _per_call(measured: list[list[Any]], seconds: float) -> tuple[dict[str, tuple[float, float]], str]:
@@ -195,10 +195,10 @@ workers or for I/O, not for a core, is not told apart, and is not scaled further
 
 CONTENDED = 1.05
 """A run whose wall time is more than this over its CPU time gets its estimate also without the
-scaling (:attr:`_Figures.unscaled`): whether it waited for a core or for something else is unknown."""
+scaling (:attr:`Figures.unscaled`): whether it waited for a core or for something else is unknown."""
 
 
-class _Group:
+class Group:
     """Counts summed over processes."""
 
     def __init__(self) -> None:
@@ -260,7 +260,7 @@ class _Group:
 
 
 @dataclass
-class _Figures:
+class Figures:
     """What the space operations cost one group of processes (this one, or its children summed)."""
 
     name: str
@@ -281,8 +281,8 @@ class _Figures:
     """Operations the estimate could not price (no replayable call kept)."""
     summed: bool = False
     contention: float = 1.0
-    """The run's wall time over its CPU time, which scaled the replay's times (:meth:`_Group.contention`)."""
-    unscaled: _Figures | None = None
+    """The run's wall time over its CPU time, which scaled the replay's times (:meth:`Group.contention`)."""
+    unscaled: Figures | None = None
     """The same estimate with the replay's times unscaled, for a contended run: right if the run waited
     for its workers or for I/O rather than for a core (the estimate's uncertainty); else None."""
 
@@ -308,10 +308,10 @@ class _Figures:
         return None if plain is None or self.run <= 0 else plain / self.run
 
 
-def _figures(
-    name: str, group: _Group, cost: tuple[float, float], replay: _Replay, summed: bool = False,
+def figures_of(
+    name: str, group: Group, cost: tuple[float, float], replay: Replay, summed: bool = False,
     contention: float | None = None,
-) -> _Figures:
+) -> Figures:
     """The figures of ``group``; with the replay's times per call, the recording taken out of them.
 
     Recording inflates what it measures: a timed call's wrapper, and the
@@ -321,7 +321,7 @@ def _figures(
     replay's compiled time per call, and patch mode removed its compiled
     calls x (plain - compiled) per call, both scaled by the run's
     contention (the replay had a core to itself; a run on a loaded machine
-    waited for one, :meth:`_Group.contention`); what the run measured in it beyond
+    waited for one, :meth:`Group.contention`); what the run measured in it beyond
     that, and each outermost call's wrapper outside its own timing, was the
     recording's, and comes out of the run. An operation the replay could not
     price keeps its measured time, the timer's cost taken out. A contended
@@ -333,7 +333,7 @@ def _figures(
     if group.importers:  # the import of gymspaces' layer, timed in the replay's interpreter
         startup = None if replay.imported is None else group.startup_seconds + group.importers * replay.imported
     counted_from = next(iter(group.counted_from)) if len(group.counted_from) == 1 else ""
-    figures = _Figures(
+    figures = Figures(
         name, sum(operations.values()), group.run_seconds, counted_from, startup, group.startup_seconds, summed=summed
     )
     if replay.per_call is None:
@@ -363,5 +363,5 @@ def _figures(
     figures.unknown = tuple(sorted(unknown))
     figures.contention = scale
     if contention is None and scale > CONTENDED:
-        figures.unscaled = _figures(name, group, cost, replay, summed, contention=1.0)
+        figures.unscaled = figures_of(name, group, cost, replay, summed, contention=1.0)
     return figures

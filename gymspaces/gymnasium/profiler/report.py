@@ -8,11 +8,11 @@ spaces that did not run compiled, with where they were created; for this
 process and for the processes its program started that recorded too.
 
 What it reports is recorded in each process by
-:mod:`gymspaces.gymnasium._recording` (``patch(report=True)``, ``python -m
+:mod:`gymspaces.gymnasium.profiler.recording` (``patch(report=True)``, ``python -m
 gymspaces.gymnasium --report``), gathered from the processes of the run by
-:mod:`gymspaces.gymnasium._processes`, and figured (the time in space
+:mod:`gymspaces.gymnasium.profiler.processes`, and figured (the time in space
 operations, the estimate of what patch mode removed) by
-:mod:`gymspaces.gymnasium._estimate`.
+:mod:`gymspaces.gymnasium.profiler.estimate`.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ import textwrap
 import time
 from collections import Counter
 
-from gymspaces.gymnasium import _recording
-from gymspaces.gymnasium._estimate import _Figures, _Group, _Replay, _figures, _replay, timer_cost
-from gymspaces.gymnasium._processes import _child_counts
+from gymspaces.gymnasium.profiler import recording
+from gymspaces.gymnasium.profiler.estimate import Figures, Group, Replay, figures_of, replay_calls, timer_cost
+from gymspaces.gymnasium.profiler.processes import child_counts_written
 
 __all__ = ["report"]
 
@@ -59,7 +59,7 @@ def report(estimate: bool = True, details: bool = False) -> str:
     ``patch(report=True)`` or run through ``python -m gymspaces.gymnasium
     --report`` (which prints this report at exit). Counts of the processes
     the program started that have exited are included (see
-    :mod:`gymspaces.gymnasium._processes`).
+    :mod:`gymspaces.gymnasium.profiler.processes`).
 
     The default text reads in ten seconds: the gain first (the run time and
     the estimated plain run time; under ``python -m gymspaces.gymnasium``,
@@ -92,9 +92,9 @@ def report(estimate: bool = True, details: bool = False) -> str:
     >>> unpatch()
     """
     started = time.perf_counter()
-    own = _recording._record.snapshot()
-    child_counts, missing = _child_counts()
-    main, workers = _Group(), _Group()
+    own = recording.current().snapshot()
+    child_counts, missing = child_counts_written()
+    main, workers = Group(), Group()
     main.add(own)
     for counts in child_counts:
         workers.add(counts)
@@ -103,15 +103,15 @@ def report(estimate: bool = True, details: bool = False) -> str:
     for counts in child_counts:
         slow.update(counts["slow_spaces"])
         plain.update(counts["plain_calls"])
-    replay = _Replay(None, "")
+    replay = Replay(None, "")
     if estimate:
         kept_calls = [kept for counts in [own, *child_counts] for items in counts["kept_calls"].values() for kept in items]
-        replay = _replay(kept_calls, for_import=bool(main.importers or workers.importers))
+        replay = replay_calls(kept_calls, for_import=bool(main.importers or workers.importers))
     cost = timer_cost()
-    figures = [_figures("this process", main, cost, replay)]
+    figures = [figures_of("this process", main, cost, replay)]
     if workers.processes:
         name = f"{workers.processes} child process{'es' if workers.processes != 1 else ''}"
-        figures.append(_figures(name, workers, cost, replay, summed=True))
+        figures.append(figures_of(name, workers, cost, replay, summed=True))
     itself = time.perf_counter() - started
     if not details:
         return "\n".join(_summary(figures, main, workers, missing, plain, slow, replay, itself))
@@ -139,7 +139,7 @@ def _wrap(text: str) -> list[str]:
     )
 
 
-def _since(figures: _Figures) -> str:
+def _since(figures: Figures) -> str:
     where = {"process start": "since the process started", "the command's start": "since the command started",
              "patching": "since patching started"}.get(figures.counted_from, "")
     if figures.summed:
@@ -148,7 +148,7 @@ def _since(figures: _Figures) -> str:
     return where
 
 
-def _gain_line(figures: _Figures) -> str:
+def _gain_line(figures: Figures) -> str:
     """``name: the gain (run time, plain estimate)``: faster, slower, or no measurable gain."""
     since = _since(figures)
     plain = figures.plain_run
@@ -163,7 +163,7 @@ def _gain_line(figures: _Figures) -> str:
     return f"  {figures.name}: ~{figures.run / max(plain, 1e-9):.2f}x slower than plain {times}"
 
 
-def _range_line(figures: _Figures) -> str | None:
+def _range_line(figures: Figures) -> str | None:
     """The other end of the estimate for a contended run: its gain had it waited for something else
     than a core (the replay's times unscaled); None when the run did not wait or it is not estimated."""
     other = figures.unscaled
@@ -176,13 +176,13 @@ def _range_line(figures: _Figures) -> str | None:
 
 
 def _summary(
-    figures: list[_Figures],
-    main: _Group,
-    workers: _Group,
+    figures: list[Figures],
+    main: Group,
+    workers: Group,
     missing: int,
     plain: Counter[tuple[str, str, str]],
     slow: Counter[tuple[str, str]],
-    replay: _Replay,
+    replay: Replay,
     itself: float,
 ) -> list[str]:
     """The short report: the gain, what is left, what ran how, what the report took."""
@@ -226,7 +226,7 @@ def _summary(
     return [line for text in lines for line in _wrap(text)]
 
 
-def _left_line(figures: _Figures) -> str:
+def _left_line(figures: Figures) -> str:
     """What is left in space operations, and the most that taking it away could gain."""
     left = f"    left: {_durations(figures.spent)[0]} in space operations ({figures.share:.1%} of the run)"
     if figures.share < 0.005:  # a gain that rounds to 1.00x
@@ -252,7 +252,7 @@ def _plain_summary(plain: Counter[tuple[str, str, str]]) -> list[str]:
     ]
 
 
-def _table(main: _Group, workers: _Group) -> list[str]:
+def _table(main: Group, workers: Group) -> list[str]:
     """Every operation: its calls (compiled or not) and their time, in this process and in the children."""
     lines = ["gymspaces: patched space operations"]
     with_workers = bool(workers.calls)
@@ -290,7 +290,7 @@ def _plain_section(plain: Counter[tuple[str, str, str]], slow: Counter[tuple[str
 
 
 def _time_section(
-    figures: list[_Figures], missing: int, cost: tuple[float, float], replay: _Replay | None, itself: float
+    figures: list[Figures], missing: int, cost: tuple[float, float], replay: Replay | None, itself: float
 ) -> list[str]:
     lines = ["gymspaces: what space operations cost this program"]
     for group in figures:
@@ -356,7 +356,7 @@ def _time_section(
     return lines
 
 
-def _startup_text(group: _Figures, replay: _Replay | None) -> str:
+def _startup_text(group: Figures, replay: Replay | None) -> str:
     """What of the run was patch mode's own start-up, and how it was measured."""
     if group.startup is None:
         return "; patch mode's start-up in it not measured (the replay did not run)"

@@ -1,4 +1,4 @@
-"""The report's estimate (``gymspaces.gymnasium._estimate``): what patch mode removed, priced with the
+"""The report's estimate (``gymspaces.gymnasium.profiler.estimate``): what patch mode removed, priced with the
 replay's times per call, and its range where the run's contention leaves it uncertain.
 
 These tests give the estimate counts and replayed times directly, so each
@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import pytest
 
-from gymspaces.gymnasium import _estimate, _report
-from gymspaces.gymnasium._estimate import CONTENDED, _figures, _Group, _Replay
+from gymspaces.gymnasium.profiler import estimate as _estimate
+from gymspaces.gymnasium.profiler import report as _report
+from gymspaces.gymnasium.profiler.estimate import CONTENDED, Group, Replay, figures_of
 
 CALLS = 10_000
 PLAIN, COMPILED = 2e-6, 2e-7  # seconds per call in the replay
 NO_TIMER = (0.0, 0.0)  # the timer's cost, outer and nested: none, so the arithmetic stays exact
 
 
-def _group(run: float, cpu: float) -> _Group:
+def _group(run: float, cpu: float) -> Group:
     """A process that ran ``run`` seconds on ``cpu`` seconds of CPU, with CALLS compiled Discrete samples."""
-    group = _Group()
+    group = Group()
     group.processes = 1
     label = "Discrete.sample"
     group.calls[label] = group.outer_calls[label] = CALLS
@@ -29,12 +30,12 @@ def _group(run: float, cpu: float) -> _Group:
     return group
 
 
-def _replay() -> _Replay:
-    return _Replay({"Discrete.sample": (PLAIN, COMPILED)}, "replayed")
+def _replay() -> Replay:
+    return Replay({"Discrete.sample": (PLAIN, COMPILED)}, "replayed")
 
 
 def test_a_run_that_never_waited_has_one_estimate():
-    figures = _figures("this process", _group(run=1.0, cpu=1.0), NO_TIMER, _replay())
+    figures = figures_of("this process", _group(run=1.0, cpu=1.0), NO_TIMER, _replay())
     assert figures.contention == 1.0 and figures.unscaled is None
     assert figures.removed == pytest.approx(CALLS * (PLAIN - COMPILED))
     assert _report._range_line(figures) is None
@@ -42,7 +43,7 @@ def test_a_run_that_never_waited_has_one_estimate():
 
 def test_a_contended_run_gives_the_other_end_of_its_estimate_unscaled():
     contention = 2.0
-    figures = _figures("this process", _group(run=1.0, cpu=1.0 / contention), NO_TIMER, _replay())
+    figures = figures_of("this process", _group(run=1.0, cpu=1.0 / contention), NO_TIMER, _replay())
     assert figures.contention == pytest.approx(contention) and contention > CONTENDED
     # Taken as waiting for a core: the replay's times scaled by the contention.
     assert figures.removed == pytest.approx(CALLS * (PLAIN - COMPILED) * contention)
@@ -59,5 +60,5 @@ def test_a_contended_run_gives_the_other_end_of_its_estimate_unscaled():
 
 
 def test_contention_is_capped():
-    figures = _figures("this process", _group(run=10.0, cpu=0.1), NO_TIMER, _replay())
+    figures = figures_of("this process", _group(run=10.0, cpu=0.1), NO_TIMER, _replay())
     assert figures.contention == _estimate.MAX_CONTENTION

@@ -91,7 +91,7 @@ def test_calls_that_ran_gymnasiums_code_are_not_counted_compiled(tmp_path: Path)
     assert "Discrete.contains x" not in joined(lines, "  compiled: ")
     assert "  ran Gymnasium's own code: 2000 calls (Discrete.sample x1000, Discrete.contains x1000)" in lines, text
     # The reason, whole.
-    assert "why, e.g. Discrete.sample on __main__.MyDiscrete: MyDiscrete redefines sample" in joined(lines, "    why")
+    assert "why, e.g. Discrete.sample on __main__.MyDiscrete: subclass-overrides: MyDiscrete redefines sample" in joined(lines, "    why")
 
 
 def test_nothing_compiled_says_so_and_details_count_compiled_calls(tmp_path: Path) -> None:
@@ -119,8 +119,8 @@ def test_helper_calls_that_fall_back_are_counted_as_gymnasiums(tmp_path: Path) -
     lines = report(tmp_path, source, "--report-details")
     # 7 on the Dict and 7 on its Own child ran Gymnasium's rule; the Box's 5 ran compiled.
     assert table(lines)["flatten"] == [19, 5], "\n".join(lines)
-    assert "flatten on gymnasium.spaces.dict.Dict x7: sub-space Own: Own redefines sample" in lines
-    assert "flatten on __main__.Own x7: Own redefines sample" in lines
+    assert "flatten on gymnasium.spaces.dict.Dict x7: subclass-overrides: sub-space Own: Own redefines sample" in lines
+    assert "flatten on __main__.Own x7: subclass-overrides: Own redefines sample" in lines
 
 
 def test_start_up_is_in_the_run_and_not_in_the_plain_estimate(tmp_path: Path) -> None:
