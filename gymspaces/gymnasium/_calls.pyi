@@ -5,12 +5,20 @@ from typing_extensions import disjoint_base
 
 from gymspaces.gymnasium._judge import Judge
 
-FUNDAMENTAL: int
-COMPOSITE: int
-BOX: int
-ANY_VALUE: int
-ARRAYS_ONLY: int
+PATCHED: int
+OWN_RULES: int
+SPACE: int
 TREE: int
+NO_MASK: int
+NOT_OPTIMIZED: int
+EXACT_MASKS: int
+QUIET_MASKED_DRAWS: int
+EXACT_ARRAY: int
+NO_PROBABILITY: int
+EDGES_HAVE_SPACE: int
+QUIET_CAST: int
+RELEASE: int
+CHECK_NAMES: tuple[str, ...]
 CHECKED: frozenset[str]
 NOT_PATCHED: str
 PROGRAM_RULE: str
@@ -47,10 +55,8 @@ class Operation:
     name: str
     label: str
     left: str | None
+    checks: tuple[int, ...]
     judge: Judge | None
-    arguments: int
-    judges_tree: bool
-    masked_in_floats: Callable[[Any], bool] | None
     release_proven: Callable[..., bool] | None
     may_warn: Callable[[Any, Any], bool] | None
     value_at: int
@@ -62,14 +68,12 @@ class Operation:
         self,
         owner: str,
         name: str,
+        checks: tuple[int, ...],
         *,
         label: str,
         failures: Failures,
-        arguments: int,
         left: str | None = None,
         judge: Judge | None = None,
-        judges_tree: bool = False,
-        masked_in_floats: Callable[[Any], bool] | None = None,
         release_proven: Callable[..., bool] | None = None,
         may_warn: Callable[[Any, Any], bool] | None = None,
         value_at: int = 0,

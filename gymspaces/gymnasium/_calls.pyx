@@ -42,6 +42,7 @@ cdef type GENERATOR_TYPE = types.GeneratorType
 # Under ``python -O`` Gymnasium skips its asserts: masks and probabilities go plain.
 cdef bint OPTIMIZED = bool(sys.flags.optimize)
 cdef object MISSING = object()
+cdef tuple EMPTY = ()
 cdef Registry registry = _registry.REGISTRY
 
 # Why a call runs Gymnasium's own code, where its arguments or the patch decide
@@ -99,24 +100,48 @@ cdef class Failures:
         self.translate = translate
 
 
-FUNDAMENTAL, COMPOSITE, BOX, ANY_VALUE, ARRAYS_ONLY, TREE = range(6)
-"""What arguments an operation may run compiled with (:attr:`Operation.arguments`):
-``sample``'s masks and probabilities (``FUNDAMENTAL``: unless :func:`sample_reason`
-says otherwise; ``COMPOSITE``: except under ``python -O``; ``BOX``: none, Gymnasium
-raises in its words), ``contains``'s value (``ANY_VALUE``, or ``ARRAYS_ONLY``: an
-exact ndarray, as Gymnasium casts anything else with numpy and may warn), a
-helper's (``TREE``: every node of the space's tree must pass its judge)."""
+# The checks a row runs, in its order (``_operations.py`` names them in each
+# row); the driver, :func:`first_failure`, gives the first that fails as the
+# call's reason. Each check fails with one reason code.
+cdef enum Check:
+    CHECK_PATCHED             # not-patched: the patch that installed the entry is off
+    CHECK_OWN_RULES           # program-rule: gymspaces' helpers kept their rules for its classes
+    CHECK_SPACE               # the space passes its class's judge (the judge's code)
+    CHECK_TREE                # every node of the space's tree does (the node's code)
+    CHECK_NO_MASK             # argument-not-taken: no mask nor probability (Box)
+    CHECK_NOT_OPTIMIZED       # argument-not-taken: none under python -O
+    CHECK_EXACT_MASKS         # argument-not-taken: masks and probabilities exact ndarrays or tuples
+    CHECK_QUIET_MASKED_DRAWS  # may-warn: no masked draw cast back from float64 sums (uint64)
+    CHECK_EXACT_ARRAY         # argument-not-taken: the value is an exact ndarray
+    CHECK_NO_PROBABILITY      # argument-not-taken: a Graph's probability
+    CHECK_EDGES_HAVE_SPACE    # may-warn: edges asked only of a Graph with an edge space
+    CHECK_QUIET_CAST          # may-warn: the value casts into the tree's dtypes quietly
+    CHECK_RELEASE             # release-differs: the installed release answers these arguments as 1.4.0
+    CHECK_COUNT
+
+PATCHED, OWN_RULES, SPACE, TREE, NO_MASK, NOT_OPTIMIZED, EXACT_MASKS = (
+    CHECK_PATCHED, CHECK_OWN_RULES, CHECK_SPACE, CHECK_TREE, CHECK_NO_MASK, CHECK_NOT_OPTIMIZED, CHECK_EXACT_MASKS)
+QUIET_MASKED_DRAWS, EXACT_ARRAY, NO_PROBABILITY, EDGES_HAVE_SPACE, QUIET_CAST, RELEASE = (
+    CHECK_QUIET_MASKED_DRAWS, CHECK_EXACT_ARRAY, CHECK_NO_PROBABILITY, CHECK_EDGES_HAVE_SPACE, CHECK_QUIET_CAST,
+    CHECK_RELEASE)
+CHECK_NAMES = ("PATCHED", "OWN_RULES", "SPACE", "TREE", "NO_MASK", "NOT_OPTIMIZED", "EXACT_MASKS",
+               "QUIET_MASKED_DRAWS", "EXACT_ARRAY", "NO_PROBABILITY", "EDGES_HAVE_SPACE", "QUIET_CAST", "RELEASE")
+"""The checks' names, by number (``CHECK_NAMES[SPACE] == "SPACE"``)."""
 
 CHECKED = frozenset(
     {"flatten", "unflatten", "flatdim", "concatenate", "write_to_shared_memory", "read_from_shared_memory"}
 )
 """The helpers that have a checked kernel."""
 
+cdef enum:
+    MAX_CHECKS = 8
+cdef object UINT64 = np.dtype(np.uint64)
+
 
 cdef class Operation:
     """One row of patch mode's table: how one operation of one of Gymnasium's
-    classes decides, runs, falls back and fails (see ``_operations.py``, which
-    makes every row, and :func:`method_entry`, :func:`helper_rule`, which read it).
+    classes decides, runs, falls back and fails (``_operations.py`` writes every
+    row; :func:`first_failure` runs its checks).
 
     Attributes
     ----------
@@ -128,24 +153,19 @@ cdef class Operation:
     left : str or None
         Why Gymnasium's own code always runs it (it is as fast there); None
         when patch mode takes it.
+    checks : tuple of int
+        The checks a call must pass to run compiled, in the order they run
+        (``PATCHED``, ``SPACE``...: :data:`CHECK_NAMES`).
     judge : Judge or None
-        The class's judge (methods): why a space cannot run compiled.
-    arguments : int
-        What arguments may run compiled (``FUNDAMENTAL``... ``TREE``).
-    judges_tree : bool
-        A method that reads its sub-spaces' attributes directly: every node of
-        the tree must pass its judge, not the space alone (Sequence's sample).
-    masked_in_floats : callable or None
-        ``masked_in_floats(space)``: masked draws of the space go through float64
-        sums numpy may warn about casting back (then plain).
+        The class's judge, for ``SPACE``.
     release_proven : callable or None
-        The installed release gives 1.4.0's outcome for these arguments:
-        ``(mask, probability)`` for ``sample``, ``(space, x)`` for
+        For ``RELEASE``: the installed release gives 1.4.0's outcome for these
+        arguments: ``(mask, probability)`` for ``sample``, ``(space, x)`` for
         ``contains``, ``(space, *args, **kwargs)`` for a helper. None: every
-        argument the body admits is proven.
+        argument is proven.
     may_warn : callable or None
-        ``may_warn(space, value)``: Gymnasium's helper may warn in a cast of
-        the argument ``value_at`` after the space (then Gymnasium's rule runs).
+        For ``QUIET_CAST``: ``may_warn(space, value)``, whether Gymnasium's
+        helper may warn casting the argument ``value_at`` after the space.
     value_at : int
         The position of ``may_warn``'s value among the arguments after the space.
     checked : bool
@@ -162,23 +182,32 @@ cdef class Operation:
 
     cdef readonly str owner, name, label
     cdef readonly object left
+    cdef readonly tuple checks
+    cdef int check_list[MAX_CHECKS]
+    cdef int check_count
     cdef readonly object judge
-    cdef readonly int arguments
-    cdef readonly bint judges_tree, checked, rerun
-    cdef readonly object masked_in_floats, release_proven, may_warn, convert
+    cdef readonly bint checked, rerun
+    cdef readonly object release_proven, may_warn, convert
     cdef readonly Py_ssize_t value_at
     cdef readonly Failures failures
 
-    def __init__(self, str owner, str name, *, str label, Failures failures, int arguments, left=None,
-                 judge=None, bint judges_tree=False, masked_in_floats=None, release_proven=None, may_warn=None,
-                 Py_ssize_t value_at=0, bint checked=False, bint rerun=False, convert=None):
+    def __init__(self, str owner, str name, tuple checks, *, str label, Failures failures, left=None,
+                 judge=None, release_proven=None, may_warn=None, Py_ssize_t value_at=0, bint checked=False,
+                 bint rerun=False, convert=None):
+        if len(checks) > MAX_CHECKS or not all([0 <= check < CHECK_COUNT for check in checks]):
+            raise ValueError(f"not a list of at most {MAX_CHECKS} checks: {checks!r}")
+        if (CHECK_SPACE in checks) != (judge is not None):
+            raise ValueError("a row checks its space exactly when it has a judge")
+        if (CHECK_QUIET_CAST in checks) != (may_warn is not None):
+            raise ValueError("a row checks its value's casts exactly when it has may_warn")
         self.owner, self.name, self.label = owner, name, label
+        self.checks = checks
+        self.check_count = len(checks)
+        for i, check in enumerate(checks):
+            self.check_list[i] = check
         self.failures = failures
-        self.arguments = arguments
         self.left = left
         self.judge = judge
-        self.judges_tree = judges_tree
-        self.masked_in_floats = masked_in_floats
         self.release_proven = release_proven
         self.may_warn = may_warn
         self.value_at = value_at
@@ -187,8 +216,9 @@ cdef class Operation:
         self.convert = convert
 
     def __repr__(self):
-        left = "" if self.left is None else ", left"
-        return f"Operation({self.owner}.{self.name}{left})"
+        if self.left is not None:
+            return f"Operation({self.owner}.{self.name}, left)"
+        return f"Operation({self.owner}.{self.name}: {', '.join([CHECK_NAMES[c] for c in self.checks])})"
 
 
 cdef object recover(Operation row, Live live, error, rerun, tuple args, dict kwargs):
@@ -213,44 +243,72 @@ cdef object recover(Operation row, Live live, error, rerun, tuple args, dict kwa
     raise error
 
 
-cdef object sample_reason(Operation row, Live live, space, mask, probability):
-    """Why ``row``'s ``sample`` of ``space`` with these arguments runs Gymnasium's code, or None."""
-    if not live.on:
-        return NOT_PATCHED
-    reason = (<Judge> row.judge).reason(space)
-    if reason is not None:
-        return reason
-    if mask is not None or probability is not None:
-        if row.arguments == BOX:
-            return BOX_ARGUMENTS
-        if OPTIMIZED:
-            return OPTIMIZED_ARGUMENTS
-        if row.arguments == FUNDAMENTAL:
+cdef object first_failure(Operation row, Live live, space, first, second, third, tuple args, dict kwargs):
+    """The reason of the first of ``row``'s checks this call fails, or None: it runs compiled.
+
+    The call's arguments after the space: ``first``, ``second`` and ``third`` are
+    ``sample``'s mask, probability and (Graph) ``num_edges``, ``contains``' value,
+    or a helper's value (``MISSING`` when not given), with every argument of a
+    helper in ``args`` and ``kwargs``.
+    """
+    cdef int i, check
+    cdef bint given
+    for i in range(row.check_count):
+        check = row.check_list[i]
+        if check == CHECK_PATCHED:
+            if not live.on:
+                return NOT_PATCHED
+        elif check == CHECK_OWN_RULES:
+            if not live.built_in_rules:
+                return PROGRAM_RULE
+        elif check == CHECK_SPACE:
+            reason = (<Judge> row.judge).reason(space)
+            if reason is not None:
+                return reason
+        elif check == CHECK_TREE:
+            reason = tree_reason(space)
+            if reason is not None:
+                return reason
+        elif check == CHECK_NO_MASK:
+            if first is not None or second is not None:
+                return BOX_ARGUMENTS
+        elif check == CHECK_NOT_OPTIMIZED:
+            if OPTIMIZED and (first is not None or second is not None):
+                return OPTIMIZED_ARGUMENTS
+        elif check == CHECK_EXACT_MASKS:
             # An ndarray subclass: Gymnasium's code may return one.
-            if (mask is not None and type(mask) is not NDARRAY and type(mask) is not tuple) or (
-                    probability is not None and type(probability) is not NDARRAY and type(probability) is not tuple):
+            if (first is not None and type(first) is not NDARRAY and type(first) is not tuple) or (
+                    second is not None and type(second) is not NDARRAY and type(second) is not tuple):
                 return MASK_TYPE
-            if row.masked_in_floats is not None and row.masked_in_floats(space):
+        elif check == CHECK_QUIET_MASKED_DRAWS:
+            # A uint64 MultiDiscrete's masked draws are int64 indices added to uint64
+            # starts: float64 sums, whose cast back numpy may warn about.
+            if (first is not None or second is not None) and vars(space).get("dtype") == UINT64:
                 return MASKED_IN_FLOATS
-        if row.release_proven is not None and not row.release_proven(mask, probability):
-            return RELEASE_ARGUMENTS
-    if row.judges_tree:
-        return tree_reason(space)
+        elif check == CHECK_EXACT_ARRAY:
+            if type(first) is not NDARRAY:
+                return NOT_AN_ARRAY
+        elif check == CHECK_NO_PROBABILITY:
+            if second is not None:
+                return GRAPH_PROBABILITY
+        elif check == CHECK_EDGES_HAVE_SPACE:
+            if third is not None and vars(space).get("edge_space") is None:
+                return EDGES_WITHOUT_SPACE
+        elif check == CHECK_QUIET_CAST:
+            if first is not MISSING and row.may_warn(space, first):
+                return MAY_WARN_CAST
+        elif check == CHECK_RELEASE:
+            if row.release_proven is not None and not release_proves(row, space, first, second, args, kwargs):
+                return RELEASE_ARGUMENTS
     return None
 
 
-cdef object contains_reason(Operation row, Live live, space, x):
-    """Why ``row``'s ``contains`` of ``x`` in ``space`` runs Gymnasium's code, or None."""
-    if not live.on:
-        return NOT_PATCHED
-    if row.arguments == ARRAYS_ONLY and type(x) is not NDARRAY:
-        return NOT_AN_ARRAY
-    reason = (<Judge> row.judge).reason(space)
-    if reason is not None:
-        return reason
-    if row.release_proven is not None and not row.release_proven(space, x):
-        return RELEASE_ARGUMENTS
-    return None
+cdef bint release_proves(Operation row, space, first, second, tuple args, dict kwargs) except -1:
+    if row.name == "sample":
+        return (first is None and second is None) or row.release_proven(first, second)
+    if row.name == "contains":
+        return row.release_proven(space, first)
+    return row.release_proven(space, *args, **kwargs)
 
 
 def method_entry(Operation row, compiled, original, Live live):
@@ -262,7 +320,7 @@ def method_entry(Operation row, compiled, original, Live live):
 
     if row.name == "sample":
         def sample(self, mask=None, probability=None):
-            reason = sample_reason(row, live, self, mask, probability)
+            reason = first_failure(row, live, self, mask, probability, None, EMPTY, None)
             if reason is None:
                 failure = None
                 try:
@@ -280,7 +338,7 @@ def method_entry(Operation row, compiled, original, Live live):
         raise ValueError(f"no method entry for {row!r}")
 
     def contains(self, x):
-        reason = contains_reason(row, live, self, x)
+        reason = first_failure(row, live, self, x, None, None, EMPTY, None)
         if reason is None:
             failure = None
             try:
@@ -295,19 +353,6 @@ def method_entry(Operation row, compiled, original, Live live):
     return contains
 
 
-cdef object graph_sample_reason(Live live, space, mask, probability, num_edges):
-    """Why a Graph's ``sample`` with these arguments runs Gymnasium's code, or None."""
-    if not live.on:
-        return NOT_PATCHED
-    if probability is not None:
-        return GRAPH_PROBABILITY
-    if num_edges is not None and vars(space).get("edge_space") is None:
-        return EDGES_WITHOUT_SPACE
-    if OPTIMIZED and mask is not None:
-        return OPTIMIZED_ARGUMENTS
-    return tree_reason(space)
-
-
 def graph_sample_entry(Operation row, compiled, original, Live live):
     """Graph's ``sample(self, mask=None, probability=None, num_nodes=10, num_edges=None)``
     of ``row``: gymspaces' ``compiled`` (called as ``(self, mask, num_nodes,
@@ -316,7 +361,7 @@ def graph_sample_entry(Operation row, compiled, original, Live live):
     label = row.label
 
     def sample(self, mask=None, probability=None, num_nodes=10, num_edges=None):
-        reason = graph_sample_reason(live, self, mask, probability, num_edges)
+        reason = first_failure(row, live, self, mask, probability, num_edges, EMPTY, None)
         if reason is None:
             failure = None
             try:
@@ -354,37 +399,23 @@ def translating(Operation row, rows):
     raise row.failures.translate(failure)
 
 
-cdef object helper_reason(Operation row, Live live, space, tuple args, dict kwargs):
-    """Why the general rule of ``row`` runs Gymnasium's rule for these arguments, or None."""
-    if not live.on:
-        return NOT_PATCHED
-    if not live.built_in_rules:
-        return PROGRAM_RULE
-    # (The tree's verdict: ``tree_reason`` of gymspaces.gymnasium._judge, whose judges
-    # remember each node's verdict by the identity of its attributes.)
-    reason = tree_reason(space)
-    if reason is not None:
-        return reason
-    if row.may_warn is not None and len(args) > row.value_at and row.may_warn(space, args[row.value_at]):
-        return MAY_WARN_CAST
-    if row.release_proven is not None and not row.release_proven(space, *args, **kwargs):
-        return RELEASE_ARGUMENTS
-    return None
-
-
 def explain(Operation row, Live live, space, tuple args, dict kwargs):
     """The reason ``row``'s entry gives for a call on ``space`` with ``args`` and
     ``kwargs`` (the arguments after the space), or None: it runs compiled. The
-    entries' own checks, run without the call (``plain_reason``)."""
+    entries' own driver, run without the call (``plain_reason``)."""
     if row.name == "contains":
-        return contains_reason(row, live, space, argument(args, kwargs, 0, "x", MISSING))
+        return first_failure(row, live, space, argument(args, kwargs, 0, "x", MISSING), None, None, EMPTY, None)
     if row.name == "sample":
         mask = argument(args, kwargs, 0, "mask", None)
         probability = argument(args, kwargs, 1, "probability", None)
-        if row.owner == "Graph":
-            return graph_sample_reason(live, space, mask, probability, argument(args, kwargs, 3, "num_edges", None))
-        return sample_reason(row, live, space, mask, probability)
-    return helper_reason(row, live, space, args, kwargs)
+        num_edges = argument(args, kwargs, 3, "num_edges", None)
+        return first_failure(row, live, space, mask, probability, num_edges, EMPTY, None)
+    return helper_call_failure(row, live, space, args, kwargs)
+
+
+cdef inline object helper_call_failure(Operation row, Live live, space, tuple args, dict kwargs):
+    value = args[row.value_at] if len(args) > row.value_at else MISSING
+    return first_failure(row, live, space, value, None, None, args, kwargs)
 
 
 cdef object argument(tuple args, dict kwargs, Py_ssize_t position, str name, default):
@@ -405,7 +436,7 @@ def general_rule(Operation row, helper, Live live, dict originals):
     """
 
     def rule(space, *args, **kwargs):
-        reason = helper_reason(row, live, space, args, kwargs)
+        reason = helper_call_failure(row, live, space, args, kwargs)
         if reason is not None:
             if live.note_plain is not None:
                 live.note_plain(row.label, space, reason)

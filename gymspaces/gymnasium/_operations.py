@@ -1,30 +1,23 @@
-"""Patch mode's table: one row per operation of one of Gymnasium's classes.
+"""Patch mode's table: for each operation of each of Gymnasium's classes, the checks a call must pass.
 
 Every decision patch mode makes about a call -- may it run gymspaces'
-compiled code, and if not, why -- is read from one row of :data:`OPERATIONS`,
-keyed ``(class name, operation)``: ``("Discrete", "sample")``,
-``("Dict", "flatten")``, ``("Text", "iterate")``. A row
-(:class:`~gymspaces.gymnasium._calls.Operation`) gives:
-
-* whether patch mode takes the operation at all (``left``: why Gymnasium's own
-  code is kept, with the figures that showed it as fast there);
-* the judge of the class (its rules: ``_guard.py``) and which arguments run
-  compiled (``arguments``, ``masked_in_floats``, ``judges_tree``);
-* where the installed release differs from 1.4.0 (``release_proven``, from
-  ``_release_rules.py``) and which values Gymnasium's helper may warn on
-  (``may_warn``);
-* whether a checked kernel answers first (``checked``), and what gymspaces'
-  error does: run Gymnasium's code again (``rerun``) or leave as Gymnasium's
-  namesake (``failures``).
-
-One compiled body per kind of entry reads the row (``_calls.pyx``:
-``method_entry``, ``graph_sample_entry``, ``helper_rule``); :func:`patch`
-installs what the rows take (``_patch.py``), ``plain_reason`` explains from
-them and the report labels calls by them. "Why did this call run Gymnasium's
-code?" is answered by the call's row, its body and the judge's rules.
+compiled code, and if not, why -- is one row of :data:`OPERATIONS`, keyed
+``(class name, operation)``: ``("Discrete", "sample")``, ``("Dict",
+"flatten")``. A row lists its checks in the order they run (``_TABLE``,
+read top to bottom); one compiled driver (``_calls.first_failure``) runs
+them on every call, and the first that fails is both what runs (Gymnasium's
+own code) and the reason the report records and ``plain_reason`` gives, a
+code of ``_reasons.py``. A row that lists no checks (``LEFT``) is never
+taken: ``_LEFT`` says why, with the figures that showed Gymnasium's code as
+fast. Beside the table, what other releases answer otherwise
+(``_RELEASES``: the rule of the ``RELEASE`` check, rerun or translate on
+gymspaces' error) and which helpers cast their value (``_MAY_WARN``, for
+``QUIET_CAST``). The judges' rules (``SPACE``, ``TREE``) are ``_guard.py``'s.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import gymnasium.error as _gym_error
 import gymnasium.spaces as _gym
@@ -33,8 +26,10 @@ import numpy as np
 import gymspaces as _gs
 import gymspaces.error as _gs_error
 from gymspaces.gymnasium import _calls, _guard, _release_rules
-from gymspaces.gymnasium._calls import ANY_VALUE, ARRAYS_ONLY, BOX, COMPOSITE, FUNDAMENTAL, TREE, Operation
-from gymspaces.gymnasium._release import ALL_SPACE_NAMES
+from gymspaces.gymnasium._calls import (
+    EDGES_HAVE_SPACE, EXACT_ARRAY, EXACT_MASKS, NO_MASK, NO_PROBABILITY, NOT_OPTIMIZED, OWN_RULES, PATCHED,
+    QUIET_CAST, QUIET_MASKED_DRAWS, RELEASE, SPACE, TREE, Operation,
+)
 
 __all__ = [
     "FAILURES", "GRAPH_INSTANCES", "GYMSPACES_ERRORS", "HELPERS", "METHODS", "OPERATIONS", "UTILS_HELPERS",
@@ -131,87 +126,180 @@ HELPERS = UTILS_HELPERS + VECTOR_HELPERS
 ones that build spaces (batch_space, batch_differing_spaces, flatten_space) stay
 Gymnasium's: the spaces they build are Gymnasium's classes, hence compiled too."""
 
-# How each class's sample takes masks and probabilities.
-_SAMPLE_ARGUMENTS = {
-    # Box: any mask or probability is an error Gymnasium raises itself.
-    "Box": BOX,
-    **dict.fromkeys(("Discrete", "MultiBinary", "MultiDiscrete", "Text"), FUNDAMENTAL),
-    **dict.fromkeys(("Tuple", "Dict", "Sequence", "Graph", "OneOf"), COMPOSITE),
+LEFT = ()
+"""A row's checks when patch mode never takes the operation (``_LEFT`` says why)."""
+
+# The checks of a call, in the order each row lists them; the first that fails
+# is the call's reason (its code after the arrow) and Gymnasium's code runs:
+#   PATCHED             the patch that installed the entry is on             -> not-patched
+#   OWN_RULES           gymspaces' helpers kept their own rules for its classes -> program-rule
+#   SPACE, TREE         the space (every node of its tree) passes its class's judge: class,
+#                       generator, attributes, release -> subclass-overrides, generator-not-numpy,
+#                       attributes-changed, release-differs, not-a-gymnasium-class, too-deep
+#   NO_MASK             no mask nor probability (Gymnasium raises its own error) -> argument-not-taken
+#   NOT_OPTIMIZED       no mask nor probability under python -O (asserts skipped) -> argument-not-taken
+#   EXACT_MASKS         masks and probabilities are exact ndarrays or tuples  -> argument-not-taken
+#   QUIET_MASKED_DRAWS  no masked draw cast back from float64 sums (uint64)   -> may-warn
+#   EXACT_ARRAY         the value is an exact ndarray (others are cast by numpy) -> argument-not-taken
+#   NO_PROBABILITY      no probability for a Graph                            -> argument-not-taken
+#   EDGES_HAVE_SPACE    edges asked only of a Graph with an edge space        -> may-warn
+#   QUIET_CAST          the value casts into the tree's dtypes without a warning -> may-warn
+#   RELEASE             the installed release answers these arguments as 1.4.0 -> release-differs
+_FUNDAMENTAL = (PATCHED, SPACE, NOT_OPTIMIZED, EXACT_MASKS, RELEASE)
+_COMPOSITE = (PATCHED, SPACE, NOT_OPTIMIZED, RELEASE)
+_CONTAINS = (PATCHED, SPACE, RELEASE)
+_CONTAINS_ARRAYS = (PATCHED, EXACT_ARRAY, SPACE, RELEASE)
+_HELPER = (PATCHED, OWN_RULES, TREE, RELEASE)
+_CASTING_HELPER = (PATCHED, OWN_RULES, TREE, QUIET_CAST, RELEASE)
+
+_TABLE: tuple[tuple[str, str, tuple[int, ...]], ...] = (
+    # class            operation                  checks, in order
+    ("Box",           "sample",                  (PATCHED, SPACE, NO_MASK)),
+    ("Box",           "contains",                _CONTAINS_ARRAYS),
+    ("Box",           "flatdim",                 _HELPER),
+    ("Box",           "flatten",                 _CASTING_HELPER),
+    ("Box",           "unflatten",               _CASTING_HELPER),
+    ("Box",           "concatenate",             _HELPER),
+    ("Box",           "iterate",                 LEFT),
+    ("Box",           "read_from_shared_memory", _HELPER),
+    ("Box",           "write_to_shared_memory",  _CASTING_HELPER),
+    ("Discrete",      "sample",                  _FUNDAMENTAL),
+    ("Discrete",      "contains",                _CONTAINS),
+    ("Discrete",      "flatdim",                 LEFT),
+    ("Discrete",      "flatten",                 _CASTING_HELPER),
+    ("Discrete",      "unflatten",               _CASTING_HELPER),
+    ("Discrete",      "concatenate",             _HELPER),
+    ("Discrete",      "iterate",                 LEFT),
+    ("Discrete",      "read_from_shared_memory", _HELPER),
+    ("Discrete",      "write_to_shared_memory",  _CASTING_HELPER),
+    ("MultiBinary",   "sample",                  _FUNDAMENTAL),
+    ("MultiBinary",   "contains",                _CONTAINS),
+    ("MultiBinary",   "flatdim",                 _HELPER),
+    ("MultiBinary",   "flatten",                 _CASTING_HELPER),
+    ("MultiBinary",   "unflatten",               _CASTING_HELPER),
+    ("MultiBinary",   "concatenate",             _HELPER),
+    ("MultiBinary",   "iterate",                 LEFT),
+    ("MultiBinary",   "read_from_shared_memory", _HELPER),
+    ("MultiBinary",   "write_to_shared_memory",  _CASTING_HELPER),
+    ("MultiDiscrete", "sample",                  (PATCHED, SPACE, NOT_OPTIMIZED, EXACT_MASKS, QUIET_MASKED_DRAWS,
+                                                  RELEASE)),
+    ("MultiDiscrete", "contains",                _CONTAINS_ARRAYS),
+    ("MultiDiscrete", "flatdim",                 _HELPER),
+    ("MultiDiscrete", "flatten",                 _CASTING_HELPER),
+    ("MultiDiscrete", "unflatten",               _CASTING_HELPER),
+    ("MultiDiscrete", "concatenate",             _HELPER),
+    ("MultiDiscrete", "iterate",                 LEFT),
+    ("MultiDiscrete", "read_from_shared_memory", _HELPER),
+    ("MultiDiscrete", "write_to_shared_memory",  _CASTING_HELPER),
+    ("Text",          "sample",                  _FUNDAMENTAL),
+    ("Text",          "contains",                LEFT),
+    ("Text",          "flatdim",                 LEFT),
+    ("Text",          "flatten",                 LEFT),
+    ("Text",          "unflatten",               LEFT),
+    ("Text",          "concatenate",             LEFT),
+    ("Text",          "iterate",                 LEFT),
+    ("Text",          "read_from_shared_memory", LEFT),
+    ("Text",          "write_to_shared_memory",  LEFT),
+    ("Tuple",         "sample",                  _COMPOSITE),
+    ("Tuple",         "contains",                _CONTAINS),
+    ("Tuple",         "flatdim",                 _HELPER),
+    ("Tuple",         "flatten",                 _CASTING_HELPER),
+    ("Tuple",         "unflatten",               _CASTING_HELPER),
+    ("Tuple",         "concatenate",             _HELPER),
+    ("Tuple",         "iterate",                 LEFT),
+    ("Tuple",         "read_from_shared_memory", _HELPER),
+    ("Tuple",         "write_to_shared_memory",  _CASTING_HELPER),
+    ("Dict",          "sample",                  _COMPOSITE),
+    ("Dict",          "contains",                _CONTAINS),
+    ("Dict",          "flatdim",                 _HELPER),
+    ("Dict",          "flatten",                 _CASTING_HELPER),
+    ("Dict",          "unflatten",               _CASTING_HELPER),
+    ("Dict",          "concatenate",             _HELPER),
+    ("Dict",          "iterate",                 _HELPER),
+    ("Dict",          "read_from_shared_memory", _HELPER),
+    ("Dict",          "write_to_shared_memory",  _CASTING_HELPER),
+    # Sequence draws a stacked sample through the batching rules, which read the
+    # feature space's attributes directly: its whole tree is judged.
+    ("Sequence",      "sample",                  (PATCHED, SPACE, NOT_OPTIMIZED, RELEASE, TREE)),
+    ("Sequence",      "contains",                _CONTAINS),
+    ("Sequence",      "flatdim",                 LEFT),
+    ("Sequence",      "flatten",                 LEFT),
+    ("Sequence",      "unflatten",               LEFT),
+    ("Sequence",      "concatenate",             LEFT),
+    ("Sequence",      "iterate",                 LEFT),
+    ("Sequence",      "read_from_shared_memory", _HELPER),
+    ("Sequence",      "write_to_shared_memory",  _CASTING_HELPER),
+    ("Graph",         "sample",                  (PATCHED, NO_PROBABILITY, EDGES_HAVE_SPACE, NOT_OPTIMIZED, TREE)),
+    ("Graph",         "contains",                _CONTAINS),
+    ("Graph",         "flatdim",                 _HELPER),
+    ("Graph",         "flatten",                 LEFT),
+    ("Graph",         "unflatten",               LEFT),
+    ("Graph",         "concatenate",             LEFT),
+    ("Graph",         "iterate",                 LEFT),
+    ("Graph",         "read_from_shared_memory", _HELPER),
+    ("Graph",         "write_to_shared_memory",  _CASTING_HELPER),
+    ("OneOf",         "sample",                  _COMPOSITE),
+    ("OneOf",         "contains",                _CONTAINS),
+    ("OneOf",         "flatdim",                 LEFT),
+    ("OneOf",         "flatten",                 LEFT),
+    ("OneOf",         "unflatten",               LEFT),
+    ("OneOf",         "concatenate",             LEFT),
+    ("OneOf",         "iterate",                 LEFT),
+    ("OneOf",         "read_from_shared_memory", _HELPER),
+    ("OneOf",         "write_to_shared_memory",  _CASTING_HELPER),
+)
+"""Every operation of every class gymspaces has: the checks a call must pass to run compiled."""
+
+# What releases other than 1.4.0 answer otherwise, by operation: the rule the
+# RELEASE check asks (``None``: every argument is proven on the installed
+# release) and whether a call gymspaces refuses runs again as Gymnasium's
+# (rerun: the release words or takes it otherwise, and the call changed
+# nothing) instead of raising Gymnasium's namesake of the error. The rules
+# themselves, and from which release each applies, are _release_rules.py's.
+_FUNDAMENTAL_SAMPLES = ("Discrete", "MultiBinary", "MultiDiscrete", "Text")  # they check arguments, then draw
+_RELEASES: dict[str, tuple[Any, bool]] = {
+    #  operation                  RELEASE rule                                     rerun on gymspaces' error
+    "sample":                  (_release_rules.sample_arguments(composite=False), _release_rules.RERUN_ON_ERROR),
+    "composite sample":        (_release_rules.sample_arguments(composite=True),  False),
+    "flatdim":                 (None,                                            _release_rules.RERUN_ON_ERROR),
+    "flatten":                 (None,                                            _release_rules.RERUN_ON_ERROR),
+    "unflatten":               (None,                                            _release_rules.RERUN_ON_ERROR),
+    "read_from_shared_memory": (None,                                            _release_rules.RERUN_ON_ERROR),
+    "write_to_shared_memory":  (None,                                      _release_rules.RERUN_WRITES_ON_ERROR),
+    "concatenate":             (_release_rules.helper_arguments("concatenate"), False),
+    "iterate":                 (_release_rules.helper_arguments("iterate"),     False),
 }
-# contains casts other inputs than arrays with numpy (and may warn, through Gymnasium's logger).
-_ARRAYS_ONLY = frozenset({"Box", "MultiDiscrete"})
-
-
-def _uint64_dtype(space: object) -> bool:
-    return vars(space)["dtype"] == np.uint64
-
-
-# The helpers whose calls leave nothing behind but their result: on releases that
-# word (or take) such calls otherwise, one gymspaces refuses runs again as Gymnasium's.
-_PURE_HELPERS = frozenset({"flatdim", "flatten", "unflatten", "read_from_shared_memory"})
-# Helpers that cast their input into each leaf's dtype, where numpy may warn,
-# and the position of that input after the space (write: after the index).
+# Helpers that cast their value into each leaf's dtype, and where that value
+# stands after the space (write: after the index).
 _MAY_WARN = {
-    "unflatten": (_guard.unflatten_may_warn, 0),
     "flatten": (_guard.flatten_may_warn, 0),
+    "unflatten": (_guard.unflatten_may_warn, 0),
     "write_to_shared_memory": (_guard.write_may_warn, 1),
 }
 
 
-def _method_row(name: str, method: str) -> Operation:
-    fundamental = _SAMPLE_ARGUMENTS[name] == FUNDAMENTAL
-    if method == "sample":
-        return Operation(
-            name, method, label=f"{name}.{method}", failures=FAILURES, left=_LEFT.get((name, method)),
-            judge=_guard.JUDGES.get(name),
-            arguments=_SAMPLE_ARGUMENTS[name],
-            # A uint64 MultiDiscrete's masked draws are int64 indices added to uint64
-            # starts: float64 sums, whose cast back numpy may warn about (from Gymnasium's line).
-            masked_in_floats=_uint64_dtype if name == "MultiDiscrete" else None,
-            # Sequence draws a stacked sample through the batching rules, which read
-            # the feature space's attributes directly.
-            judges_tree=name == "Sequence",
-            # Masks and probabilities the installed release takes otherwise (None: as 1.4.0).
-            release_proven=_release_rules.sample_arguments(composite=_SAMPLE_ARGUMENTS[name] == COMPOSITE),
-            # A fundamental space validates its arguments before it draws: a call it
-            # refuses can run again as Gymnasium's, on releases that word errors otherwise.
-            rerun=_release_rules.RERUN_ON_ERROR and fundamental,
-        )
-    return Operation(
-        name, method, label=f"{name}.{method}", failures=FAILURES, left=_LEFT.get((name, method)),
-        judge=_guard.JUDGES.get(name),
-        arguments=ARRAYS_ONLY if name in _ARRAYS_ONLY else ANY_VALUE,
-        release_proven=_release_rules.contains_arguments(name),  # None: as 1.4.0
-    )
+def _row(name: str, operation: str, checks: tuple[int, ...]) -> Operation:
+    """The row of ``operation`` of Gymnasium's class ``name``, with its checks and their data."""
+    common = {"label": f"{name}.{operation}" if operation in METHODS else operation, "failures": FAILURES}
+    if not checks:
+        return Operation(name, operation, checks, left=_LEFT[name, operation], **common)
+    if operation == "contains":
+        return Operation(name, operation, checks, judge=_guard.JUDGES[name],
+                         release_proven=_release_rules.contains_arguments(name), **common)
+    if operation == "sample":
+        release, rerun = _RELEASES["sample" if name in _FUNDAMENTAL_SAMPLES else "composite sample"]
+        return Operation(name, operation, checks, judge=_guard.JUDGES[name] if SPACE in checks else None,
+                         release_proven=release, rerun=rerun and name in _FUNDAMENTAL_SAMPLES, **common)
+    release, rerun = _RELEASES[operation]
+    may_warn, value_at = _MAY_WARN.get(operation, (None, 0))
+    return Operation(name, operation, checks, release_proven=release, rerun=rerun, may_warn=may_warn,
+                     value_at=value_at, checked=operation in _calls.CHECKED,
+                     convert=None if operation == "flatdim" else GRAPH_INSTANCES, **common)
 
 
-def _helper_row(name: str, helper: str) -> Operation:
-    may_warn, value_at = _MAY_WARN.get(helper, (None, 0))
-    return Operation(
-        name, helper, label=helper, failures=FAILURES, left=_LEFT.get((name, helper)),
-        arguments=TREE,
-        may_warn=may_warn,
-        value_at=value_at,
-        release_proven=_release_rules.helper_arguments(helper),  # None: as 1.4.0
-        checked=helper in _calls.CHECKED,
-        rerun=(_release_rules.RERUN_ON_ERROR and helper in _PURE_HELPERS)
-        or (_release_rules.RERUN_WRITES_ON_ERROR and helper == "write_to_shared_memory"),
-        # Gymnasium's GraphInstance for gymspaces' in a result (a flatdim has none).
-        convert=None if helper == "flatdim" else GRAPH_INSTANCES,
-    )
-
-
-def _rows() -> dict[tuple[str, str], Operation]:
-    rows = {}
-    for name in ALL_SPACE_NAMES:
-        for method in METHODS:
-            rows[name, method] = _method_row(name, method)
-        for helper in HELPERS:
-            rows[name, helper] = _helper_row(name, helper)
-    return rows
-
-
-OPERATIONS: dict[tuple[str, str], Operation] = _rows()
+OPERATIONS: dict[tuple[str, str], Operation] = {
+    (name, operation): _row(name, operation, checks) for name, operation, checks in _TABLE
+}
 """Every operation patch mode knows, ``(Gymnasium class name, operation) -> row``,
 for every class gymspaces has (those the installed release lacks are never installed)."""
 

@@ -841,14 +841,19 @@ def test_the_table_has_one_row_per_operation_of_every_class() -> None:
 
     operations = _operations.METHODS + _operations.HELPERS
     assert set(_operations.OPERATIONS) == {(name, op) for name in _release.ALL_SPACE_NAMES for op in operations}
+    assert len(_operations._TABLE) == len(_operations.OPERATIONS)  # each written once
     for (name, operation), row in _operations.OPERATIONS.items():
         assert (row.owner, row.name) == (name, operation)
         assert row.label == (f"{name}.{operation}" if operation in _operations.METHODS else operation)
-        assert row.checked == (operation in _calls.CHECKED)
+        assert row.checked == (operation in _calls.CHECKED and row.left is None)
     rows = _operations.OPERATIONS.values()
-    # Only Box runs every mask or probability as Gymnasium's; only Sequence needs its whole tree.
-    assert [row.owner for row in rows if row.name == "sample" and row.arguments == _calls.BOX] == ["Box"]
-    assert [row.owner for row in rows if row.judges_tree] == ["Sequence"]
+    # Only Box runs every mask or probability as Gymnasium's; only Sequence and Graph judge their whole tree
+    # to sample; every row is patched first, and judges its space or its tree (a left one: nothing).
+    assert [row.owner for row in rows if _calls.NO_MASK in row.checks] == ["Box"]
+    assert [row.owner for row in rows if row.name == "sample" and _calls.TREE in row.checks] == ["Sequence", "Graph"]
+    for row in rows:
+        assert (row.checks[:1] == (_calls.PATCHED,) and (_calls.SPACE in row.checks or _calls.TREE in row.checks)
+                if row.left is None else row.checks == ())
     # What is left to Gymnasium says why, with its figures; patch() installs nothing for it.
     left = [row for row in rows if row.left is not None]
     assert left and all(" us " in row.left for row in left)
