@@ -21,11 +21,11 @@ from typing import Any
 
 import gymnasium.error as _gym_error
 import gymnasium.spaces as _gym
-import numpy as np
 
 import gymspaces as _gs
 import gymspaces.error as _gs_error
 from gymspaces.gymnasium import _calls, _guard, _release_rules
+from gymspaces.gymnasium._release import SPACE_NAMES, VERSION
 from gymspaces.gymnasium._calls import (
     EDGES_HAVE_SPACE, EXACT_ARRAY, EXACT_MASKS, NO_MASK, NO_PROBABILITY, NOT_OPTIMIZED, OWN_RULES, PATCHED,
     QUIET_CAST, QUIET_MASKED_DRAWS, RELEASE, SPACE, TREE, Operation,
@@ -281,6 +281,8 @@ _MAY_WARN = {
 def _row(name: str, operation: str, checks: tuple[int, ...]) -> Operation:
     """The row of ``operation`` of Gymnasium's class ``name``, with its checks and their data."""
     common = {"label": f"{name}.{operation}" if operation in METHODS else operation, "failures": FAILURES}
+    if name not in SPACE_NAMES:  # (0.29 has no OneOf)
+        return Operation(name, operation, LEFT, left=f"Gymnasium {VERSION} has no {name}", **common)
     if not checks:
         return Operation(name, operation, checks, left=_LEFT[name, operation], **common)
     if operation == "contains":

@@ -205,9 +205,9 @@ def test_a_rule_of_the_program_says_program_rule(recorder: ListRecorder) -> None
         (lambda: G.Discrete(3, seed=0), "sample", (np.array([1, 0, 1], np.int8),), _sample(np.array([1, 0, 1], np.int8))),
         (lambda: G.Box(-1.0, 1.0, (3,), np.float32), "flatten", (TINY.astype(np.float32),),
          lambda space: gym_utils.flatten(space, TINY.astype(np.float32))),
-        (lambda: G.Dict(a=G.Discrete(3), b=G.Box(0.0, 1.0, (2,)), seed=0), "sample", (), _sample()),
+        (lambda: G.Tuple((G.Discrete(3), G.Box(0.0, 1.0, (2,))), seed=0), "sample", (), _sample()),
     ],
-    ids=["discrete-sample", "discrete-masked", "box-flatten", "dict-sample"],
+    ids=["discrete-sample", "discrete-masked", "box-flatten", "tuple-sample"],
 )
 def test_a_compiled_call_has_no_code(space: Callable[[], Any], operation: str, args: tuple[Any, ...],
                                      call: Callable[[Any], Any], recorder: ListRecorder) -> None:

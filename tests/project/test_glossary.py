@@ -245,3 +245,109 @@ def test_the_collection_finds_what_it_looks_for() -> None:
     for compound in kinds:
         assert compound in found, compound
     assert not covered("general rule", [["rule"]], GRAMMAR)
+
+
+# --------------------------------------------------------------------------- one sense of "plain"
+
+PLAIN_NAMES = frozenset(
+    {
+        "plain_reason", "note_plain", "ran_plain", "plain_space", "_noting_plain_spaces", "plain_run", "plain_calls",
+        "plain_outer_seconds", "plain_seconds", "plain_sample", "plain_text", "plain_per_call", "plain_gymnasium",
+        "one_plain", "_plain_summary", "_plain_section", "COMPOSITE_MASKS_PLAIN", "plain_probe", "plain_median",
+        "plain_times", "plain_medians", "plain_side", "plain_result", "plain_results", "plain_rows", "plain",
+        "_timing_plain_operations", "plain_probe_in_spaces", "plain_probe_seconds",
+    }
+)
+"""Every name with the word "plain" in it: each is about Gymnasium's own code (a call that
+ran it, the time it took, a run of it). A new one joins only with that sense."""
+
+PLAIN_NEXT = GRAMMAR | {
+    "gymnasium", "gymnasium's", "code", "run", "runs", "result", "results", "estimate", "call", "calls", "time",
+    "times", "s", "us", "ms", "side", "median", "medians", "about", "again", "against", "patched", "mode",
+    "entries", "rows", "then", "first", "last", "once", "too", "sampling", "share",
+}
+"""What may follow "plain" in prose: it stays the adjective of Gymnasium's own code ("plain
+Gymnasium", "plain run", "plain and patched"), never "a plain dict" or "plain Python"."""
+
+
+def _plain_words(text: str) -> Iterator[tuple[str, str]]:
+    """(kind, what) of every use of "plain" in a source file: names, and prose with the next word."""
+    for match in re.finditer(r"\b\w*[pP][lL][aA][iI][nN]\w*\b", text):
+        name = match.group(0)
+        if "plain" in split_words(name) and name not in ("plain", "Plain", "PLAIN"):
+            yield "name", name
+    for part in prose(text):
+        for match in re.finditer(r"\bplain\b[\s,]*([\w']+)?", part, flags=re.I):
+            yield "prose", (match.group(1) or "").lower()
+
+
+def test_plain_keeps_one_sense_gymnasiums_own_code() -> None:
+    strays = set()
+    for text in code_texts():
+        for kind, what in _plain_words(text):
+            figure = what[:1].isdigit()  # "0.33 us plain, 0.43 us patched"
+            if (kind == "name" and what not in PLAIN_NAMES) or (
+                    kind == "prose" and what and not figure and what not in PLAIN_NEXT):
+                strays.add(f"{kind}: {what}")
+    assert not strays, "'plain' means Gymnasium's own code; name these otherwise or add them: " + ", ".join(sorted(strays))
+
+
+def test_the_plain_check_catches_a_new_sense() -> None:
+    offenders = list(_plain_words('def plain_dict_reason(x):\n    # a plain dict of arrays\n    return x\n'))
+    assert ("name", "plain_dict_reason") in offenders and ("prose", "dict") in offenders
+
+
+# --------------------------------------------------------------------------- what the tables name exists
+
+NAMED = re.compile(r"`([^`]+)`")
+
+
+def _cells(section: str, column: int) -> list[str]:
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    body = text.split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line.strip().strip("|").split("|") for line in body.splitlines() if line.startswith("|")]
+    return [row[column].strip() for row in rows[2:] if len(row) > column]
+
+
+def _resolve(token: str) -> list[Path]:
+    """The files a path token names (``gymnasium/_guard.py``, ``_flatten.pyx``, ``gymnasium/profiler/``)."""
+    for base in (PACKAGE, TREE):
+        found = sorted(base.glob(token.rstrip("/"))) if "*" in token else [base / token.rstrip("/")]
+        found = [path for path in found if path.exists()]
+        if found:
+            return [file for path in found for file in (sorted(path.rglob("*.py")) if path.is_dir() else [path])]
+    return []
+
+
+def _names_exist(cell: str) -> list[str]:
+    """What a table cell names that does not exist: files, and identifiers in the files it names."""
+    tokens = NAMED.findall(cell)
+    paths = [token for token in tokens if re.search(r"/|\.(py|pyx|pxd|pyi|toml)$", token)]
+    missing = [token for token in paths if not _resolve(token)]
+    files = [file for token in paths for file in _resolve(token)] or [
+        path for path in PACKAGE.rglob("*") if path.suffix in SUFFIXES
+    ]
+    texts = [file.read_text(encoding="utf-8") for file in files]
+    for token in tokens:
+        if token in paths or " " in token or "(" in token:
+            continue  # a file, or code quoted as an example
+        module, _, name = token.rpartition(".")
+        # ``module.name``: the name in that module (``_kernel_switches.add``); else in the cell's files.
+        within = [file for suffix in (".py", ".pyx") for file in _resolve(module.replace(".", "/") + suffix)]
+        pattern = re.compile(r"\b" + re.escape(name).replace(r"\*", r"\w*") + r"\b")
+        searched = [file.read_text(encoding="utf-8") for file in within] if module and within else texts
+        if re.fullmatch(r"[\w.*]+", token) and not any(pattern.search(text) for text in searched):
+            missing.append(token)
+    return missing
+
+
+@pytest.mark.parametrize(("section", "column"), [("Words", 2), ("Where a behaviour lives", 1), ("Where a behaviour lives", 2)])
+def test_every_file_and_name_the_tables_give_exists(section: str, column: int) -> None:
+    missing = {cell[:60]: found for cell in _cells(section, column) if (found := _names_exist(cell))}
+    assert not missing, f"docs/architecture.md '{section}' names what is not there: {missing}"
+
+
+def test_the_table_check_finds_a_missing_name() -> None:
+    assert _names_exist("`gymnasium/_guard.py` (`children`)") == ["children"]
+    assert _names_exist("`gymnasium/_nothing.py`") == ["gymnasium/_nothing.py"]
+    assert _names_exist("`gymnasium/_judge.pyx` (`children_reason`)") == []
