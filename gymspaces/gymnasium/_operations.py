@@ -280,7 +280,8 @@ _MAY_WARN = {
 
 def _row(name: str, operation: str, checks: tuple[int, ...]) -> Operation:
     """The row of ``operation`` of Gymnasium's class ``name``, with its checks and their data."""
-    common = {"label": f"{name}.{operation}" if operation in METHODS else operation, "failures": FAILURES}
+    label = f"{name}.{operation}" if operation in METHODS else operation
+    common: dict[str, Any] = {"label": label, "failures": FAILURES}
     if name not in SPACE_NAMES:  # (0.29 has no OneOf)
         return Operation(name, operation, LEFT, left=f"Gymnasium {VERSION} has no {name}", **common)
     if not checks:
