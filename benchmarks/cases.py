@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks import e2e, patched, realloop, startup
+from benchmarks import e2e, left, patched, realloop, startup
 from benchmarks.libraries import library
 
 SEED = 42
@@ -472,6 +472,8 @@ CASES: list[Case] = [
         Case(key, label, patched.setup(operation), beyond=True, context=e2e.context, kernels=patched.kernels(operation))
         for key, (label, operation) in patched.OPERATIONS.items()
     ],
+    # What patch mode leaves to Gymnasium: plain, and taken anyway (is Gymnasium still as fast?).
+    *[Case(key, label, setup, beyond=True, context=context) for key, (label, setup, context) in left.cases().items()],
     # Real loops: whole programs, one run per round, patched vs plain (slow:
     # a few explicit rounds). The PettingZoo and MiniGrid ones are skipped
     # unless those packages are installed (the clients extra).

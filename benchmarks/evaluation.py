@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from benchmarks import left
 from benchmarks.cases import CASES, CASES_BY_KEY
 from benchmarks.patched import KERNELS
 from benchmarks.results import BASELINE, FLOOR, IMPORT_KEY, Run
@@ -225,6 +226,7 @@ def evaluate(
     if targets is not None:
         notes.extend(_absolute_notes(run, targets, set(selected)))
     notes.extend(_floors_above_their_case(rows))
+    notes.extend(left.notes(run.medians))  # each left row's claim beside its measured figures
     distances = [row.distance for row in rows if row.distance is not None and row.key in FLOORED_KEYS]
     if distances:
         near = sum(distance <= NEAR_FLOOR for distance in distances)

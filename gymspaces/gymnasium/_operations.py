@@ -33,7 +33,7 @@ from gymspaces.gymnasium._calls import (
 
 __all__ = [
     "FAILURES", "GRAPH_INSTANCES", "GYMSPACES_ERRORS", "HELPERS", "METHODS", "OPERATIONS", "UTILS_HELPERS",
-    "VECTOR_HELPERS", "gymnasium_error", "row", "taken",
+    "VECTOR_HELPERS", "as_taken", "gymnasium_error", "row", "taken",
 ]
 
 
@@ -74,42 +74,34 @@ GRAPH_INSTANCES = _calls.GraphInstances(_gs.GraphInstance, _gym.GraphInstance)
 # stays Gymnasium's") lists each with its figure; the figures are plain and
 # patched, side by side on this project's machine, before these were left out.
 
-_ITERATE = "iterate of a fundamental space's batch is iter(items) there, of a Tuple's a zip of its children's, "
 _LEFT: dict[tuple[str, str], str] = {
     **{
-        (name, "iterate"): _ITERATE + "of the others' a tuple's iterator (8 MultiDiscrete rows: 2.0 us plain, "
-        "3.4 us patched; a Tuple's: 5.0 us, 5.4 us)"
+        (name, "iterate"): "iterate of a fundamental space's batch is iter(items) there, of a Tuple's a zip of "
+        "its children's, of the others' a tuple's iterator"
         for name in ("Box", "Discrete", "MultiDiscrete", "MultiBinary", "Tuple", "Text", "Sequence", "Graph", "OneOf")
     },
+    **{(name, "concatenate"): "concatenate is tuple(items) there" for name in ("Text", "Sequence", "Graph", "OneOf")},
     **{
-        (name, "concatenate"): "concatenate is tuple(items) there (0.32 us plain, 0.76-1.54 us patched)"
-        for name in ("Text", "Sequence", "Graph", "OneOf")
-    },
-    **{
-        (name, helper): "the flatten family runs Python rules in either library, with the decision on top "
-        "(a Text: 1.24 us plain, 2.93 us patched; a Sequence's unflatten: 5.4 us, 22.8 us; a OneOf's: "
-        "3.5 us, 17.2 us)"
+        (name, helper): "the flatten family runs Python rules in either library, with the decision on top"
         for helper in ("flatten", "unflatten", "flatdim")
         for name in ("Text", "Sequence", "OneOf")
     },
-    ("Discrete", "flatdim"): "flatdim of a Discrete is int(space.n) there (0.33 us plain, 0.34 us patched)",
+    ("Discrete", "flatdim"): "flatdim of a Discrete is int(space.n) there",
     **{
-        ("Graph", helper): "a Graph's flatten and unflatten batch its features through Python rules in either "
-        "library (67 us plain, 72 us patched; 81 us, 77 us)"
+        ("Graph", helper): "a Graph's flatten and unflatten batch its features through Python rules in either library"
         for helper in ("flatten", "unflatten")
     },
     **{
-        ("Text", helper): "a Text's shared memory is one int32 array per element, filled in numpy either way "
-        "(20.5 us plain, 22.8 us patched for a write and a read of 8)"
+        ("Text", helper): "a Text's shared memory is one int32 array per element, filled in numpy either way"
         for helper in ("write_to_shared_memory", "read_from_shared_memory")
     },
-    ("Text", "contains"): "a length test and a set lookup per character there (0.33 us plain, 0.43 us patched "
-    "for 8 characters)",
+    ("Text", "contains"): "a length test and a set lookup per character there",
 }
+"""Why each operation left to Gymnasium is: the bench's ``left_*`` cases time it plain and taken
+anyway (``benchmarks/left.py``) and print those figures beside these claims."""
 # Not in the table at all: create_empty_array and create_shared_memory
-# allocate what they return, once per vector env (an empty Box array: 0.52 us
-# plain, 0.86 us patched; a MultiBinary's shared memory: 38 us either way, a
-# Dict's 133 us plain, 122 us patched -- multiprocessing's allocation).
+# allocate what they return, once per vector env (multiprocessing's
+# allocation, for shared memory): patch mode has nothing to take there.
 
 
 # ---------------------------------------------------------------- the rows
@@ -305,6 +297,13 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
 }
 """Every operation patch mode knows, ``(Gymnasium class name, operation) -> row``,
 for every class gymspaces has (those the installed release lacks are never installed)."""
+
+
+def as_taken(name: str, operation: str) -> Operation:
+    """The row of a helper or ``contains`` left to Gymnasium as if patch mode took it:
+    the checks of its kind (the bench times a left row so, beside Gymnasium's code)."""
+    checks = _CASTING_HELPER if operation in _MAY_WARN else _CONTAINS if operation == "contains" else _HELPER
+    return _row(name, operation, checks)
 
 
 def row(name: str, operation: str) -> Operation | None:
