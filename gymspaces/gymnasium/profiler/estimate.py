@@ -190,12 +190,11 @@ def _per_call(measured: list[list[Any]], seconds: float) -> tuple[dict[str, tupl
 
 
 MAX_CONTENTION = 4.0
-"""The most the replay's times are scaled up for a run that waited: a process that waits for its
-workers or for I/O, not for a core, is not told apart, and is not scaled further."""
+"""The most the replay's times are scaled up for a run that waited for a core."""
 
 CONTENDED = 1.05
-"""A run whose wall time is more than this over its CPU time gets its estimate also without the
-scaling (:attr:`Figures.unscaled`): whether it waited for a core or for something else is unknown."""
+"""A run whose wall time is more than this over its CPU time, where the system does not say what it
+waited for, gets its estimate also without the scaling (:attr:`Figures.unscaled`)."""
 
 
 class Group:
@@ -211,6 +210,8 @@ class Group:
         self.plain_calls: Counter[str] = Counter()  # by operation
         self.run_seconds = 0.0
         self.run_cpu_seconds = 0.0  # the processes' CPU time over their runs
+        # Their main threads' seconds on a core and waiting for one (None: a process's system did not say).
+        self.core_seconds: tuple[float, float] | None = (0.0, 0.0)
         self.startup_seconds = 0.0  # patching, where it is in the run
         self.importers = 0  # processes that imported gymspaces' layer inside their run
         self.counted_from: set[str] = set()
@@ -226,6 +227,11 @@ class Group:
             self.plain_calls[label] += count
         self.run_seconds += counts["run_seconds"]
         self.run_cpu_seconds += counts.get("run_cpu_seconds", counts["run_seconds"])
+        core = counts.get("run_core_seconds")
+        if core is None or self.core_seconds is None:
+            self.core_seconds = None
+        else:
+            self.core_seconds = (self.core_seconds[0] + core[0], self.core_seconds[1] + core[1])
         self.startup_seconds += counts["startup_seconds"]
         self.importers += bool(counts["imported"])
         self.counted_from.add(counts["counted_from"])
@@ -247,11 +253,27 @@ class Group:
         return result
 
     def contention(self) -> float:
-        """How much longer the run took than its CPU time (1: it never waited), at most
-        :data:`MAX_CONTENTION`: the replay times calls on a core of their own, the run shared one."""
+        """How much longer the run's work took than its time on a core (1: it never waited for
+        one), at most :data:`MAX_CONTENTION`: the replay times calls on a core of their own.
+
+        Where the system says how long the main threads waited for a core, that is the
+        measure; elsewhere the wall time over the CPU time, which also counts the waits
+        for workers or I/O (hence :attr:`Figures.unscaled`)."""
+        if self.core_seconds is not None:
+            on_core, queued = self.core_seconds
+            return 1.0 if on_core <= 0 else min(max((on_core + queued) / on_core, 1.0), MAX_CONTENTION)
         if self.run_cpu_seconds <= 0:
             return 1.0
         return min(max(self.run_seconds / self.run_cpu_seconds, 1.0), MAX_CONTENTION)
+
+    def busy(self) -> float | None:
+        """Seconds the main threads ran or waited for a core (None: not known)."""
+        return None if self.core_seconds is None else sum(self.core_seconds)
+
+    def waited(self) -> float | None:
+        """Seconds of the run spent waiting neither on a core nor for one: for workers, I/O, a timer."""
+        busy = self.busy()
+        return None if busy is None else max(self.run_seconds - busy, 0.0)
 
     def compiled_share(self, label: str) -> float:
         """The part of ``label``'s outermost time spent in calls that ran compiled."""
@@ -281,10 +303,15 @@ class Figures:
     """Operations the estimate could not price (no replayable call kept)."""
     summed: bool = False
     contention: float = 1.0
-    """The run's wall time over its CPU time, which scaled the replay's times (:meth:`Group.contention`)."""
+    """How much longer the run's work took than its time on a core, which scaled the replay's times
+    (:meth:`Group.contention`)."""
     unscaled: Figures | None = None
-    """The same estimate with the replay's times unscaled, for a contended run: right if the run waited
-    for its workers or for I/O rather than for a core (the estimate's uncertainty); else None."""
+    """The same estimate with the replay's times unscaled, for a run that took longer than its CPU
+    time where the system does not say whether it waited for a core or for workers or I/O (the
+    estimate's uncertainty); else None."""
+    from_children: float = 0.0
+    """Estimated seconds patch mode took off this process's waits for its child processes (what it
+    removed in them, and added there by its start-up, in the share of their work it waited for)."""
 
     @property
     def share(self) -> float:
@@ -300,7 +327,7 @@ class Figures:
         """The run without patch mode: its start-up out, what it removed back in."""
         if self.removed is None or self.startup is None:
             return None
-        return max(self.run - self.startup + self.removed, 0.0)
+        return max(self.run - self.startup + self.removed + self.from_children, 0.0)
 
     @property
     def gain(self) -> float | None:
@@ -310,7 +337,7 @@ class Figures:
 
 def figures_of(
     name: str, group: Group, cost: tuple[float, float], replay: Replay, summed: bool = False,
-    contention: float | None = None,
+    contention: float | None = None, children: tuple[Group, Figures] | None = None,
 ) -> Figures:
     """The figures of ``group``; with the replay's times per call, the recording taken out of them.
 
@@ -326,7 +353,14 @@ def figures_of(
     recording's, and comes out of the run. An operation the replay could not
     price keeps its measured time, the timer's cost taken out. A contended
     run gets its figures unscaled too (``contention`` 1), the other end of
-    the estimate's range.
+    the estimate's range, where the system does not say how long it waited
+    for a core.
+
+    With ``children`` (the processes this one started: their counts and
+    figures), the time this process waited for them -- neither on a core
+    nor waiting for one -- is shortened by what patch mode removed in them
+    and lengthened by its start-up there and by their recording, in the
+    share their work took of that wait (:func:`share_waited`).
     """
     operations = group.in_operations(cost)
     startup: float | None = group.startup_seconds
@@ -362,6 +396,30 @@ def figures_of(
     figures.removed = removed
     figures.unknown = tuple(sorted(unknown))
     figures.contention = scale
-    if contention is None and scale > CONTENDED:
-        figures.unscaled = figures_of(name, group, cost, replay, summed, contention=1.0)
+    if children is not None:
+        child_group, child = children
+        share = share_waited(group, child_group)
+        waited = group.waited() or 0.0
+        in_wait = min(child.recording * share, waited)  # the children's recording, as this process waited for it
+        figures.recording += in_wait
+        figures.run = max(figures.run - in_wait, 0.0)
+        if child.removed is not None:
+            figures.from_children = (child.removed - (child.startup or 0.0)) * share
+    if contention is None and scale > CONTENDED and group.core_seconds is None:
+        figures.unscaled = figures_of(name, group, cost, replay, summed, contention=1.0, children=children)
     return figures
+
+
+def share_waited(parent: Group, children: Group) -> float:
+    """The part of the children's work (their time on a core or waiting for one) that ``parent``
+    waited for: its waits (neither on a core nor waiting for one) over that work, at most 1.
+
+    Their work, done side by side while the parent waits, shortens the wait by
+    its length over how many of them worked at once, on average: a second of
+    work taken out of four workers that ran together while the parent waited
+    shortens its wait by a quarter of a second. None of it, where the system
+    does not say how long the processes waited for a core."""
+    waited, work = parent.waited(), children.busy()
+    if not waited or not work:
+        return 0.0
+    return min(waited / work, 1.0)

@@ -60,6 +60,8 @@ def count_whole_process(fallback: float) -> None:
     else:
         record.origin, record.counted_from = min(start, record.origin), "process start"
     record.cpu_origin = 0.0  # the process's CPU time counts from its start
+    if record.core_origin is not None:  # and so do its main thread's times on a core and waiting for one
+        record.core_origin = (0.0, 0.0)
     record.imported = True
 
 

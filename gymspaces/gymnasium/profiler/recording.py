@@ -63,6 +63,9 @@ class Record:
         self.origin = self.started
         # The process's CPU time at the origin: a run that waited for a core took longer than its CPU time.
         self.cpu_origin = time.process_time()
+        # The main thread's time on a core and waiting for one at the origin (None: the system
+        # does not say): what tells a wait for a core from a wait for workers or I/O.
+        self.core_origin = core_times()
         self.counted_from = "patching"
         self.patching = 0.0  # seconds patch() took: patch mode's start-up, when in the run
         self.imported = False  # whether gymspaces' layer was imported inside the run
@@ -81,10 +84,28 @@ class Record:
                 "plain_outer_seconds": dict(self.plain_outer_seconds),
                 "run_seconds": time.perf_counter() - self.origin,
                 "run_cpu_seconds": time.process_time() - self.cpu_origin,
+                "run_core_seconds": _since(core_times(), self.core_origin),
                 "counted_from": self.counted_from,
                 "startup_seconds": self.patching if self.counted_from != "patching" else 0.0,
                 "imported": self.imported,
             }
+
+
+def core_times() -> tuple[float, float] | None:
+    """The main thread's seconds on a core and waiting in the queue for one, since it started
+    (Linux's /proc/<pid>/schedstat); None where the system does not say."""
+    try:
+        with open(f"/proc/{os.getpid()}/schedstat", "rb") as handle:
+            on_core, waiting = handle.read().split()[:2]
+        return int(on_core) / 1e9, int(waiting) / 1e9
+    except (OSError, ValueError):
+        return None
+
+
+def _since(now: tuple[float, float] | None, origin: tuple[float, float] | None) -> tuple[float, float] | None:
+    if now is None or origin is None:
+        return None
+    return now[0] - origin[0], now[1] - origin[1]
 
 
 _record = Record()
