@@ -224,9 +224,11 @@ def test_short_report_reads_gain_first_in_twelve_lines_of_at_most_100_columns(tm
     # Under the gain, as the run went: the other end of the estimate if the run waited (a loaded
     # machine), and the recording's cost if it weighs; then always start-up, what is left, what ran.
     said = lines[2:]
-    if said[0].startswith("    range: "):
+    if said[0].startswith("    between "):
         assert re.fullmatch(
-            r"    range: ~[\d.]+x if the run, at [\d.]+x its CPU time, waited for workers or I/O, not a core", said[0]
+            r"    between ~[\d.]+x and ~[\d.]+x: it took [\d.]+x its CPU time, waiting for a core or for "
+            r"workers or I/O \(the system does not say which\)",
+            said[0],
         ), said[0]
         said = said[1:]
     if said[0].startswith("    recording "):
@@ -238,7 +240,7 @@ def test_short_report_reads_gain_first_in_twelve_lines_of_at_most_100_columns(tm
     assert left and float(left[1]) > 0, said[1]  # a short run's time in space operations does not round to zero
     # Operations are listed by their time, most first; Taxi's two contains
     # calls (the first one judges the space) can outlast 400 samples.
-    compiled = re.fullmatch(r"  compiled: (.*)", said[2])
+    compiled = re.fullmatch(r"    compiled: (.*)", said[2])
     assert compiled and "Discrete.sample x400" in compiled[1].split(", "), said[2]
     assert lines[-1].startswith("  this report: ") and "replaying calls for the estimate" in lines[-1], lines[-1]
 

@@ -87,8 +87,8 @@ def test_calls_that_ran_gymnasiums_code_are_not_counted_compiled(tmp_path: Path)
     lines = report(tmp_path, CUSTOM.format(name="MyDiscrete", exact=300))
     text = "\n".join(lines)
     # Only the exact Discrete's 300 samples ran compiled.
-    assert "  compiled: Discrete.sample x300" in lines, text
-    assert "Discrete.contains x" not in joined(lines, "  compiled: ")
+    assert "    compiled: Discrete.sample x300" in lines, text
+    assert "Discrete.contains x" not in joined(lines, "    compiled: ")
     assert "  ran Gymnasium's own code: 2000 calls (Discrete.sample x1000, Discrete.contains x1000)" in lines, text
     # The reason, whole.
     assert "why, e.g. Discrete.sample on __main__.MyDiscrete: subclass-overrides: MyDiscrete redefines sample" in joined(lines, "    why")
@@ -98,7 +98,7 @@ def test_nothing_compiled_says_so_and_details_count_compiled_calls(tmp_path: Pat
     lines = report(tmp_path, CUSTOM.format(name="MyDiscrete", exact=0), "--report-details")
     assert table(lines) == {"Discrete.sample": [1000, 0], "Discrete.contains": [1000, 0]}, "\n".join(lines)
     short = report(tmp_path, CUSTOM.format(name="MyDiscrete", exact=0))
-    assert "  compiled: nothing (no patched space operation ran compiled)" in short
+    assert "    compiled: nothing (no patched space operation ran compiled)" in short
 
 
 def test_helper_calls_that_fall_back_are_counted_as_gymnasiums(tmp_path: Path) -> None:
@@ -209,7 +209,7 @@ def test_a_program_that_ran_and_exited_gets_its_report(tmp_path: Path) -> None:
     script.write_text("import sys\nimport gymnasium\ngymnasium.spaces.Discrete(2).sample()\nsys.exit(3)\n")
     result = run(["-m", "gymspaces.gymnasium", "--report", str(script)], tmp_path)
     assert result.returncode == 3
-    assert "  compiled: Discrete.sample x1" in result.stderr.splitlines(), result.stderr
+    assert "    compiled: Discrete.sample x1" in result.stderr.splitlines(), result.stderr
 
 
 @pytest.mark.parametrize("option", ["--report", "--report-details"])

@@ -18,9 +18,11 @@ operations, the estimate of what patch mode removed) by
 from __future__ import annotations
 
 import math
+import re
 import textwrap
 import time
 from collections import Counter
+from typing import Any
 
 from gymspaces.gymnasium.profiler import recording
 from gymspaces.gymnasium.profiler.estimate import Figures, Group, Replay, figures_of, replay_calls, timer_cost
@@ -105,13 +107,14 @@ def report(estimate: bool = True, details: bool = False) -> str:
         plain.update(counts["plain_calls"])
     replay = Replay(None, "")
     if estimate:
-        kept_calls = [kept for counts in [own, *child_counts] for items in counts["kept_calls"].values() for kept in items]
+        kept_calls = _kept_for_replay([own, *child_counts])
         replay = replay_calls(kept_calls, for_import=bool(main.importers or workers.importers))
     cost = timer_cost()
     figures = [figures_of("this process", main, cost, replay)]
     if workers.processes:
         name = f"{workers.processes} child process{'es' if workers.processes != 1 else ''}"
-        figures.append(figures_of(name, workers, cost, replay, summed=True))
+        children = figures_of(name, workers, cost, replay, summed=True)
+        figures = [figures_of("this process", main, cost, replay, children=(workers, children)), children]
     itself = time.perf_counter() - started
     if not details:
         return "\n".join(_summary(figures, main, workers, missing, plain, slow, replay, itself))
@@ -123,20 +126,47 @@ def report(estimate: bool = True, details: bool = False) -> str:
     return "\n".join(line for text in lines for line in _wrap(text))
 
 
+def _kept_for_replay(processes: list[dict[str, Any]]) -> list[bytes]:
+    """The kept calls to replay: per operation, as many as one process keeps
+    (:data:`~gymspaces.gymnasium.profiler.recording.KEPT_PER_OPERATION`), taken from the
+    processes in turn (workers running the same code keep much the same calls, and each
+    replayed call costs the report a few milliseconds at exit)."""
+    by_label: dict[str, list[list[bytes]]] = {}
+    for counts in processes:
+        for label, items in counts["kept_calls"].items():
+            by_label.setdefault(label, []).append(list(items))
+    chosen: list[bytes] = []
+    for lists in by_label.values():
+        taken = 0
+        for round_ in range(max(map(len, lists))):
+            for items in lists:
+                if round_ < len(items) and taken < recording.KEPT_PER_OPERATION:
+                    chosen.append(items[round_])
+                    taken += 1
+    return chosen
+
+
 WIDTH = 100
 """The widest line of either report."""
 
 
 def _wrap(text: str) -> list[str]:
     """``text`` as lines of at most :data:`WIDTH` columns, broken between words (a
-    word longer than a line, a long path say, is broken where it must); lines
-    after the first are indented two columns more than the first."""
+    word longer than a line, a long path say, is broken where it must), never
+    between a figure and its unit; lines after the first are indented two
+    columns more than the first."""
     if len(text) <= WIDTH:
         return [text]
     indent = " " * (len(text) - len(text.lstrip(" ")))
-    return textwrap.wrap(
-        text.strip(), WIDTH, initial_indent=indent, subsequent_indent=indent + "  ", break_on_hyphens=False
+    joined = _FIGURE_AND_UNIT.sub(_NO_BREAK, text.strip())
+    lines = textwrap.wrap(
+        joined, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ", break_on_hyphens=False
     )
+    return [line.replace(_NO_BREAK, " ") for line in lines]
+
+
+_NO_BREAK = "\u00a0"  # a space textwrap does not break at (it breaks at ASCII whitespace alone)
+_FIGURE_AND_UNIT = re.compile(r"(?<=\d) (?=(?:s|ms|us|ns|calls?)\b)")
 
 
 def _since(figures: Figures) -> str:
@@ -164,15 +194,44 @@ def _gain_line(figures: Figures) -> str:
 
 
 def _range_line(figures: Figures) -> str | None:
-    """The other end of the estimate for a contended run: its gain had it waited for something else
-    than a core (the replay's times unscaled); None when the run did not wait or it is not estimated."""
+    """The estimate's range for a run that took longer than its CPU time where the system does not
+    say what it waited for: its gain had it waited for a core (the replay's times scaled) and had it
+    waited for workers or I/O (unscaled); None when there is no such range."""
     other = figures.unscaled
     if other is None or other.gain is None or figures.gain is None or abs(other.gain - figures.gain) < 0.005:
         return None
+    low, high = sorted((other.gain, figures.gain))
     return (
-        f"    range: ~{other.gain:.2f}x if the run, at {figures.contention:.2f}x its CPU time, "
-        "waited for workers or I/O, not a core"
+        f"    between ~{low:.2f}x and ~{high:.2f}x: it took {figures.contention:.2f}x its CPU time, "
+        "waiting for a core or for workers or I/O (the system does not say which)"
     )
+
+
+def _children_line(figures: Figures, children: Figures | None) -> str | None:
+    """What the child processes' gain took off this process's waits for them."""
+    if children is None or abs(figures.from_children) < NO_GAIN * max(figures.run, 1e-9):
+        return None
+    how = "less" if figures.from_children > 0 else "more"
+    return (
+        f"    of that, {_durations(abs(figures.from_children))[0]} {how} waiting for its "
+        f"{children.name} (patch mode's work in them, below)"
+    )
+
+
+LISTED = 3
+"""Operations the short report names per group; --report-details lists every one."""
+
+
+def _compiled_line(group: Group) -> str:
+    """The operations that ran compiled in ``group``, most time first, and how many are left out."""
+    compiled = group.compiled_calls()
+    labels = sorted(compiled, key=lambda label: (-group.seconds[label], label))
+    if not labels:
+        return "    compiled: nothing (no patched space operation ran compiled)"
+    shown = ", ".join(f"{label} x{compiled[label]}" for label in labels[:LISTED])
+    left_out = len(labels) - LISTED
+    more = f"; {left_out} more operation{'s' if left_out != 1 else ''}: --report-details" if left_out > 0 else ""
+    return f"    compiled: {shown}{more}"
 
 
 def _summary(
@@ -185,13 +244,19 @@ def _summary(
     replay: Replay,
     itself: float,
 ) -> list[str]:
-    """The short report: the gain, what is left, what ran how, what the report took."""
+    """The short report: per group of processes the gain, what is left, what ran compiled;
+    then what ran Gymnasium's code, and what the report took."""
     lines = ["gymspaces patch mode report (every figure, and how it is made: --report-details)"]
-    for group in figures:
+    children = figures[1] if len(figures) > 1 else None
+    for group, counts in zip(figures, (main, workers)):
         lines.append(_gain_line(group))
         other_end = _range_line(group)
         if other_end:
             lines.append(other_end)
+        if group is not children:
+            waited_less = _children_line(group, children)
+            if waited_less:
+                lines.append(waited_less)
         if group.recording >= NO_GAIN * group.run:
             lines.append(
                 f"    recording this report added ~{_durations(group.recording)[0]} to the run, "
@@ -203,14 +268,7 @@ def _summary(
                 "(importing gymspaces, patching)"
             )
         lines.append(_left_line(group))
-    compiled = main.compiled_calls() + workers.compiled_calls()
-    seconds = main.seconds + workers.seconds
-    labels = sorted(compiled, key=lambda label: (-seconds[label], label))
-    if labels:
-        shown = ", ".join(f"{label} x{compiled[label]}" for label in labels[:3])
-        lines.append(f"  compiled: {shown}{f', {len(labels) - 3} more' if len(labels) > 3 else ''}")
-    else:
-        lines.append("  compiled: nothing (no patched space operation ran compiled)")
+        lines.append(_compiled_line(counts))
     lines.extend(_plain_summary(plain))
     if slow:
         (name, site), _ = slow.most_common(1)[0]
