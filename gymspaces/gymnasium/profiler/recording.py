@@ -12,7 +12,9 @@ user code that created it (:func:`plain_space`).
 
 All of it goes to the process's one record (:func:`current`), which
 :mod:`gymspaces.gymnasium.profiler.processes` renews when counting starts and in a
-forked child. Recording costs one to two microseconds per call (measured in
+forked child. Recording costs about 2 us per patched call, and as much again
+per sub-call, each being timed too (a Discrete's sample 0.14 us, 2.0 us
+recorded; a Dict's of three Discrete spaces 1.1 us, 8.2 us: measured in
 docs/patching.md), so it is off unless asked for.
 """
 
