@@ -227,7 +227,7 @@ def _count(options: argparse.Namespace, cases: list[str] | None, pytest_args: li
         )
     if not _have("gymnasium"):
         raise UsageError(f"--instructions counts both sides of a case; Gymnasium is not installed: {BENCH_EXTRA}")
-    run = count_run(cases, verbose=options.verbose)
+    run = count_run(cases, verbose=options.verbose, progress=sys.stderr)
     print("\n".join(fit(render_counts(run))))
     status = EXIT_OK
     if baseline is not None:
