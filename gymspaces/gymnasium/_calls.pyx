@@ -135,6 +135,9 @@ CHECKED = frozenset(
 
 cdef enum:
     MAX_CHECKS = 8
+# The checks a call without arguments passes (a sample with no mask, probability or num_edges).
+cdef tuple ARGUMENT_CHECKS = (CHECK_NO_MASK, CHECK_NOT_OPTIMIZED, CHECK_EXACT_MASKS, CHECK_QUIET_MASKED_DRAWS,
+                              CHECK_NO_PROBABILITY, CHECK_EDGES_HAVE_SPACE, CHECK_RELEASE)
 cdef object UINT64 = np.dtype(np.uint64)
 
 
@@ -185,6 +188,12 @@ cdef class Operation:
     cdef readonly tuple checks
     cdef int check_list[MAX_CHECKS]
     cdef int check_count
+    # Where the driver's loop starts: 2 for a row that runs PATCHED then SPACE
+    # (the head of first_failure does those two inline), else 0; and whether all
+    # checks after those two pass for a call without arguments (a sample with no
+    # mask nor probability): then the judge's answer is the driver's.
+    cdef int loop_from
+    cdef bint judged_alone
     cdef readonly object judge
     cdef readonly bint checked, rerun
     cdef readonly object release_proven, may_warn, convert
@@ -202,9 +211,19 @@ cdef class Operation:
             raise ValueError("a row checks its value's casts exactly when it has may_warn")
         self.owner, self.name, self.label = owner, name, label
         self.checks = checks
-        self.check_count = len(checks)
-        for i, check in enumerate(checks):
-            self.check_list[i] = check
+        # What the driver runs: the checks, less those that cannot fail in this
+        # interpreter (NOT_OPTIMIZED without python -O) or on this release (RELEASE
+        # where it has no rule), which then cost a call nothing.
+        self.check_count = 0
+        for check in checks:
+            if (check == CHECK_NOT_OPTIMIZED and not OPTIMIZED) or (check == CHECK_RELEASE and release_proven is None):
+                continue
+            self.check_list[self.check_count] = check
+            self.check_count += 1
+        self.loop_from = 2 if self.check_count >= 2 and self.check_list[0] == CHECK_PATCHED and (
+            self.check_list[1] == CHECK_SPACE) else 0
+        self.judged_alone = self.loop_from == 2 and all(
+            [check in ARGUMENT_CHECKS for check in checks[2:] if check != CHECK_RELEASE or release_proven is not None])
         self.failures = failures
         self.left = left
         self.judge = judge
@@ -243,17 +262,30 @@ cdef object recover(Operation row, Live live, error, rerun, tuple args, dict kwa
     raise error
 
 
-cdef object first_failure(Operation row, Live live, space, first, second, third, tuple args, dict kwargs):
+cdef inline object first_failure(Operation row, Live live, space, first, second, third, tuple args,
+                                 dict kwargs):
     """The reason of the first of ``row``'s checks this call fails, or None: it runs compiled.
 
     The call's arguments after the space: ``first``, ``second`` and ``third`` are
     ``sample``'s mask, probability and (Graph) ``num_edges``, ``contains``' value,
     or a helper's value (``MISSING`` when not given), with every argument of a
-    helper in ``args`` and ``kwargs``.
+    helper in ``args`` and ``kwargs``. Most rows start PATCHED, SPACE: those two
+    run here, inline in the entry, and the rest in :func:`checks_from`.
     """
+    if row.loop_from == 2:
+        if not live.on:
+            return NOT_PATCHED
+        reason = (<Judge> row.judge).reason(space)
+        if reason is not None or row.check_count == 2 or (
+                row.judged_alone and first is None and second is None and third is None):
+            return reason
+    return checks_from(row, live, space, first, second, third, args, kwargs)
+
+
+cdef object checks_from(Operation row, Live live, space, first, second, third, tuple args, dict kwargs):
+    """The first failing of ``row``'s checks from the driver's loop start on (see :func:`first_failure`)."""
     cdef int i, check
-    cdef bint given
-    for i in range(row.check_count):
+    for i in range(row.loop_from, row.check_count):
         check = row.check_list[i]
         if check == CHECK_PATCHED:
             if not live.on:
@@ -273,7 +305,7 @@ cdef object first_failure(Operation row, Live live, space, first, second, third,
             if first is not None or second is not None:
                 return BOX_ARGUMENTS
         elif check == CHECK_NOT_OPTIMIZED:
-            if OPTIMIZED and (first is not None or second is not None):
+            if first is not None or second is not None:
                 return OPTIMIZED_ARGUMENTS
         elif check == CHECK_EXACT_MASKS:
             # An ndarray subclass: Gymnasium's code may return one.
@@ -298,7 +330,7 @@ cdef object first_failure(Operation row, Live live, space, first, second, third,
             if first is not MISSING and row.may_warn(space, first):
                 return MAY_WARN_CAST
         elif check == CHECK_RELEASE:
-            if row.release_proven is not None and not release_proves(row, space, first, second, args, kwargs):
+            if not release_proves(row, space, first, second, args, kwargs):
                 return RELEASE_ARGUMENTS
     return None
 
@@ -320,7 +352,7 @@ def method_entry(Operation row, compiled, original, Live live):
 
     if row.name == "sample":
         def sample(self, mask=None, probability=None):
-            reason = first_failure(row, live, self, mask, probability, None, EMPTY, None)
+            reason = first_failure(row, live, self, mask, probability, None, None, None)
             if reason is None:
                 failure = None
                 try:
@@ -338,7 +370,7 @@ def method_entry(Operation row, compiled, original, Live live):
         raise ValueError(f"no method entry for {row!r}")
 
     def contains(self, x):
-        reason = first_failure(row, live, self, x, None, None, EMPTY, None)
+        reason = first_failure(row, live, self, x, None, None, None, None)
         if reason is None:
             failure = None
             try:
@@ -361,7 +393,7 @@ def graph_sample_entry(Operation row, compiled, original, Live live):
     label = row.label
 
     def sample(self, mask=None, probability=None, num_nodes=10, num_edges=None):
-        reason = first_failure(row, live, self, mask, probability, num_edges, EMPTY, None)
+        reason = first_failure(row, live, self, mask, probability, num_edges, None, None)
         if reason is None:
             failure = None
             try:

@@ -854,9 +854,9 @@ def test_the_table_has_one_row_per_operation_of_every_class() -> None:
     for row in rows:
         assert (row.checks[:1] == (_calls.PATCHED,) and (_calls.SPACE in row.checks or _calls.TREE in row.checks)
                 if row.left is None else row.checks == ())
-    # What is left to Gymnasium says why, with its figures; patch() installs nothing for it.
+    # What is left to Gymnasium says why (the bench's left_* cases measure it); patch() installs nothing for it.
     left = [row for row in rows if row.left is not None]
-    assert left and all(" us " in row.left for row in left)
+    assert left and all(row.left for row in left)
     with patched():
         for row in left:
             if row.name in _operations.METHODS:
