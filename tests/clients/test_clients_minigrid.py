@@ -28,7 +28,9 @@ from minigrid.core.mission import MissionSpace  # noqa: E402
 pytestmark = pytest.mark.usefixtures("unpatched")  # conftest: each test starts unpatched
 
 ENV_ID = "MiniGrid-Empty-5x5-v0"
-MISSION_REASON = "MissionSpace is not one of the classes patch mode compiles"  # after "sub-space MissionSpace: "
+MISSION = "MissionSpace is not one of the classes patch mode compiles"
+MISSION_REASON = f"not-a-gymnasium-class: {MISSION}"
+IN_A_TREE = f"not-a-gymnasium-class: sub-space MissionSpace: {MISSION}"
 
 
 def holds_mission(space: Any) -> bool:
@@ -48,7 +50,7 @@ def test_the_mission_space_runs_plain_and_its_siblings_compiled() -> None:
         assert is_compiled(env.action_space)
         assert plain_reason(observation_space["mission"]) == MISSION_REASON
         # The Dict as a whole runs Gymnasium's code, which calls its compiled children.
-        assert plain_reason(observation_space) == f"not-a-gymnasium-class: sub-space MissionSpace: {MISSION_REASON}"
+        assert plain_reason(observation_space) == IN_A_TREE
         env.close()
 
 
@@ -107,7 +109,7 @@ def test_observation_wrappers_patched_equal_plain(name: str) -> None:
     (plain, mission, plain_reasons), (compiled, _, patched_reasons) = plain_and_patched(run)
     assert None not in plain_reasons  # the plain run was plain
     # Patched: compiled unless the wrapper kept the MissionSpace child.
-    expected = f"not-a-gymnasium-class: sub-space MissionSpace: {MISSION_REASON}" if mission else None
+    expected = IN_A_TREE if mission else None
     assert patched_reasons == (expected, None)
     assert_same_rollouts(compiled, plain)
 
@@ -134,11 +136,11 @@ def test_vector_envs_of_minigrid_envs_patched_equal_plain(kind: str) -> None:
 
     plain, compiled = plain_and_patched(run)
     assert compiled[1] == plain[1]
-    not_patched = "Gymnasium is not patched"
+    not_patched = "not-patched: Gymnasium is not patched"
     assert plain[2] == (not_patched, not_patched)
     assert plain[3] == [(False, not_patched, not_patched)] * 2
-    assert compiled[2] == (f"not-a-gymnasium-class: sub-space MissionSpace: {MISSION_REASON}", None)
-    assert compiled[3] == [(True, f"not-a-gymnasium-class: sub-space MissionSpace: {MISSION_REASON}", None)] * 2
+    assert compiled[2] == (IN_A_TREE, None)
+    assert compiled[3] == [(True, IN_A_TREE, None)] * 2
     assert_same_rollouts(compiled[0], plain[0])
 
 
