@@ -18,7 +18,8 @@ loaded machine or not, full run or subset, in any order:
   forks it keeps nothing (:func:`run_child`);
 * where a case's own objects land still decides how some tables keyed by
   address behave (patch mode's judges, the kernels' caches of Gymnasium's
-  spaces): each side is counted in :data:`PLACEMENTS` placements and the
+  spaces): each of gymspaces' sides is counted in :data:`PLACEMENTS`
+  placements (Gymnasium's, never judged, in one: :func:`placements`) and the
   least count is kept;
 * the hash seed and glibc's allocator thresholds are fixed, address
   randomisation is off where ``setarch -R`` is allowed, and the cyclic
@@ -84,6 +85,12 @@ the kernels' caches of other libraries' spaces remember objects in tables of slo
 other on every call, and where they land depends on everything the process allocated before
 (``patched_dict_flatdim``: 8,177, 8,460 and 8,372 instructions a call in three placements). The
 least is the count without such a collision, unless all three have one."""
+def placements(side: str) -> int:
+    """How many placements of ``side`` are counted: one of Gymnasium's, which a comparison never judges (it
+    divides both runs by the baseline's Gymnasium count) and which is most of a count's work."""
+    return 1 if side == "gymnasium" else PLACEMENTS
+
+
 PLACEMENT_SHIFT = 4096 + 48
 """Bytes of each block allocated before a placement's set-up (``placement * 7`` blocks)."""
 MAX_WORKERS = 4
@@ -138,7 +145,7 @@ def _reason(error: BaseException) -> str:
 
 
 def _count_case(key: str, libs: dict[str, Any], calls: int) -> dict[str, Any]:
-    """Set up, warm and count every side of case ``key`` in :data:`PLACEMENTS` placements.
+    """Set up, warm and count every side of case ``key`` in its :func:`placements`.
 
     Returns what its dumps hold, in marker order: ``pairs``, one ``[side,
     counted]`` per pair of markers (``counted`` false when the calls raised
@@ -149,7 +156,7 @@ def _count_case(key: str, libs: dict[str, Any], calls: int) -> dict[str, Any]:
     kept: list[Any] = []  # every placement's objects live on, so the next one's go elsewhere
     with contextlib.ExitStack() as built:
         for side, setup, context in _sides(CASES_BY_KEY[key], libs):
-            for placement in range(PLACEMENTS):
+            for placement in range(placements(side)):
                 # A different number and size of blocks before each placement's set-up.
                 kept.append([bytearray(PLACEMENT_SHIFT * placement) for _ in range(placement * 7)])
                 marked = counted = False
@@ -498,7 +505,7 @@ def count_run(
         "date": time.strftime("%Y-%m-%d", time.gmtime()),
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "system": f"{platform.system()} {platform.machine()}",
-        "cpu": f"callgrind, {PLACEMENTS} x {calls} calls a case and side, {jobs} at once, counted in {seconds:.0f} s",
+        "cpu": f"callgrind, {PLACEMENTS} x {calls} calls a case and side, {jobs} at once, in {seconds:.0f} s",
         "cores": None,
     }
     return run
@@ -520,7 +527,7 @@ def _read_case(run: Run, folder: Path, found: dict[str, Any], calls: int) -> Non
     for (side, counted), dump in zip(pairs, dumps[1::2]):
         counts.setdefault(side, []).append(_total(dump) / calls if counted else None)
     for side, placed in counts.items():
-        if len(placed) == PLACEMENTS and None not in placed:  # a side that failed once is not counted
+        if len(placed) == placements(side) and None not in placed:  # a side that failed once is not counted
             run.medians.setdefault(key, {})[side] = min(value for value in placed if value is not None)
 
 
@@ -542,9 +549,10 @@ def render_counts(run: Run) -> list[str]:
 
         table.append([key, cell(ours), cell(theirs), ratio(ours), cell(kernels), ratio(kernels) if kernels else "-"])
     lines = [
-        f"instructions per call (Ir), callgrind: the least of {PLACEMENTS} placements in the heap, "
-        f"each {CALLS} calls after {WARM_UP}",
-        "ratio = Gymnasium / the column before it; kernels = gymspaces' own classes (patch-mode cases)",
+        f"instructions per call (Ir), callgrind, {CALLS} calls after {WARM_UP} to warm up: the least of "
+        f"{PLACEMENTS} placements",
+        "in the heap (Gymnasium's side: one); ratio = Gymnasium / the column before it;",
+        "kernels = gymspaces' own classes (patch-mode cases)",
     ]
     lines += aligned(table)
     for key, why in sorted(run.unmeasured.items()):
