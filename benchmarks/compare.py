@@ -90,6 +90,9 @@ class Speedup:
     chance: float | None = None
     """After re-measurement, the chance that as many of its interleaved pairs would fall past the threshold
     if it had not regressed (a one-sided sign test); it is called regressed only below :data:`SIGNIFICANCE`."""
+    low: float | None = None
+    """A timed baseline's speedup at the low edge of its spread (Gymnasium's first quartile over the other
+    side's third), where the baseline kept its quartiles; never above ``base``."""
 
     @property
     def name(self) -> str:
@@ -116,10 +119,33 @@ class Comparison:
     only_base: list[str] = field(default_factory=list)
     described: str = ""
     """When and where the baseline was run, if known."""
+    timed: bool = True
+    """Whether the speedups are timed (else two instruction counts are compared)."""
+    refused: str = ""
+    """Why ``--fail-above`` does not gate this comparison (a timed run with nothing to judge a fall on)."""
+
+    def line(self, speedup: Speedup) -> float:
+        """The speedup below which ``speedup`` fell past the threshold: ``base x (1 - PCT/100)``, from the low
+        edge of the baseline's spread instead of its median for a timed run."""
+        base = speedup.low if self.timed and speedup.low is not None else speedup.base
+        return base * (1 - self.threshold / 100)
+
+    def fell(self, speedup: Speedup) -> bool:
+        """Whether ``speedup`` is below :meth:`line` on this run's figures."""
+        return speedup.now < self.line(speedup)
 
     @property
     def regressions(self) -> list[Speedup]:
-        return [s for s in self.speedups if regressed(s.base, s.now, self.threshold) and not self.within_noise(s)]
+        """The speedups below the line on their figures, less those their re-measured pairs do not show."""
+        return [s for s in self.speedups if self.fell(s) and not self.within_noise(s)]
+
+    @property
+    def failures(self) -> list[Speedup]:
+        """The regressions that fail the command: every one of a count; of a timed run, only those shown by
+        pairs measured in this run (their sign test below :data:`SIGNIFICANCE`), and none if refused."""
+        if not self.gating or self.refused:
+            return []
+        return [s for s in self.regressions if not self.timed or (s.chance is not None and s.chance < SIGNIFICANCE)]
 
     def within_noise(self, speedup: Speedup) -> bool:
         """Whether ``speedup`` fell on its figures but its re-measured pairs do not show it (sign test)."""
@@ -128,7 +154,7 @@ class Comparison:
     @property
     def noise(self) -> list[Speedup]:
         """The speedups below the threshold on their figures that the sign test did not call regressed."""
-        return [s for s in self.speedups if regressed(s.base, s.now, self.threshold) and self.within_noise(s)]
+        return [s for s in self.speedups if self.fell(s) and self.within_noise(s)]
 
     @property
     def improvements(self) -> list[Speedup]:
@@ -193,19 +219,43 @@ def compare(
     Comparison
     """
     keys = None if cases is None else list(cases)
-    if run.mode == baseline.mode == COUNTED:
+    timed = not run.mode == baseline.mode == COUNTED
+    if not timed:
         run = _on_base_reference(run, baseline)
     now, base = speedups_of(run, keys), speedups_of(baseline, keys)
+    lows = low_edges(baseline, keys) if timed else {}
     both = sorted(set(now) & set(base), key=_order)
+    refused = ""
+    if timed and gating and both and not lows:
+        refused = (
+            f"{name} keeps no spread of its times (quartiles), and a timed fall is judged against it: "
+            "save the baseline with --json, or --figures of this version"
+        )
     return Comparison(
         name,
         REPORT_THRESHOLD if threshold is None else threshold,
         gating,
-        [Speedup(key, measure, base[key, measure], now[key, measure]) for key, measure in both],
+        [Speedup(key, measure, base[key, measure], now[key, measure], low=lows.get((key, measure)))
+         for key, measure in both],
         _names(set(now) - set(base)),
         _names(set(base) - set(now)),
         describe(baseline),
+        timed,
+        refused,
     )
+
+
+def low_edges(run: Run, keys: Iterable[str] | None = None) -> dict[tuple[str, str], float]:
+    """Each speedup of a timed ``run`` at the low edge of its spread: Gymnasium's first quartile over the
+    other side's third (at most the speedup of the medians), where the run kept both."""
+    medians = speedups_of(run, keys)
+    found = {}
+    for (key, measure), speedup in medians.items():
+        side = dict(MEASURES)[measure]
+        spread = run.spread.get(key, {})
+        if "gymnasium" in spread and side in spread and spread[side][1] > 0:
+            found[key, measure] = min(speedup, spread["gymnasium"][0] / spread[side][1])
+    return found
 
 
 def _on_base_reference(run: Run, baseline: Run) -> Run:
@@ -279,8 +329,15 @@ def render_comparison(comparison: Comparison) -> list[str]:
         "speedup = Gymnasium / gymspaces in one run (plain / patched in patch mode)",
         f"regressed: now < base x (1 - {pct}); improved: now > base x (1 + {pct})",
     ]
+    if c.timed and any(s.low is not None for s in c.speedups):
+        lines.append(
+            "timed: base is the median ratio; the line starts from its spread's low edge (Gymnasium's first "
+            "quartile / the other side's third), and a fall fails only if pairs measured in this run show it"
+        )
     if not c.gating:
         lines.append("regressions are listed, not failed (see --fail-above)")
+    elif c.refused:
+        lines.append(f"--fail-above does not gate this run: {c.refused}")
     table = [["case", "base", "now", "change", "verdict"]]
     for label, speedups, sign in (("REGRESSED", c.regressions, 1), ("improved", c.improvements, -1)):
         for s in sorted(speedups, key=lambda s: sign * s.change):  # the largest change first
@@ -313,18 +370,28 @@ def verdict(comparison: Comparison) -> int:
         print(f"compare: nothing compared, no case has a speedup in both this run and {c.name}")
         return EXIT_OK
     if not regressions:
-        head = "PASS, none" if c.gating else "none"
+        head = "PASS, none" if c.gating and not c.refused else "none"
         print(f"compare: {head} of {len(c.speedups)} speedups fell more than {pct} against {c.name}")
         return EXIT_OK
-    head = "FAIL" if c.gating else "reported only"
-    count = f"{len(regressions)} of {len(c.speedups)} speedups"
-    lines = [f"compare: {head}, {count} fell more than {pct} against {c.name}:"]
-    lines += [f"  {s.name}: {_ratio(s.base)} -> {_ratio(s.now)} ({s.change:+.1%})" for s in regressions]
+    failures = sorted(c.failures, key=lambda s: s.change)
+    shown = failures or regressions
+    if failures:
+        head = "FAIL,"
+    elif c.gating and not c.refused:
+        head = "PASS, no fall shown by this run's pairs;"  # a timed fall that was not measured again
+    else:
+        head = "reported only,"
+    head = f"{head} {len(shown)} of {len(c.speedups)} speedups fell more than {pct} against {c.name}"
+    lines = [f"compare: {head}:"]
+    lines += [f"  {s.name}: {_ratio(s.base)} -> {_ratio(s.now)} ({s.change:+.1%})" for s in shown]
+    if c.gating and c.refused:
+        lines.append(f"(not gated: {c.refused})")
     print("\n".join(fit(lines)))
-    return EXIT_REGRESSED if c.gating else EXIT_OK
+    return EXIT_REGRESSED if failures else EXIT_OK
 
 
 __all__ = [
     "MAIN", "REPORT_THRESHOLD", "SIGNIFICANCE", "Comparison", "Speedup", "check_threshold", "compare", "describe",
-    "improved", "load_baseline", "regressed", "render_comparison", "sign_test", "speedups_of", "verdict",
+    "improved", "load_baseline", "low_edges", "regressed", "render_comparison", "sign_test", "speedups_of",
+    "verdict",
 ]

@@ -15,7 +15,6 @@ from collections.abc import Sequence
 
 from benchmarks.cases import CASES_BY_KEY, Case
 from benchmarks.compare import MAIN, Comparison, sign_test
-from benchmarks.compare import regressed as regressed_past
 from benchmarks.errors import BENCH_EXTRA, EXIT_MISSED, EXIT_OK, EXIT_USAGE, UsageError
 from benchmarks.evaluation import Report, evaluate
 from benchmarks.paired import Interleaved, kernels_side, time_interleaved
@@ -85,6 +84,7 @@ def confirm_misses(
         _time_again({key: CASES_BY_KEY[key] for key in missed}, timings, "below the target")
         for key in missed:
             run.medians[key].update(timings[key].median_pair)
+            run.spread.setdefault(key, {}).update(timings[key].quartiles)
             run.remeasured[key] = attempt
         report = evaluate(run, targets, cases, baseline, True)
     if not timings:
@@ -101,9 +101,11 @@ def confirm_regressions(run: Run, comparison: Comparison) -> bool:
 
     A case's own speedup takes the figures of its median pair in ``run`` (so
     the report shows what was judged); a patched case's kernels gain takes
-    only the ratio of its median pair (its table keeps the first figures). A
-    case's own speedup already re-measured for its target is judged on that.
-    Its pairs must also show it: a one-sided sign test
+    only the ratio of its median pair (its table keeps the first figures).
+    The line is :meth:`~benchmarks.compare.Comparison.line`: from the low
+    edge of the baseline's spread where it kept one. A case re-measured for
+    its target is timed again here too: a timed fall fails only if pairs of
+    this run show it, a one-sided sign test
     (:func:`~benchmarks.compare.sign_test`) of how many pairs fell past the
     threshold, below :data:`~benchmarks.compare.SIGNIFICANCE`; one that
     fails the test is looked at again with more pairs, and one that still
@@ -119,9 +121,7 @@ def confirm_regressions(run: Run, comparison: Comparison) -> bool:
     for attempt in range(1, REMEASURES + 1):
         # Below the line on its figures, and not yet shown to be by its pairs (a second look adds pairs).
         regressed = [
-            s for s in comparison.speedups
-            if regressed_past(s.base, s.now, comparison.threshold) and (s.chance is None or comparison.within_noise(s))
-            and not (s.measure == MAIN and s.key in run.remeasured)
+            s for s in comparison.speedups if comparison.fell(s) and (s.chance is None or comparison.within_noise(s))
         ]
         if not regressed:
             break
@@ -133,10 +133,11 @@ def confirm_regressions(run: Run, comparison: Comparison) -> bool:
             s.now = pair["gymnasium"] / pair["gymspaces"]
             # The median pair alone could still be a spell's: the pairs must fall past the line more
             # often than chance before it is called a regression.
-            s.chance = sign_test(timings[s.name].pair_ratios, s.base * (1 - comparison.threshold / 100))
+            s.chance = sign_test(timings[s.name].pair_ratios, comparison.line(s))
             s.remeasured = attempts[s.name] = attempt
             if s.measure == MAIN:
                 run.medians[s.key].update(pair)
+                run.spread.setdefault(s.key, {}).update(timings[s.name].quartiles)
     for s in comparison.speedups:
         if s.name in timings:
             shown = "the median pair shown" if s.measure == MAIN else "the median pair's ratio compared"

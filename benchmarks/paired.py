@@ -47,6 +47,15 @@ class Interleaved:
         return sorted(theirs / ours for ours, theirs in zip(self.gymspaces, self.gymnasium))
 
     @property
+    def quartiles(self) -> dict[str, list[float]]:
+        """Each side's first and third quartiles of its blocks' times (a run's ``spread``)."""
+        found = {}
+        for side, times in (("gymspaces", self.gymspaces), ("gymnasium", self.gymnasium)):
+            ordered = sorted(times)
+            found[side] = [ordered[len(ordered) // 4], ordered[(3 * len(ordered)) // 4]]
+        return found
+
+    @property
     def median_pair(self) -> dict[str, float]:
         """Both sides' figures in the pair with the median ratio.
 

@@ -114,6 +114,7 @@ def figures_dict(figures: Figures) -> dict[str, Any]:
             "mode": run.mode, "machine": run.machine, "max_time": run.max_time, "versions": run.versions,
             "medians": run.medians, "extra": run.extra, "unmeasured": run.unmeasured,
             "remeasured": run.remeasured, "confirmed": run.confirmed,
+            **({"spread": run.spread} if run.spread else {}),
         },
         "cases": figures.cases,
         "has_reference": figures.has_reference,
@@ -144,6 +145,9 @@ def _run_of(section: Mapping[str, Any], identity: Mapping[str, Any]) -> Run:
         unmeasured=dict(section.get("unmeasured", {})),
         remeasured=dict(section.get("remeasured", {})),
         identity=dict(identity),
+        spread={
+            key: {side: list(pair) for side, pair in value.items()} for key, value in section.get("spread", {}).items()
+        },
     )
 
 

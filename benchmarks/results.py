@@ -55,6 +55,10 @@ class Run:
         How many times a case below its target was measured again.
     identity : dict
         When and where the run was made (:func:`identity_of`).
+    spread : dict
+        ``spread[case_key][implementation]``: the first and third quartiles
+        (seconds) of the times the median is the middle of, where the run
+        kept them: what a timed compare judges a fall against.
     """
 
     medians: dict[str, dict[str, float]] = field(default_factory=dict)
@@ -67,6 +71,7 @@ class Run:
     unmeasured: dict[str, str] = field(default_factory=dict)
     remeasured: dict[str, int] = field(default_factory=dict)
     identity: dict[str, Any] = field(default_factory=dict)
+    spread: dict[str, dict[str, list[float]]] = field(default_factory=dict)
 
     def median(self, key: str, implementation: str) -> float | None:
         """The median of case ``key`` on ``implementation`` in seconds, or ``None`` if not measured."""
@@ -88,7 +93,10 @@ def read_run(data: dict[str, Any]) -> Run:
         if "startup" in info:
             _read_startup(run, key, info["startup"])
         else:
-            run.medians.setdefault(key, {})[implementation] = float(bench["stats"]["median"])
+            stats = bench["stats"]
+            run.medians.setdefault(key, {})[implementation] = float(stats["median"])
+            if stats.get("q1") is not None and stats.get("q3") is not None:
+                run.spread.setdefault(key, {})[implementation] = [float(stats["q1"]), float(stats["q3"])]
         if "share" in info:
             run.extra.setdefault(key, {})["share"] = float(info["share"])
         run.versions[implementation] = str(info.get("version", "unknown"))
