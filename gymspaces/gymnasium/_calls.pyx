@@ -242,18 +242,14 @@ cdef class Operation:
 
 cdef object recover(Operation row, Live live, error, rerun, tuple args, dict kwargs):
     """What a call does once gymspaces' code raised ``error``: Gymnasium's own
-    code, ``rerun(*args, **kwargs)``, where ``row`` says so (for a helper,
-    ``rerun`` is Gymnasium's rules by class, and the rule of the space's class
-    runs); else Gymnasium's namesake of one of gymspaces' errors, or the error
-    as it is.
+    code, ``rerun(*args, **kwargs)``, where ``row`` says so; else Gymnasium's
+    namesake of one of gymspaces' errors, or the error as it is.
 
     Called after the except clause that caught ``error``, so that nothing is
     being handled when this raises, as in Gymnasium's own code (an exception's
     context is what Gymnasium's would have).
     """
     if row.rerun:
-        if type(rerun) is dict:
-            rerun = gymnasiums(<dict> rerun, args[0])
         if live.note_plain is not None:
             live.note_plain(row.label, args[0], RERUN)
         return rerun(*args, **kwargs) if kwargs else rerun(*args)
@@ -484,7 +480,7 @@ def general_rule(Operation row, helper, Live live, dict originals):
             if type(result) is GENERATOR_TYPE:
                 return translating(row, result)
             return result if row.convert is None else row.convert(result)
-        return recover(row, live, failure, originals, (space,) + args, kwargs)
+        return recover(row, live, failure, gymnasiums(originals, space), (space,) + args, kwargs)
 
     return rule
 
@@ -495,7 +491,7 @@ cdef object settled(Operation row, Live live, bint answered, result, failure, sp
     what the general rule does with one (:func:`recover`); else the kernel's
     answer, or the general rule's where it gave none."""
     if failure is not None:
-        return recover(row, live, failure, originals, (space,) + args, kwargs)
+        return recover(row, live, failure, gymnasiums(originals, space), (space,) + args, kwargs)
     if answered:
         return result
     return general(space, *args, **kwargs)

@@ -274,7 +274,9 @@ def _validator(name: str) -> Any:
 
 
 JUDGES: dict[str, _judge.Judge] = {
-    name: _judge.Judge(cls, _WATCHED[name], _judge_class, _validator(name), _generator_reason)
+    name: _judge.Judge(
+        cls, _WATCHED[name], judge_class=_judge_class, validate=_validator(name), judge_generator=_generator_reason
+    )
     for cls, name in GYMNASIUM_CLASSES.items()
 }
 

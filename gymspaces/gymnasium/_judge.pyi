@@ -13,6 +13,7 @@ class Judge:
         cls,
         base: type,
         watched: tuple[str, ...],
+        *,
         judge_class: Callable[[type], str | None],
         validate: Callable[[Any], str | None],
         judge_generator: Callable[[Any], str],

@@ -138,7 +138,7 @@ cdef class Judge:
     """
     # (Its attributes are declared in _judge.pxd, for kernels that call ``reason`` in C.)
 
-    def __cinit__(self, base, tuple watched, judge_class, validate, judge_generator):
+    def __cinit__(self, base, tuple watched, *, judge_class, validate, judge_generator):
         if len(watched) > MAX_WATCHED:
             raise ValueError(f"at most {MAX_WATCHED} watched attributes")
         self.base = base
