@@ -60,6 +60,8 @@ class Operation:
     release_proven: Callable[..., bool] | None
     may_warn: Callable[[Any, Any], bool] | None
     value_at: int
+    least_arguments: int
+    most_arguments: int
     checked: bool
     rerun: bool
     convert: Callable[[Any], Any] | None
@@ -77,6 +79,7 @@ class Operation:
         release_proven: Callable[..., bool] | None = None,
         may_warn: Callable[[Any, Any], bool] | None = None,
         value_at: int = 0,
+        arguments: tuple[int, int] = (0, 0),
         checked: bool = False,
         rerun: bool = False,
         convert: Callable[[Any], Any] | None = None,

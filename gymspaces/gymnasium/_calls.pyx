@@ -171,6 +171,10 @@ cdef class Operation:
         helper may warn casting the argument ``value_at`` after the space.
     value_at : int
         The position of ``may_warn``'s value among the arguments after the space.
+    least_arguments, most_arguments : int
+        How many positional arguments after the space a helper's checked kernel
+        takes (from ``arguments=(least, most)``); any other call, or one with
+        keywords, goes to the general rule.
     checked : bool
         A checked kernel answers first (:data:`CHECKED`).
     rerun : bool
@@ -197,12 +201,12 @@ cdef class Operation:
     cdef readonly object judge
     cdef readonly bint checked, rerun
     cdef readonly object release_proven, may_warn, convert
-    cdef readonly Py_ssize_t value_at
+    cdef readonly Py_ssize_t value_at, least_arguments, most_arguments
     cdef readonly Failures failures
 
     def __init__(self, str owner, str name, tuple checks, *, str label, Failures failures, left=None,
-                 judge=None, release_proven=None, may_warn=None, Py_ssize_t value_at=0, bint checked=False,
-                 bint rerun=False, convert=None):
+                 judge=None, release_proven=None, may_warn=None, Py_ssize_t value_at=0, arguments=(0, 0),
+                 bint checked=False, bint rerun=False, convert=None):
         if len(checks) > MAX_CHECKS or not all([0 <= check < CHECK_COUNT for check in checks]):
             raise ValueError(f"not a list of at most {MAX_CHECKS} checks: {checks!r}")
         if (CHECK_SPACE in checks) != (judge is not None):
@@ -230,6 +234,7 @@ cdef class Operation:
         self.release_proven = release_proven
         self.may_warn = may_warn
         self.value_at = value_at
+        self.least_arguments, self.most_arguments = arguments
         self.checked = checked
         self.rerun = rerun
         self.convert = convert
@@ -497,7 +502,7 @@ cdef object settled(Operation row, Live live, bint answered, result, failure, sp
     return general(space, *args, **kwargs)
 
 
-def helper_rule(Operation row, helper, Live live, dict originals, fallbacks=None):
+def helper_rule(Operation row, helper, Live live, dict originals, tuple fallbacks=None):
     """``row``'s rule of Gymnasium's helper: its checked kernel first where the
     row has one (it answers, or leaves the call to the general rule), else the
     general rule (:func:`general_rule`).
@@ -513,65 +518,52 @@ def helper_rule(Operation row, helper, Live live, dict originals, fallbacks=None
     general = general_rule(row, helper, live, originals)
     if not row.checked:
         return general
+    if row.name == "flatten":
+        return one_value_rule(row, flatten_checked_call, general, live, originals)
+    if row.name == "unflatten":
+        return one_value_rule(row, unflatten_checked_call, general, live, originals)
+    if row.name not in CHECKED:
+        raise ValueError(f"no checked kernel for {row.name!r}")
+
+    def rule(space, *args, **kwargs):
+        # The kernel takes the call only with the row's number of positional arguments.
+        if not rules_on(live) or kwargs or not row.least_arguments <= len(args) <= row.most_arguments:
+            return general(space, *args, **kwargs)
+        result = failure = None
+        try:
+            result = run_checked(row, space, args, fallbacks)
+        except Exception as error:
+            failure = error
+        return settled(row, live, result is not UNANSWERED, result, failure, space, args, kwargs, general, originals)
+
+    return rule
+
+
+cdef object UNANSWERED = object()  # what run_checked gives for a call its kernel leaves to the general rule
+
+
+cdef object run_checked(Operation row, space, tuple args, tuple fallbacks):
+    """The checked kernel of ``row`` on the call, or ``UNANSWERED`` (it had no effect)."""
     name = row.name
     if name == "flatdim":
-        def flatdim(space, *args, **kwargs):
-            if not rules_on(live) or args or kwargs:
-                return general(space, *args, **kwargs)
-            result = failure = None
-            try:
-                result = flatdim_checked(space)
-            except Exception as error:
-                failure = error
-            return settled(row, live, result is not None, result, failure, space, args, kwargs, general, originals)
-        return flatdim
-    if name == "flatten":
-        return one_value_rule(row, flatten_checked_call, general, live, originals)
-    if name == "unflatten":
-        return one_value_rule(row, unflatten_checked_call, general, live, originals)
-    if name == "concatenate":
-        def concatenate(space, *args, **kwargs):
-            # gymspaces' own concatenate of the tree, kernel first, without its
-            # dispatcher: the compiled copy with the very fallbacks its rules
-            # pass (``stack_items`` for an array leaf, the general rule for a
-            # Tuple or Dict). A result of None leaves the call, whole, to ``general``.
-            if (not rules_on(live) or len(args) != 2 or kwargs or row.release_proven is not None
-                    or tree_reason(space) is not None):
-                return general(space, *args, **kwargs)
-            fallback = fallbacks[0] if is_array_leaf(registry, space_class(registry, space)) else fallbacks[1]
-            result = failure = None
-            try:
-                result = concatenate_tree(space, args[0], args[1], fallback)
-            except Exception as error:
-                failure = error
-            return settled(row, live, result is not None, result, failure, space, args, kwargs, general, originals)
-        return concatenate
-    if name == "write_to_shared_memory":
-        def write_to_shared_memory(space, *args, **kwargs):
-            # (A write the kernel takes is whole: it checks every leaf before it
-            # writes, so nothing is written when it answers False.)
-            cdef bint written = False
-            if not rules_on(live) or len(args) != 3 or kwargs:
-                return general(space, *args, **kwargs)
-            failure = None
-            try:
-                written = write_checked(space, args[0], args[1], args[2])
-            except Exception as error:
-                failure = error
-            return settled(row, live, written, None, failure, space, args, kwargs, general, originals)
-        return write_to_shared_memory
-    if name == "read_from_shared_memory":
-        def read_from_shared_memory(space, *args, **kwargs):
-            if not rules_on(live) or kwargs or not 1 <= len(args) <= 2:
-                return general(space, *args, **kwargs)
-            result = failure = None
-            try:
-                result = read_checked(space, args[0], args[1] if len(args) == 2 else 1)
-            except Exception as error:
-                failure = error
-            return settled(row, live, result is not None, result, failure, space, args, kwargs, general, originals)
-        return read_from_shared_memory
-    raise ValueError(f"no checked kernel for {name!r}")
+        result = flatdim_checked(space)
+    elif name == "concatenate":
+        # gymspaces' own concatenate of the tree, kernel first, without its
+        # dispatcher: the compiled copy with the very fallbacks its rules pass
+        # (``stack_items`` for an array leaf, the general rule for a Tuple or
+        # Dict). On releases whose release rules check its arguments, and for a
+        # tree with a node its judge refuses, the general rule decides.
+        if row.release_proven is not None or tree_reason(space) is not None:
+            return UNANSWERED
+        fallback = fallbacks[0] if is_array_leaf(registry, space_class(registry, space)) else fallbacks[1]
+        result = concatenate_tree(space, args[0], args[1], fallback)
+    elif name == "write_to_shared_memory":
+        # (A write the kernel takes is whole: it checks every leaf before it
+        # writes, so nothing is written when it answers False.)
+        return None if write_checked(space, args[0], args[1], args[2]) else UNANSWERED
+    else:
+        result = read_checked(space, args[0], args[1] if len(args) == 2 else 1)
+    return UNANSWERED if result is None else result
 
 
 ctypedef object (*ValueKernel)(object, object)

@@ -261,6 +261,11 @@ _RELEASES: dict[str, tuple[Any, bool]] = {
     "concatenate":             (_release_rules.helper_arguments("concatenate"), False),
     "iterate":                 (_release_rules.helper_arguments("iterate"),     False),
 }
+# How many positional arguments after the space each helper's checked kernel takes.
+_ARGUMENTS = {
+    "flatdim": (0, 0), "flatten": (1, 1), "unflatten": (1, 1), "concatenate": (2, 2),
+    "write_to_shared_memory": (3, 3), "read_from_shared_memory": (1, 2), "iterate": (1, 1),
+}
 # Helpers that cast their value into each leaf's dtype, and where that value
 # stands after the space (write: after the index).
 _MAY_WARN = {
@@ -288,7 +293,7 @@ def _row(name: str, operation: str, checks: tuple[int, ...]) -> Operation:
     release, rerun = _RELEASES[operation]
     may_warn, value_at = _MAY_WARN.get(operation, (None, 0))
     return Operation(name, operation, checks, release_proven=release, rerun=rerun, may_warn=may_warn,
-                     value_at=value_at, checked=operation in _calls.CHECKED,
+                     value_at=value_at, arguments=_ARGUMENTS[operation], checked=operation in _calls.CHECKED,
                      convert=None if operation == "flatdim" else GRAPH_INSTANCES, **common)
 
 
