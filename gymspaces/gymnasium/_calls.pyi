@@ -36,8 +36,13 @@ RERUN: str
 @disjoint_base
 class Live:
     on: bool
-    built_in_rules: bool
-    note_plain: Callable[[str, Any, str], None] | None
+    @property
+    def built_in_rules(self) -> bool: ...
+    @property
+    def note_plain(self) -> Callable[[str, Any, str], None] | None: ...
+    def __init__(
+        self, built_in_rules: bool = True, note_plain: Callable[[str, Any, str], None] | None = None
+    ) -> None: ...
 
 @disjoint_base
 class Failures:

@@ -64,22 +64,30 @@ RERUN = coded("release-differs", "gymspaces refused the call, which the installe
 cdef class Live:
     """Whether the patch that made an entry is still in effect (entries handed
     out earlier -- a bound method kept by user code -- run Gymnasium's code after
-    ``unpatch()``), and where calls that run plain are noted."""
+    ``unpatch()``, which turns ``on`` off), and what the patch found when it
+    was made.
+
+    Attributes
+    ----------
+    built_in_rules : bool
+        Whether gymspaces' helpers resolved gymspaces' space classes to its own
+        rules when patched: a rule the program had registered there is not
+        registered for Gymnasium's classes, whose helper calls then run
+        Gymnasium's code (``program-rule``).
+    note_plain : callable or None
+        ``note_plain(label, space, reason)``, told of each call that runs
+        Gymnasium's own code and why (the recorder's ``ran_plain``, under
+        ``patch(report=True)``); None when not recording.
+    """
 
     cdef public bint on
-    # Whether gymspaces' helpers resolved gymspaces' space classes to
-    # gymspaces' own rules when patched: a rule a user had registered there is
-    # not registered for Gymnasium's classes, whose helper calls then run
-    # Gymnasium's code (see _patch).
-    cdef public bint built_in_rules
-    # note_plain(label, space): records a call that ran Gymnasium's code, and
-    # why (the report's, set by patch(report=True)); None when not recording.
-    cdef public object note_plain
+    cdef readonly bint built_in_rules
+    cdef readonly object note_plain
 
-    def __cinit__(self):
+    def __init__(self, bint built_in_rules=True, note_plain=None):
         self.on = True
-        self.built_in_rules = True
-        self.note_plain = None
+        self.built_in_rules = built_in_rules
+        self.note_plain = note_plain
 
 
 cdef inline bint rules_on(Live live) noexcept:

@@ -124,7 +124,8 @@ class _PatchState:
         self.journal: list[Callable[[], None]] = []  # undo steps, in the order the changes were made
         self.equivalents: dict[type, type] = {}
         self.recording = False  # patch(report=True)
-        self.live = _entries.Live()  # turned off first thing on undo
+        self.built_in_rules = True  # see add_equivalents
+        self.live: _entries.Live | None = None  # made once the dependencies are in; turned off first thing on undo
 
     # Undo steps are partials, not closures: some 150 of them, and a closure
     # is five objects for the collector to visit, a partial two.
@@ -179,7 +180,7 @@ class _PatchState:
                 return True
             # A user's rule for gymspaces' class must not reach Gymnasium's:
             # its helpers run Gymnasium's own code for this patch.
-            self.live.built_in_rules = False
+            self.built_in_rules = False
             return False
 
         self.journal.append(take_back_all)  # first: a registration that fails is undone too
@@ -202,7 +203,8 @@ class _PatchState:
             self.journal.append(functools.partial(gymspaces_helper.register, object, previous))
 
     def undo(self) -> None:
-        self.live.on = False
+        if self.live is not None:
+            self.live.on = False
         while self.journal:
             self.journal.pop()()
 
@@ -320,6 +322,9 @@ def _patch(start_recording: Callable[[], Recorder] | None, unverified: bool | No
                     [(utils_helper(name), getattr(gs_utils, name)) for name in _HANDED_OVER_UTILS]
                     + [(vector_helper(name), getattr(gs_vector, name)) for name in _HANDED_OVER_VECTOR]
                 )
+            live = state.live = _entries.Live(
+                built_in_rules=state.built_in_rules, note_plain=recorder.ran_plain if recorder else None
+            )
             # Entry points last: Gymnasium's dispatchers, then the methods, each
             # as its row in the table says (_operations.OPERATIONS).
             for name in _operations.HELPERS:
@@ -334,12 +339,11 @@ def _patch(start_recording: Callable[[], Recorder] | None, unverified: bool | No
                     row = _operations.row(theirs.__name__, name)
                     if row is None or row.left is not None:
                         continue
-                    rule = _entries.helper_rule(row, gymspaces_helper, state.live, originals)
+                    rule = _entries.helper_rule(row, gymspaces_helper, live, originals)
                     state.register(gymnasium_helper, theirs, record(row.label, rule))
                 state.answer_registered_in_c(gymnasium_helper)
-            state.live.note_plain = recorder.ran_plain if recorder else None
             for name in SPACE_NAMES:
-                for method, entry in _entries.make_entries(name, state.live).items():
+                for method, entry in _entries.make_entries(name, live).items():
                     row = _operations.OPERATIONS[name, method]
                     if row.left is None:
                         state.set_attribute(getattr(_gym, name), method, record(row.label, entry))
@@ -523,7 +527,7 @@ def plain_reason(space: Any, operation: str | None = None, *args: Any, **kwargs:
     if state is None:
         return coded("not-patched", "Gymnasium is not patched")
     if row is not None:
-        return _calls.explain(row, state.live, space, args, kwargs)
+        return _calls.explain(row, state.live, space, args, kwargs)  # type: ignore[arg-type]
     return _guard.tree_reason(space)
 
 
