@@ -143,6 +143,9 @@ CHECKED = frozenset(
 
 cdef enum:
     MAX_CHECKS = 8
+# When the judge's answer ends the driver (see Operation.quick).
+cdef enum:
+    QUICK_NEVER, QUICK_ALWAYS, QUICK_WITHOUT_ARGUMENTS, QUICK_WITH_AN_ARRAY
 # The checks a call without arguments passes (a sample with no mask, probability or num_edges).
 cdef tuple ARGUMENT_CHECKS = (CHECK_NO_MASK, CHECK_NOT_OPTIMIZED, CHECK_EXACT_MASKS, CHECK_QUIET_MASKED_DRAWS,
                               CHECK_NO_PROBABILITY, CHECK_EDGES_HAVE_SPACE, CHECK_RELEASE)
@@ -201,11 +204,11 @@ cdef class Operation:
     cdef int check_list[MAX_CHECKS]
     cdef int check_count
     # Where the driver's loop starts: 2 for a row that runs PATCHED then SPACE
-    # (the head of first_failure does those two inline), else 0; and whether all
-    # checks after those two pass for a call without arguments (a sample with no
-    # mask nor probability): then the judge's answer is the driver's.
+    # (the head of first_failure does those two inline), else 0; and when the
+    # judge's answer is the driver's (``QUICK_*``: the checks after those two
+    # cannot fail for this call).
     cdef int loop_from
-    cdef bint judged_alone
+    cdef int quick
     cdef readonly object judge
     cdef readonly bint checked, rerun
     cdef readonly object release_proven, may_warn, convert
@@ -234,8 +237,17 @@ cdef class Operation:
             self.check_count += 1
         self.loop_from = 2 if self.check_count >= 2 and self.check_list[0] == CHECK_PATCHED and (
             self.check_list[1] == CHECK_SPACE) else 0
-        self.judged_alone = self.loop_from == 2 and all(
-            [check in ARGUMENT_CHECKS for check in checks[2:] if check != CHECK_RELEASE or release_proven is not None])
+        rest = [self.check_list[i] for i in range(self.loop_from, self.check_count)]
+        if self.loop_from == 0:
+            self.quick = QUICK_NEVER
+        elif not rest:
+            self.quick = QUICK_ALWAYS
+        elif rest == [CHECK_EXACT_ARRAY]:
+            self.quick = QUICK_WITH_AN_ARRAY
+        elif all([check in ARGUMENT_CHECKS for check in rest]):
+            self.quick = QUICK_WITHOUT_ARGUMENTS
+        else:
+            self.quick = QUICK_NEVER
         self.failures = failures
         self.left = left
         self.judge = judge
@@ -285,8 +297,9 @@ cdef inline object first_failure(Operation row, Live live, space, first, second,
         if not live.on:
             return NOT_PATCHED
         reason = (<Judge> row.judge).reason(space)
-        if reason is not None or row.check_count == 2 or (
-                row.judged_alone and first is None and second is None and third is None):
+        if reason is not None or row.quick == QUICK_ALWAYS or (
+                row.quick == QUICK_WITHOUT_ARGUMENTS and first is None and second is None and third is None) or (
+                row.quick == QUICK_WITH_AN_ARRAY and type(first) is NDARRAY):
             return reason
     return checks_from(row, live, space, first, second, third, args, kwargs)
 
