@@ -539,10 +539,8 @@ def helper_rule(Operation row, helper, Live live, dict originals, tuple fallback
     general = general_rule(row, helper, live, originals)
     if not row.checked:
         return general
-    if row.name == "flatten":
-        return one_value_rule(row, flatten_checked_call, general, live, originals)
-    if row.name == "unflatten":
-        return one_value_rule(row, unflatten_checked_call, general, live, originals)
+    if row.name == "flatten" or row.name == "unflatten":
+        return one_value_rule(row, row.name == "unflatten", general, live, originals)
     if row.name not in CHECKED:
         raise ValueError(f"no checked kernel for {row.name!r}")
 
@@ -587,20 +585,9 @@ cdef object run_checked(Operation row, space, tuple args, tuple fallbacks):
     return UNANSWERED if result is None else result
 
 
-ctypedef object (*ValueKernel)(object, object)
-
-
-cdef object flatten_checked_call(object space, object x):
-    return flatten_checked(space, x)
-
-
-cdef object unflatten_checked_call(object space, object x):
-    return unflatten_checked(space, x)
-
-
-cdef object one_value_rule(Operation row, ValueKernel checked, general, Live live, dict originals):
-    """The rule of a helper of a space and one value (``flatten``, ``unflatten``):
-    ``checked(space, x)``, a C call, when it answers; else ``general``."""
+cdef object one_value_rule(Operation row, bint unflatten, general, Live live, dict originals):
+    """The rule of a helper of a space and one value (``flatten``, ``unflatten``): its
+    checked kernel, a C call, when it answers; else ``general``."""
 
     def rule(space, x=MISSING, *args, **kwargs):
         if x is MISSING:
@@ -609,7 +596,7 @@ cdef object one_value_rule(Operation row, ValueKernel checked, general, Live liv
             return general(space, x, *args, **kwargs)
         result = failure = None
         try:
-            result = checked(space, x)
+            result = unflatten_checked(space, x) if unflatten else flatten_checked(space, x)
         except Exception as error:
             failure = error
         return settled(row, live, result is not None, result, failure, space, (x,), kwargs, general, originals)
