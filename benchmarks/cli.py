@@ -172,7 +172,8 @@ def _parser() -> argparse.ArgumentParser:
         help=(
             "count instructions per call under valgrind's callgrind instead of timing (the cases timed per "
             "call): the same count on a loaded machine as on an idle one, so --compare BASE --fail-above 3 "
-            "is a CI gate that fails only on a real change; BASE from --instructions --figures FILE"
+            "is a CI gate that fails only on a real change; BASE from --instructions --figures FILE. It counts "
+            "on every core and says each case counted on stderr"
         ),
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="show pytest's and pytest-benchmark's own output")
@@ -231,7 +232,11 @@ def _count(options: argparse.Namespace, cases: list[str] | None, pytest_args: li
         )
     if not _have("gymnasium"):
         raise UsageError(f"--instructions counts both sides of a case; Gymnasium is not installed: {BENCH_EXTRA}")
-    run = count_run(cases, verbose=options.verbose, progress=sys.stderr)
+    try:
+        run = count_run(cases, verbose=options.verbose, progress=sys.stderr)
+    except RuntimeError as error:  # callgrind or a case's process failed: what it said is in the message
+        print(f"python -m benchmarks: the count failed: {error}", file=sys.stderr)
+        return EXIT_ERROR
     print("\n".join(fit(render_counts(run))))
     status = EXIT_OK
     if baseline is not None:

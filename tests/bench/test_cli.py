@@ -774,3 +774,14 @@ def test_a_case_below_its_target_is_re_measured_before_it_is_called_a_miss(tmp_p
     assert "discrete_contains: below the target at first; re-measured 2 times, 42 interleaved pairs" in " ".join(
         result.stdout.split()
     )
+
+
+def test_a_count_that_fails_exits_with_the_failure_status_and_says_why(monkeypatch, capsys):
+    def fails(*args, **kwargs):
+        raise RuntimeError("the count under callgrind failed (exits 1, 0):\nvalgrind: out of memory")
+
+    monkeypatch.setattr(_benchcli, "count_run", fails)
+    assert _benchcli.main(["--instructions", "--cases", "discrete_sample"]) == 3
+    said = capsys.readouterr().err
+    assert "python -m benchmarks: the count failed: the count under callgrind failed" in said
+    assert "valgrind: out of memory" in said
