@@ -93,7 +93,9 @@ def _taken(name: str, operation: str) -> Iterator[None]:
     row = _operations.as_taken(name, operation)
     cls = getattr(gym_spaces, name)
     with patched_mode():
-        live = _patch._state.live  # type: ignore[union-attr]
+        state = _patch._state
+        assert state is not None and state.live is not None
+        live = state.live
         if operation in _operations.METHODS:
             original = cls.__dict__[operation]
             ours = getattr(getattr(gymspaces, name), operation)
@@ -104,7 +106,7 @@ def _taken(name: str, operation: str) -> Iterator[None]:
                 setattr(cls, operation, original)
             return
         in_utils = operation in _operations.UTILS_HELPERS
-        helper = utils_helper(operation) if in_utils else vector_helper(operation)
+        helper: Any = utils_helper(operation) if in_utils else vector_helper(operation)
         if cls not in helper.registry:  # Gymnasium's Space rule answers: nothing patch mode could take
             yield
             return
@@ -146,7 +148,7 @@ def _takeable(name: str, operation: str) -> bool:
 
     if operation in METHODS:
         return True
-    helper = utils_helper(operation) if operation in UTILS_HELPERS else vector_helper(operation)
+    helper: Any = utils_helper(operation) if operation in UTILS_HELPERS else vector_helper(operation)
     return getattr(gym_spaces, name) in helper.registry
 
 
@@ -154,17 +156,25 @@ def key_of(name: str, operation: str) -> str:
     return f"{PREFIX}{_KINDS[name]}_{operation}"
 
 
-def cases() -> dict[str, tuple[str, Callable[[Any], Callable[[], Any]], Callable[[Any], Any]]]:
+def cases() -> dict[str, tuple[str, Callable[[Any], Any], Callable[[Any], Any]]]:
     """Every left row's case: key -> (label, setup, context)."""
-    table = {}
+    table: dict[str, tuple[str, Callable[[Any], Any], Callable[[Any], Any]]] = {}
     for (name, operation), _claim in LEFT.items():
-        build = _operation(name, operation)
         table[key_of(name, operation)] = (
             f"{name}.{operation}, left to Gymnasium: plain vs taken",
-            lambda lib, build=build: build(library("gymnasium")),
+            _on_gymnasiums_space(_operation(name, operation)),
             _context(name, operation),
         )
     return table
+
+
+def _on_gymnasiums_space(build: patched.Build) -> Callable[[Any], Callable[[], Any]]:
+    """The case's setup: Gymnasium's objects on both sides (the context takes the row or not)."""
+
+    def setup(lib: Any) -> Callable[[], Any]:
+        return build(library("gymnasium"))
+
+    return setup
 
 
 def notes(medians: dict[str, dict[str, float]]) -> list[str]:

@@ -143,6 +143,11 @@ CHECKED = frozenset(
 
 cdef enum:
     MAX_CHECKS = 8
+# The checked kernels, by helper.
+cdef enum:
+    KERNEL_NONE, KERNEL_FLATDIM, KERNEL_CONCATENATE, KERNEL_WRITE, KERNEL_READ
+cdef dict KERNELS = {"flatdim": KERNEL_FLATDIM, "concatenate": KERNEL_CONCATENATE,
+                     "write_to_shared_memory": KERNEL_WRITE, "read_from_shared_memory": KERNEL_READ}
 # When the judge's answer ends the driver (see Operation.quick).
 cdef enum:
     QUICK_NEVER, QUICK_ALWAYS, QUICK_WITHOUT_ARGUMENTS, QUICK_WITH_AN_ARRAY
@@ -209,6 +214,7 @@ cdef class Operation:
     # cannot fail for this call).
     cdef int loop_from
     cdef int quick
+    cdef int kernel  # the checked kernel a helper's rule runs (KERNEL_*), read in C per call
     cdef readonly object judge
     cdef readonly bint checked, rerun
     cdef readonly object release_proven, may_warn, convert
@@ -255,6 +261,7 @@ cdef class Operation:
         self.may_warn = may_warn
         self.value_at = value_at
         self.least_arguments, self.most_arguments = arguments
+        self.kernel = KERNELS.get(name, KERNEL_NONE) if checked else KERNEL_NONE
         self.checked = checked
         self.rerun = rerun
         self.convert = convert
@@ -561,12 +568,11 @@ def helper_rule(Operation row, helper, Live live, dict originals, tuple fallback
 cdef object UNANSWERED = object()  # what run_checked gives for a call its kernel leaves to the general rule
 
 
-cdef object run_checked(Operation row, space, tuple args, tuple fallbacks):
+cdef inline object run_checked(Operation row, space, tuple args, tuple fallbacks):
     """The checked kernel of ``row`` on the call, or ``UNANSWERED`` (it had no effect)."""
-    name = row.name
-    if name == "flatdim":
+    if row.kernel == KERNEL_FLATDIM:
         result = flatdim_checked(space)
-    elif name == "concatenate":
+    elif row.kernel == KERNEL_CONCATENATE:
         # gymspaces' own concatenate of the tree, kernel first, without its
         # dispatcher: the compiled copy with the very fallbacks its rules pass
         # (``stack_items`` for an array leaf, the general rule for a Tuple or
@@ -576,7 +582,7 @@ cdef object run_checked(Operation row, space, tuple args, tuple fallbacks):
             return UNANSWERED
         fallback = fallbacks[0] if is_array_leaf(registry, space_class(registry, space)) else fallbacks[1]
         result = concatenate_tree(space, args[0], args[1], fallback)
-    elif name == "write_to_shared_memory":
+    elif row.kernel == KERNEL_WRITE:
         # (A write the kernel takes is whole: it checks every leaf before it
         # writes, so nothing is written when it answers False.)
         return None if write_checked(space, args[0], args[1], args[2]) else UNANSWERED
