@@ -37,7 +37,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.cases import CASES
+from benchmarks.cases import CASES, CASES_BY_KEY
+from benchmarks.left import PREFIX as LEFT
 from benchmarks.errors import UsageError
 from benchmarks.evaluation import GEOMETRIC_KEYS, PATCHED_KEYS, Report, Row, evaluate
 from benchmarks.patched import CLASSES
@@ -90,7 +91,9 @@ class Figures:
 
     def report(self) -> Report:
         """The run evaluated as ``python -m benchmarks`` printed it (re-measurement notes included)."""
-        report = evaluate(self.run, self.targets, self.cases, None, self.has_reference)
+        # The left_* cases are diagnostics the bench prints beside their rows' claims, not published figures.
+        cases = self.cases if self.cases is not None else [key for key in CASES_BY_KEY if not key.startswith(LEFT)]
+        report = evaluate(self.run, self.targets, cases, None, self.has_reference)
         report.notes.extend(self.run.confirmed)
         return report
 
@@ -584,7 +587,7 @@ def uncovered(figures: Figures) -> list[str]:
     measure (with the reason the run gave), and Gymnasium's side when the run had none."""
     missing = [] if figures.has_reference else ["Gymnasium's side of every case (the run had no Gymnasium)"]
     for case in CASES:
-        if case.key not in figures.run.medians:
+        if case.key not in figures.run.medians and not case.key.startswith(LEFT):
             reason = figures.run.unmeasured.get(case.key, "not in the run")
             missing.append(f"{case.key} ({reason})")
     return missing
