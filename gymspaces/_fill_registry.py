@@ -18,8 +18,11 @@ from gymspaces._registry import REGISTRY
 from gymspaces.box import Box
 from gymspaces.dict import Dict
 from gymspaces.discrete import Discrete
+from gymspaces.graph import Graph
 from gymspaces.multi_binary import MultiBinary
 from gymspaces.multi_discrete import MultiDiscrete
+from gymspaces.oneof import OneOf
+from gymspaces.sequence import Sequence
 from gymspaces.space import Space
 from gymspaces.text import Text
 from gymspaces.tuple import Tuple
@@ -35,6 +38,7 @@ def _wire() -> None:
     registry.Space, registry.Text, registry.Tuple, registry.Dict = Space, Text, Tuple, Dict
     registry.Box, registry.Discrete = Box, Discrete
     registry.MultiDiscrete, registry.MultiBinary = MultiDiscrete, MultiBinary
+    registry.Sequence, registry.Graph, registry.OneOf = Sequence, Graph, OneOf
     # Dict.contains's walk checks a child through ``in`` in C only while its
     # __contains__ is Space's (which calls ``contains``); the membership
     # kernels read ``_shape`` while ``shape`` is Space's property.

@@ -5,3 +5,4 @@
 cpdef object flatten_checked(space, x)
 cpdef object unflatten_checked(space, x)
 cpdef object flatdim_checked(space)
+cpdef bint cast_is_quiet(object x, object target) except -1

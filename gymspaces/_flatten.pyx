@@ -31,7 +31,7 @@ from gymspaces._dtypes cimport (
     half_t, is_integer, no_kernel, numeric_t, unsigned_of,
 )
 from gymspaces._nesting cimport MAX_KERNEL_DEPTH
-from gymspaces._registry cimport Registry, space_class
+from gymspaces._registry cimport Registry, is_array_leaf, kind_of, space_class
 from gymspaces._scalars cimport (
     add_overflows, int_bits, integer_scalar_bits, is_numpy_integer, make_scalar, native_integer_descr, store_bits,
     truncate_signed,
@@ -41,6 +41,7 @@ import threading
 import warnings
 
 from gymspaces import _registry
+from gymspaces._sub_spaces import sub_spaces
 from gymspaces._warnings import scalar_overflow_message
 
 import numpy as np
@@ -1662,3 +1663,123 @@ cpdef object flatdim_checked(space):
         total = flat_size(space)
         return total if total >= 0 else None
     return None
+
+
+# ----------------------------------------------------------------------------
+# May a cast warn: patch mode's QUIET_CAST check of flatten and unflatten
+# ----------------------------------------------------------------------------
+# The general rule's answer where the checked entries above answered None: may
+# Gymnasium's helper warn casting this value (numpy's "invalid value" or
+# "overflow encountered in cast", an underflow under np.errstate)? Then
+# Gymnasium's own code runs. Both walk a tree every node of which its judge
+# has admitted (the TREE check runs first), by ``cast_is_quiet``, the one rule
+# of which casts are quiet. A value that is not what the kernels read through
+# (not an exact ndarray where one is cast) may warn: numpy's casts decide.
+
+cpdef bint flatten_may_warn(space, x) except -1:
+    """Whether Gymnasium's ``flatten(space, x)`` may warn in a cast."""
+    return value_may_warn(space, x, 0)
+
+
+cdef bint value_may_warn(space, x, int depth) except -1:
+    cdef type cls = kind_of(registry, space)
+    cdef dict namespace = instance_dict(space)
+    cdef npy_intp size = 0
+    if depth > MAX_KERNEL_DEPTH or namespace is None:
+        return True
+    if cls is registry.Box or cls is registry.MultiBinary:
+        return type(x) is not cnp.ndarray or not cast_is_quiet(x, namespace.get("dtype"))
+    if cls is registry.Discrete:
+        # Its rule takes an integer of the space's dtype in range; numpy indexes
+        # any other input, and its scalar arithmetic may warn.
+        return discrete_index(space, namespace, x, &size) < 0
+    if cls is registry.Dict:
+        if type(x) is not dict:
+            return True
+        for key, child in (<dict> namespace["spaces"]).items():
+            if key in x and value_may_warn(child, (<dict> x)[key], depth + 1):
+                return True
+        return False
+    if cls is registry.Tuple:
+        if type(x) is not tuple:
+            return True
+        for child, item in zip(namespace["spaces"], <tuple> x):
+            if value_may_warn(child, item, depth + 1):
+                return True
+        return False
+    if cls is registry.OneOf:
+        if type(x) is not tuple or len(<tuple> x) != 2:
+            return True
+        try:
+            child = namespace["spaces"][(<tuple> x)[0]]
+        except (IndexError, TypeError):
+            return True
+        return value_may_warn(child, (<tuple> x)[1], depth + 1)
+    if cls is registry.Sequence:
+        if type(x) is not tuple:
+            return True
+        for item in <tuple> x:
+            if value_may_warn(namespace["feature_space"], item, depth + 1):
+                return True
+        return False
+    if cls is registry.Graph:
+        for part, child in ((getattr(x, "nodes", None), namespace["node_space"]),
+                            (getattr(x, "edges", None), namespace.get("edge_space"))):
+            if child is None or part is None:
+                continue
+            if type(part) is not cnp.ndarray or array_may_warn(child, <cnp.ndarray> part, depth + 1):
+                return True
+        return False
+    return False  # (MultiDiscrete's one-hot indexes; Text flattens no array)
+
+
+cpdef bint unflatten_may_warn(space, x) except -1:
+    """Whether Gymnasium's ``unflatten(space, x)`` may warn in a cast: some array
+    anywhere in ``x`` (nested tuples, lists and dicts, a graph's nodes and edges)
+    cast into some dtype of ``space``'s tree."""
+    arrays = []
+    try:
+        collect_arrays(x, arrays)
+    except RecursionError:
+        return True
+    for array in arrays:
+        if array_may_warn(space, <cnp.ndarray> array, 0):
+            return True
+    return False
+
+
+cdef int collect_arrays(x, list found) except -1:
+    cdef type kind = type(x)
+    if kind is cnp.ndarray:
+        found.append(x)
+    elif kind is tuple or kind is list:
+        for item in x:
+            collect_arrays(item, found)
+    elif kind is dict:
+        for item in (<dict> x).values():
+            collect_arrays(item, found)
+    elif x is not None:
+        for name in ("nodes", "edges"):
+            part = getattr(x, name, None)
+            if part is not None and part is not x:
+                collect_arrays(part, found)
+    return 0
+
+
+cdef bint array_may_warn(space, cnp.ndarray array, int depth) except -1:
+    """Whether casting ``array`` into a dtype of ``space``'s tree may warn: Box and
+    MultiBinary leaves cast it into theirs, OneOf its index into int64 and a
+    slice into its child's flat dtype (an integer one for Discrete and
+    MultiDiscrete). A complex array always may (into any real dtype)."""
+    cdef type cls = kind_of(registry, space)
+    if (<cnp.dtype> cnp.PyArray_DESCR(array)).kind == b'c' or depth > MAX_KERNEL_DEPTH:
+        return True
+    if is_array_leaf(registry, cls):
+        target = getattr(space, "__dict__", {}).get("dtype")
+        return isinstance(target, np.dtype) and not cast_is_quiet(array, target)
+    if cls is registry.OneOf and not cast_is_quiet(array, INT64_DESCR):
+        return True
+    for child in sub_spaces(space):
+        if array_may_warn(child, array, depth + 1):
+            return True
+    return False

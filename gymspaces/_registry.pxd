@@ -29,6 +29,7 @@ cdef class Registry:
     # differently; patched Gymnasium classes go through ``aliases``). Typed object,
     # not type: Cython's ``type`` takes no metaclass instance (Tuple's is ABCMeta).
     cdef public object Space, Box, Discrete, MultiDiscrete, MultiBinary, Text, Tuple, Dict
+    cdef public object Sequence, Graph, OneOf
     # Space's own members: ``x in space`` calls ``contains`` while ``__contains__``
     # is this one; ``shape`` returns ``_shape`` while it is this property.
     cdef public object space_contains, space_shape
@@ -82,4 +83,20 @@ cdef inline type space_class(Registry registry, object space):
         base = PyDict_GetItemWithError(registry.aliases, cls)
         if base != NULL:
             return <type> base  # borrowed, owned as it is returned
+    return cls
+
+
+cdef inline type kind_of(Registry registry, object space):
+    """The gymspaces class whose rules ``space`` follows, a subclass of a
+    patched Gymnasium class included: ``space_class``, else the alias of the
+    nearest class in its MRO that has one (the patch-mode checks that walk a
+    judged tree; their judges have already admitted any subclass)."""
+    cdef type cls = space_class(registry, space)
+    cdef PyObject *base
+    if cls is not type(space) or not registry.aliases:
+        return cls
+    for klass in cls.__mro__:
+        base = PyDict_GetItemWithError(registry.aliases, klass)
+        if base != NULL:
+            return <type> base
     return cls

@@ -12,6 +12,9 @@ class Registry:
     Text: type | None
     Tuple: type | None
     Dict: type | None
+    Sequence: type | None
+    Graph: type | None
+    OneOf: type | None
     space_contains: Any
     space_shape: Any
     box_sample_with_numpy: Any

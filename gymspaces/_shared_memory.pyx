@@ -36,7 +36,8 @@ from numpy cimport npy_intp
 
 from gymspaces._attrs cimport PyDict_GetItemWithError, attr, instance_dict
 from gymspaces._nesting cimport MAX_KERNEL_DEPTH
-from gymspaces._registry cimport Registry, is_array_leaf, space_class
+from gymspaces._flatten cimport cast_is_quiet
+from gymspaces._registry cimport Registry, is_array_leaf, kind_of, space_class
 from gymspaces._rng cimport cache_namespace
 from gymspaces._scalars cimport store_bits
 
@@ -607,3 +608,71 @@ def read_tree(space, shared_memory, n):
     if plan is None:
         return None
     return read_node(<Plan> plan, space, n, c_count(n))
+
+
+# ----------------------------------------------------------------------------
+# May a cast warn: patch mode's QUIET_CAST check of write_to_shared_memory
+# ----------------------------------------------------------------------------
+
+cpdef bint write_may_warn(space, value) except -1:
+    """Whether Gymnasium's ``write_to_shared_memory(space, index, value, memory)``
+    may warn in a cast (numpy's "invalid value", overflow, complex values cast
+    to real; an int outside an integer dtype, which numpy 1.x warns about and
+    2.x refuses): then its own rule runs. So do values read through code of
+    the caller's (a mapping that is not a dict, an object numpy converts by
+    its methods), which a check and the write would run twice. ``space``'s
+    tree has been admitted by its judges (the TREE check runs first)."""
+    return value_may_warn(space, value, 0)
+
+
+cdef bint value_may_warn(space, value, int depth) except -1:
+    cdef type cls = kind_of(registry, space)
+    cdef dict namespace = instance_dict(space)
+    if depth > MAX_KERNEL_DEPTH or namespace is None:
+        return True
+    if is_array_leaf(registry, cls):
+        dtype = namespace.get("dtype")
+        return not isinstance(dtype, cnp.dtype) or scalar_cast_may_warn(value, <cnp.dtype> dtype)
+    if cls is registry.Tuple:
+        if type(value) is not tuple:
+            return True
+        for child, item in zip(namespace["spaces"], <tuple> value):
+            if value_may_warn(child, item, depth + 1):
+                return True
+        return False
+    if cls is registry.Dict:
+        if type(value) is not dict:
+            return True
+        for key, child in (<dict> namespace["spaces"]).items():
+            if key in value and value_may_warn(child, (<dict> value)[key], depth + 1):
+                return True
+        return False
+    if cls is registry.OneOf:
+        if type(value) is not tuple or len(<tuple> value) != 2 or type((<tuple> value)[0]) is not int:
+            return True
+        children = namespace["spaces"]
+        which = (<tuple> value)[0]
+        return not 0 <= which < len(children) or value_may_warn(children[which], (<tuple> value)[1], depth + 1)
+    return False  # (Gymnasium's write of the others casts nothing it could warn about)
+
+
+cdef bint scalar_cast_may_warn(value, cnp.dtype dtype) except -1:
+    """Whether ``np.asarray(value, dtype=dtype)`` may warn, or run the caller's code."""
+    cdef type kind = type(value)
+    if kind is bool:
+        return False
+    if kind is int and (dtype.kind == b'i' or dtype.kind == b'u'):
+        # A Python int is converted, not cast: outside the dtype numpy 1.x
+        # warns and 2.x raises, whatever np.errstate says.
+        info = np.iinfo(dtype)
+        return not int(info.min) <= value <= int(info.max)
+    if kind is int or kind is float or isinstance(value, np.generic):
+        try:
+            array = np.asarray(value)
+        except OverflowError:
+            return True
+    elif kind is cnp.ndarray:
+        array = value
+    else:
+        return True
+    return (<cnp.dtype> cnp.PyArray_DESCR(<cnp.ndarray> array)).kind not in b"biufc" or not cast_is_quiet(array, dtype)

@@ -20,7 +20,9 @@ facts, checked in this order:
    through its logger or numpy, depends on ``python -O`` (its ``assert``
    checks) or returns an ndarray subclass are left to Gymnasium (each
    operation's row in :mod:`gymspaces.gymnasium._operations` says which;
-   the may-warn checks below are those rows' ``may_warn``).
+   whether a cast may warn is the kernels' answer: ``flatten_may_warn``
+   and ``unflatten_may_warn`` in ``_flatten.pyx``, ``write_may_warn`` in
+   ``_shared_memory.pyx``).
 
 Anything else runs Gymnasium's own method: slower, never different.
 :func:`node_reason` says why a space itself runs plain, :func:`tree_reason`
@@ -36,9 +38,6 @@ from typing import Any
 import gymnasium.spaces as _gym
 import numpy as np
 
-from gymspaces import _flatten
-from gymspaces._flatten import cast_is_quiet
-from gymspaces._sub_spaces import sub_spaces
 from gymspaces.gymnasium import _judge
 from gymspaces.gymnasium._reasons import CODES, code_of, coded
 from gymspaces.gymnasium._release import SPACE_NAMES
@@ -102,11 +101,6 @@ def gymnasium_base(cls: type) -> type | None:
 # calls it only when one of the watched attribute objects changed.
 
 
-def _int_range(dtype: np.dtype) -> tuple[int, int]:
-    info = np.iinfo(dtype)
-    return int(info.min), int(info.max)
-
-
 def _discrete_reason(d: Mapping[str, Any]) -> str | None:
     n: Any = d.get("n")
     start: Any = d.get("start")
@@ -117,8 +111,8 @@ def _discrete_reason(d: Mapping[str, Any]) -> str | None:
         return "n or start is not a scalar of the space's dtype"
     if n <= 0:
         return "n is not positive"
-    low, high = _int_range(dtype)
-    if int(start) + int(n) - 1 > high or int(start) < low:
+    info = np.iinfo(dtype)
+    if int(start) + int(n) - 1 > int(info.max) or int(start) < int(info.min):
         return "start + n - 1 overflows the dtype (numpy warns or raises per np.errstate)"
     return None
 
@@ -300,155 +294,3 @@ tree_reason = _judge.tree_reason
 def class_reason(cls: type) -> str | None:
     """Why instances of ``cls`` cannot run compiled as far as their class goes, or None."""
     return _judge_class(cls)
-
-
-def _leaf_dtypes(space: Any, source: np.dtype, found: list[np.dtype]) -> None:
-    """The dtypes, other than ``source``, into which Gymnasium casts an unflattened
-    ``source`` array somewhere in ``space``'s tree."""
-    d = vars(space)
-    name = GYMNASIUM_CLASSES.get(gymnasium_base(type(space)) or object)
-    if name in ("Box", "MultiBinary", "Discrete", "MultiDiscrete"):
-        # Box and MultiBinary leaves cast the array; OneOf casts its slice into
-        # a child's flat dtype, an integer one for Discrete and MultiDiscrete.
-        target = d.get("dtype")
-        if isinstance(target, np.dtype) and target != source:
-            found.append(target)
-        return
-    if name == "OneOf":  # its first entry, the index, is cast to int64
-        found.append(np.dtype(np.int64))
-    for child in sub_spaces(space):
-        _leaf_dtypes(child, source, found)
-
-
-def _numeric_arrays(x: Any, found: list[np.ndarray]) -> None:
-    """The arrays anywhere in a flattened value: nested tuples and lists (Tuple,
-    Sequence), dicts (Dict) and a graph's nodes and edges."""
-    kind = type(x)
-    if kind is np.ndarray:
-        found.append(x)
-    elif kind is tuple or kind is list:
-        for item in x:
-            _numeric_arrays(item, found)
-    elif kind is dict:
-        for item in x.values():
-            _numeric_arrays(item, found)
-    elif x is not None:
-        for name in ("nodes", "edges"):
-            part = getattr(x, name, None)
-            if part is not None and part is not x:
-                _numeric_arrays(part, found)
-
-
-def _casts_may_warn(array: np.ndarray, space: Any) -> bool:
-    """Whether casting ``array`` into the leaves of ``space`` may warn: by the kernels'
-    own rule (``cast_is_quiet``); a complex array always may (into any real
-    dtype, Text's and Sequence's included)."""
-    if array.dtype.kind == "c":
-        return True
-    targets: list[np.dtype] = []
-    _leaf_dtypes(space, array.dtype, targets)
-    return not all(cast_is_quiet(array, target) for target in targets)
-
-
-def unflatten_may_warn(space: Any, x: Any) -> bool:
-    """Whether Gymnasium's ``unflatten(space, x)`` may warn in a cast (numpy's
-    "invalid value" or "overflow encountered in cast", or under ``np.errstate``
-    an underflow): then its own rule runs."""
-    arrays: list[np.ndarray] = []
-    try:
-        _numeric_arrays(x, arrays)
-    except RecursionError:
-        return True
-    return any(_casts_may_warn(array, space) for array in arrays)
-
-
-def flatten_may_warn(space: Any, x: Any) -> bool:
-    """Whether Gymnasium's ``flatten(space, x)`` may warn in a cast: an array leaf
-    cast into a Box/MultiBinary of another dtype where the kernels' rule does
-    not prove the cast quiet. Inputs that are not arrays where arrays are
-    expected are left to Gymnasium too (its numpy casts decide)."""
-    name = GYMNASIUM_CLASSES.get(gymnasium_base(type(space)) or object)
-    d = vars(space)
-    if name in ("Box", "MultiBinary"):
-        return type(x) is not np.ndarray or not cast_is_quiet(x, d.get("dtype"))
-    if name == "Dict":
-        if type(x) is not dict:
-            return True
-        return any(key in x and flatten_may_warn(child, x[key]) for key, child in d["spaces"].items())
-    if name == "Tuple":
-        if type(x) is not tuple:
-            return True
-        return any(flatten_may_warn(child, item) for child, item in zip(d["spaces"], x))
-    if name == "OneOf":
-        if type(x) is not tuple or len(x) != 2:
-            return True
-        try:
-            child = d["spaces"][x[0]]
-        except (IndexError, TypeError):
-            return True
-        return flatten_may_warn(child, x[1])
-    if name == "Sequence":
-        feature = d["feature_space"]
-        if type(x) is tuple:
-            return any(flatten_may_warn(feature, item) for item in x)
-        return True
-    if name == "Discrete":
-        # gymspaces' rule takes an integer of the space's dtype in range; any
-        # other input is indexed by numpy, whose scalar arithmetic may warn.
-        return _flatten.discrete_one_hot(space, x) is None
-    if name == "Graph":
-        for array, child in ((getattr(x, "nodes", None), d["node_space"]), (getattr(x, "edges", None), d.get("edge_space"))):
-            if child is None or array is None:
-                continue
-            if type(array) is not np.ndarray or _casts_may_warn(array, child):
-                return True
-        return False
-    return False
-
-
-def write_may_warn(space: Any, value: Any) -> bool:
-    """Whether Gymnasium's ``write_to_shared_memory(space, index, value, memory)``
-    may warn in a cast (numpy's "invalid value", overflow, complex values
-    cast to real; an int outside an integer dtype, which numpy 1.x warns
-    about and 2.x refuses): then its own rule runs. So do values read through
-    code of the caller's (a mapping that is not a dict, an object numpy
-    converts by its methods), which a check and the write would run twice."""
-    name = GYMNASIUM_CLASSES.get(gymnasium_base(type(space)) or object)
-    d = vars(space)
-    if name in ("Box", "Discrete", "MultiDiscrete", "MultiBinary"):
-        dtype = d.get("dtype")
-        return not isinstance(dtype, np.dtype) or _value_cast_may_warn(value, dtype)
-    if name == "Tuple":
-        return type(value) is not tuple or any(write_may_warn(child, item) for child, item in zip(d["spaces"], value))
-    if name == "Dict":
-        return type(value) is not dict or any(
-            key in value and write_may_warn(child, value[key]) for key, child in d["spaces"].items()
-        )
-    if name == "OneOf":
-        if type(value) is not tuple or len(value) != 2 or type(value[0]) is not int:
-            return True
-        spaces = d["spaces"]
-        return not 0 <= value[0] < len(spaces) or write_may_warn(spaces[value[0]], value[1])
-    return False
-
-
-def _value_cast_may_warn(value: Any, dtype: np.dtype) -> bool:
-    """Whether ``np.asarray(value, dtype=dtype)`` may warn, or run the caller's code."""
-    kind = type(value)
-    if kind is bool:
-        return False
-    if kind is int and dtype.kind in "iu":
-        # A Python int is converted, not cast: outside the dtype numpy 1.x
-        # warns and 2.x raises, whatever np.errstate says.
-        low, high = _int_range(dtype)
-        return not low <= value <= high
-    if kind is int or kind is float or isinstance(value, np.generic):
-        try:
-            array = np.asarray(value)
-        except OverflowError:
-            return True
-    elif kind is np.ndarray:
-        array = value
-    else:
-        return True
-    return array.dtype.kind not in "biufc" or not cast_is_quiet(array, dtype)

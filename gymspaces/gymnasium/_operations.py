@@ -24,6 +24,7 @@ import gymnasium.spaces as _gym
 
 import gymspaces as _gs
 import gymspaces.error as _gs_error
+from gymspaces import _flatten, _shared_memory
 from gymspaces.gymnasium import _calls, _guard, _release_rules
 from gymspaces.gymnasium._release import SPACE_NAMES, VERSION
 from gymspaces.gymnasium._calls import (
@@ -269,9 +270,9 @@ _ARGUMENTS = {
 # Helpers that cast their value into each leaf's dtype, and where that value
 # stands after the space (write: after the index).
 _MAY_WARN = {
-    "flatten": (_guard.flatten_may_warn, 0),
-    "unflatten": (_guard.unflatten_may_warn, 0),
-    "write_to_shared_memory": (_guard.write_may_warn, 1),
+    "flatten": (_flatten.flatten_may_warn, 0),
+    "unflatten": (_flatten.unflatten_may_warn, 0),
+    "write_to_shared_memory": (_shared_memory.write_may_warn, 1),
 }
 
 
