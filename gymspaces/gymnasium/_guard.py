@@ -25,9 +25,9 @@ facts, checked in this order:
    ``_shared_memory.pyx``).
 
 Anything else runs Gymnasium's own method: slower, never different.
-:func:`node_reason` says why a space itself runs plain, :func:`tree_reason`
-why some node of its tree does (``plain_reason``, ``is_compiled`` and the
-report use it).
+``patch()`` judges spaces by :data:`JUDGE_OF_CLASS` (``_judge.judging``):
+``_judge.node_reason`` then says why a space itself runs plain,
+``_judge.tree_reason`` why some node of its tree does.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from gymspaces.gymnasium._reasons import CODES, code_of, coded
 from gymspaces.gymnasium._release import SPACE_NAMES
 from gymspaces.gymnasium._release_rules import INSTANCE as _RELEASE_INSTANCE
 
-__all__ = ["GYMNASIUM_CLASSES", "JUDGES", "class_reason", "gymnasium_base", "node_reason", "tree_reason"]
+__all__ = ["GYMNASIUM_CLASSES", "JUDGES", "JUDGE_OF_CLASS", "class_reason", "gymnasium_base"]
 
 GYMNASIUM_CLASSES: dict[type, str] = {getattr(_gym, name): name for name in SPACE_NAMES}
 _GENERATOR = np.random.Generator
@@ -74,7 +74,7 @@ _CLASS_READS: dict[str, frozenset[str]] = {
     "OneOf": frozenset({"spaces", "__len__", "__getitem__"}),
 }
 
-def _judge_class(cls: type) -> str | None:
+def class_reason(cls: type) -> str | None:
     """Why instances of ``cls`` cannot run compiled as far as their class goes, or None."""
     base = gymnasium_base(cls)
     if base is None:
@@ -269,28 +269,11 @@ def _validator(name: str) -> Any:
 
 JUDGES: dict[str, _judge.Judge] = {
     name: _judge.Judge(
-        cls, _WATCHED[name], judge_class=_judge_class, validate=_validator(name), judge_generator=_generator_reason
+        cls, _WATCHED[name], judge_class=class_reason, validate=_validator(name), judge_generator=_generator_reason
     )
     for cls, name in GYMNASIUM_CLASSES.items()
 }
+JUDGE_OF_CLASS: dict[type, _judge.Judge] = {cls: JUDGES[name] for cls, name in GYMNASIUM_CLASSES.items()}
+"""Each of Gymnasium's classes' Judge: what ``patch()`` judges spaces by (``_judge.judging``)."""
 
 
-def _judge_of_class(cls: type) -> _judge.Judge | None:
-    base = gymnasium_base(cls)
-    return None if base is None else JUDGES[GYMNASIUM_CLASSES[base]]
-
-
-# The kernel asks this for the judge of a class it has not met.
-_judge.use_judges(_judge_of_class)
-
-node_reason = _judge.node_reason
-"""``node_reason(space)``: why ``space`` itself (not its sub-spaces) runs Gymnasium's code while patched, or None."""
-
-tree_reason = _judge.tree_reason
-"""``tree_reason(space)``: why some node of ``space``'s tree runs Gymnasium's code, or None
-(the helpers -- flatten family, vector helpers -- judge whole trees)."""
-
-
-def class_reason(cls: type) -> str | None:
-    """Why instances of ``cls`` cannot run compiled as far as their class goes, or None."""
-    return _judge_class(cls)

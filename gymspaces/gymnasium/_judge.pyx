@@ -15,8 +15,9 @@ Nothing is stored on the space: the memo is keyed by the attribute objects
 themselves (the rules' verdict depends on nothing else). A combination, or an
 instance dict, the rules found runs compiled (reason ``None``) is *sound*.
 
-On import it also answers the questions of gymspaces' checked kernels
-(``node_reason``, ``tree_reason``, ``class_passes`` in ``_registry.pxd``).
+While patched (:func:`judging`) it also answers the questions of gymspaces'
+checked kernels (``node_reason``, ``tree_reason``, ``class_passes`` in
+``_registry.pxd``).
 
 Before any of that, an instance dict found sound and not modified since is
 recognised by one comparison: CPython 3.10-3.12 give every dict a version,
@@ -43,6 +44,8 @@ import numpy as np
 
 from gymspaces import _registry, _sub_spaces
 from gymspaces.gymnasium._reasons import coded
+
+cdef Registry registry = _registry.REGISTRY
 
 cdef type GENERATOR = np.random.Generator
 cdef str NO_INSTANCE_DICT = coded("attributes-changed", "the space has no instance dict")
@@ -268,23 +271,33 @@ cdef inline bint remembered(tuple slot, PyObject **values, Py_ssize_t count) noe
 # ----------------------------------------------------------------------------
 
 cdef dict JUDGE_OF_CLASS = {}  # class -> Judge, or None for a class no judge covers
-# The rules' resolver, ``judge_lookup(cls)``: the Judge of ``cls``'s kind or None.
-cdef object judge_lookup = None
+cdef dict judges = {}  # Gymnasium's classes -> their Judges, while patched (see judging)
 
 
-def use_judges(lookup):
-    """Find the judge of each class with ``lookup(cls)`` (a Judge, or None)."""
-    global judge_lookup
-    judge_lookup = lookup
+def judging(dict by_class):
+    """Judge each space by the Judge of the nearest class of its MRO in ``by_class``
+    (Gymnasium's classes; none: every space is refused), and answer the checked
+    kernels' questions (``_registry.pxd``) so. ``patch()`` calls it, ``unpatch()``
+    again with ``{}``."""
+    global judges
+    judges = by_class
     JUDGE_OF_CLASS.clear()
     forget_sound()  # its entries stand for the judge of their class
+    registry.node_reason = node_verdict
+    registry.tree_reason = tree_verdict
+    registry.class_passes = class_verdict
 
 
 cdef object judge_of(cls):
     cdef PyObject *found = PyDict_GetItemWithError(JUDGE_OF_CLASS, cls)
     if found != NULL:
         return <object> found
-    judge = judge_lookup(cls) if judge_lookup is not None else None
+    judge = None
+    for klass in cls.__mro__:
+        found = PyDict_GetItemWithError(judges, klass)
+        if found != NULL:
+            judge = <object> found
+            break
     if len(JUDGE_OF_CLASS) >= MAX_CLASSES:
         JUDGE_OF_CLASS.clear()
         forget_sound()
@@ -418,8 +431,3 @@ cdef object tree_verdict(object space):
 cdef bint class_verdict(object space) except -1:
     return class_passes(space)
 
-
-cdef Registry registry = _registry.REGISTRY
-registry.node_reason = node_verdict
-registry.tree_reason = tree_verdict
-registry.class_passes = class_verdict

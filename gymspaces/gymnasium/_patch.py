@@ -47,7 +47,7 @@ from gymspaces import _dispatch, _env_vars, _kernel_switches
 # release's own results), defined where the install hints read them without Gymnasium.
 from gymspaces._gymnasium_releases import VERIFIED_GYMNASIUM
 from gymspaces._sub_spaces import sub_spaces
-from gymspaces.gymnasium import _calls, _entries, _guard, _operations
+from gymspaces.gymnasium import _calls, _entries, _guard, _judge, _operations
 from gymspaces.gymnasium._reasons import coded
 from gymspaces.gymnasium._release import ALL_SPACE_NAMES, SPACE_NAMES, utils_helper, vector_helper
 
@@ -315,7 +315,9 @@ def _patch(start_recording: Callable[[], Recorder] | None, unverified: bool | No
         state.recording = recorder is not None
         try:
             # Dependencies first: what gymspaces' code needs to run on
-            # Gymnasium's classes (gymspaces' rules for them, private helpers).
+            # Gymnasium's classes (the judges, gymspaces' rules for them, private helpers).
+            _judge.judging(_guard.JUDGE_OF_CLASS)
+            state.journal.append(functools.partial(_judge.judging, {}))
             with _dispatch.listeners_once():  # the kernels' switches are refreshed once, after both
                 state.add_equivalents({getattr(_gym, name): getattr(_gs, name) for name in SPACE_NAMES})
                 state.hand_gymnasium_spaces_over(
@@ -528,7 +530,7 @@ def plain_reason(space: Any, operation: str | None = None, *args: Any, **kwargs:
         return coded("not-patched", "Gymnasium is not patched")
     if row is not None:
         return _calls.explain(row, state.live, space, args, kwargs)  # type: ignore[arg-type]
-    return _guard.tree_reason(space)
+    return _judge.tree_reason(space)
 
 
 def is_compiled(space: Any) -> bool:

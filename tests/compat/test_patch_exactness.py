@@ -32,7 +32,7 @@ from support.differential import assert_same_value
 
 import gymspaces as gs
 from gymspaces import _probes
-from gymspaces.gymnasium import _guard, is_compiled, patch, patched, plain_reason, unpatch
+from gymspaces.gymnasium import _judge, is_compiled, patch, patched, plain_reason, unpatch
 from gymspaces.space import KERNEL_CACHE_ATTRS
 
 pytestmark = pytest.mark.usefixtures("unpatched")  # conftest: each test starts unpatched
@@ -634,7 +634,7 @@ def test_helpers_run_gymnasiums_rules_for_trees_with_unprovable_nodes() -> None:
     assert_plain_equals_patched(lambda: flatten(tree, items[0]))
     assert_plain_equals_patched(lambda: concatenate(tree, items, create_empty_array(tree, 2)))
     with patched():
-        assert _guard.node_reason(tree) is None  # the Dict itself is sound ...
+        assert _judge.node_reason(tree) is None  # the Dict itself is sound ...
         assert plain_reason(tree) == "subclass-overrides: sub-space DoubledN: DoubledN redefines n"  # ... a node of its tree is not
         assert not is_compiled(tree)
 

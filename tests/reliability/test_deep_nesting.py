@@ -62,13 +62,15 @@ def test_trees_deeper_than_the_kernels_walk_give_gymnasiums_results(kind: str) -
 
 @pytest.mark.parametrize("kind", ["dict", "tuple"])
 def test_patch_mode_leaves_trees_deeper_than_the_kernels_walk_to_gymnasium(kind: str) -> None:
-    from gymspaces.gymnasium import _guard
+    from gymspaces.gymnasium import patched, plain_reason
 
     space, _ = _nested(gymnasium.spaces, BEYOND_THE_KERNELS, kind)
-    assert _guard.tree_reason(space) is not None
-    assert "nested more than 64 levels deep" in _guard.tree_reason(space)
     shallow, _ = _nested(gymnasium.spaces, 3, kind)
-    assert _guard.tree_reason(shallow) is None
+    with patched():
+        reason = plain_reason(space)
+        assert reason is not None and reason.startswith("too-deep: ")
+        assert reason.endswith("spaces nested more than 64 levels deep")
+        assert plain_reason(shallow) is None
 
 
 @pytest.mark.parametrize("kind", ["dict", "tuple"])
