@@ -26,8 +26,8 @@ facts, checked in this order:
 
 Anything else runs Gymnasium's own method: slower, never different.
 ``patch()`` judges spaces by :data:`JUDGE_OF_CLASS` (``_judge.judging``):
-``_judge.node_reason`` then says why a space itself runs plain,
-``_judge.tree_reason`` why some node of its tree does.
+``_judge.node_reason`` then says why a space itself runs Gymnasium's
+code, ``_judge.tree_reason`` why some node of its tree does.
 """
 
 from __future__ import annotations
