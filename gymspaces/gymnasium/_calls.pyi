@@ -20,18 +20,6 @@ QUIET_CAST: int
 RELEASE: int
 CHECK_NAMES: tuple[str, ...]
 CHECKED: frozenset[str]
-NOT_PATCHED: str
-PROGRAM_RULE: str
-BOX_ARGUMENTS: str
-OPTIMIZED_ARGUMENTS: str
-MASK_TYPE: str
-MASKED_IN_FLOATS: str
-NOT_AN_ARRAY: str
-GRAPH_PROBABILITY: str
-EDGES_WITHOUT_SPACE: str
-MAY_WARN_CAST: str
-RELEASE_ARGUMENTS: str
-RERUN: str
 
 @disjoint_base
 class Live:
@@ -89,6 +77,10 @@ class Operation:
         rerun: bool = False,
         convert: Callable[[Any], Any] | None = None,
     ) -> None: ...
+
+@disjoint_base
+class CheckedRule:
+    def __init__(self, row: Operation, live: Live, general: Callable[..., Any], originals: dict[type, Any]) -> None: ...
 
 @disjoint_base
 class GraphInstances:

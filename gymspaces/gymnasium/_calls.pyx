@@ -47,6 +47,8 @@ cdef Registry registry = _registry.REGISTRY
 
 # Why a call runs Gymnasium's own code, where its arguments or the patch decide
 # (a space's own reasons are its judge's): "code: detail", the code first.
+cdef str NOT_PATCHED, PROGRAM_RULE, BOX_ARGUMENTS, OPTIMIZED_ARGUMENTS, MASK_TYPE, MASKED_IN_FLOATS, NOT_AN_ARRAY
+cdef str GRAPH_PROBABILITY, EDGES_WITHOUT_SPACE, MAY_WARN_CAST, RELEASE_ARGUMENTS, RERUN
 NOT_PATCHED = coded("not-patched", "the patch that installed this entry was undone")
 PROGRAM_RULE = coded("program-rule", "the program registered a rule of its own with one of gymspaces' helpers")
 BOX_ARGUMENTS = coded("argument-not-taken", "Box.sample takes no mask or probability (Gymnasium raises its own error)")
@@ -242,27 +244,15 @@ cdef class Operation:
         self.loop_from = 2 if self.check_count >= 2 and self.check_list[0] == CHECK_PATCHED and (
             self.check_list[1] == CHECK_SPACE) else 0
         rest = [self.check_list[i] for i in range(self.loop_from, self.check_count)]
-        if self.loop_from == 0:
-            self.quick = QUICK_NEVER
-        elif not rest:
-            self.quick = QUICK_ALWAYS
-        elif rest == [CHECK_EXACT_ARRAY]:
-            self.quick = QUICK_WITH_AN_ARRAY
-        elif all([check in ARGUMENT_CHECKS for check in rest]):
-            self.quick = QUICK_WITHOUT_ARGUMENTS
-        else:
-            self.quick = QUICK_NEVER
-        self.failures = failures
-        self.left = left
-        self.judge = judge
-        self.release_proven = release_proven
-        self.may_warn = may_warn
-        self.value_at = value_at
+        self.quick = (QUICK_NEVER if self.loop_from == 0 else QUICK_ALWAYS if not rest
+                      else QUICK_WITH_AN_ARRAY if rest == [CHECK_EXACT_ARRAY]
+                      else QUICK_WITHOUT_ARGUMENTS if all([check in ARGUMENT_CHECKS for check in rest])
+                      else QUICK_NEVER)
+        self.failures, self.left, self.judge, self.convert = failures, left, judge, convert
+        self.release_proven, self.may_warn, self.value_at = release_proven, may_warn, value_at
         self.least_arguments, self.most_arguments = arguments
         self.kernel = KERNELS.get(name, KERNEL_NONE) if checked else KERNEL_NONE
-        self.checked = checked
-        self.rerun = rerun
-        self.convert = convert
+        self.checked, self.rerun = checked, rerun
 
     def __repr__(self):
         if self.left is not None:
@@ -516,16 +506,26 @@ def general_rule(Operation row, helper, Live live, dict originals):
     return rule
 
 
-cdef object settled(Operation row, Live live, bint answered, result, failure, space, tuple args, dict kwargs,
-                    general, dict originals):
-    """What a checked rule returns once its kernel has run: for the kernel's error,
-    what the general rule does with one (:func:`recover`); else the kernel's
-    answer, or the general rule's where it gave none."""
-    if failure is not None:
-        return recover(row, live, failure, gymnasiums(originals, space), (space,) + args, kwargs)
-    if answered:
-        return result
-    return general(space, *args, **kwargs)
+cdef class CheckedRule:
+    """What a checked rule does once its kernel has run (:meth:`after`): its row,
+    the patch that made it, the general rule behind it and Gymnasium's rules."""
+
+    cdef Operation row
+    cdef Live live
+    cdef object general
+    cdef dict originals
+
+    def __init__(self, Operation row, Live live, general, dict originals):
+        self.row, self.live, self.general, self.originals = row, live, general, originals
+
+    cdef object after(self, result, failure, space, tuple args, dict kwargs):
+        """For the kernel's error, what the general rule does with one (:func:`recover`);
+        else the kernel's answer, or the general rule's where it gave none (``UNANSWERED``)."""
+        if failure is not None:
+            return recover(self.row, self.live, failure, gymnasiums(self.originals, space), (space,) + args, kwargs)
+        if result is not UNANSWERED:
+            return result
+        return self.general(space, *args, **kwargs)
 
 
 def helper_rule(Operation row, helper, Live live, dict originals, tuple fallbacks=None):
@@ -544,8 +544,9 @@ def helper_rule(Operation row, helper, Live live, dict originals, tuple fallback
     general = general_rule(row, helper, live, originals)
     if not row.checked:
         return general
+    cdef CheckedRule checked = CheckedRule(row, live, general, originals)
     if row.name == "flatten" or row.name == "unflatten":
-        return one_value_rule(row, row.name == "unflatten", general, live, originals)
+        return one_value_rule(row.name == "unflatten", checked)
     if row.name not in CHECKED:
         raise ValueError(f"no checked kernel for {row.name!r}")
 
@@ -553,12 +554,12 @@ def helper_rule(Operation row, helper, Live live, dict originals, tuple fallback
         # The kernel takes the call only with the row's number of positional arguments.
         if not rules_on(live) or kwargs or not row.least_arguments <= len(args) <= row.most_arguments:
             return general(space, *args, **kwargs)
-        result = failure = None
+        result, failure = UNANSWERED, None
         try:
             result = run_checked(row, space, args, fallbacks)
         except Exception as error:
             failure = error
-        return settled(row, live, result is not UNANSWERED, result, failure, space, args, kwargs, general, originals)
+        return checked.after(result, failure, space, args, kwargs)
 
     return rule
 
@@ -589,21 +590,22 @@ cdef inline object run_checked(Operation row, space, tuple args, tuple fallbacks
     return UNANSWERED if result is None else result
 
 
-cdef object one_value_rule(Operation row, bint unflatten, general, Live live, dict originals):
+cdef object one_value_rule(bint unflatten, CheckedRule checked):
     """The rule of a helper of a space and one value (``flatten``, ``unflatten``): its
-    checked kernel, a C call, when it answers; else ``general``."""
+    checked kernel, a C call, when it answers; else the general rule."""
+    general, live = checked.general, checked.live
 
     def rule(space, x=MISSING, *args, **kwargs):
         if x is MISSING:
             return general(space, *args, **kwargs)
         if not rules_on(live) or args or kwargs:
             return general(space, x, *args, **kwargs)
-        result = failure = None
+        result, failure = UNANSWERED, None
         try:
             result = unflatten_checked(space, x) if unflatten else flatten_checked(space, x)
         except Exception as error:
             failure = error
-        return settled(row, live, result is not None, result, failure, space, (x,), kwargs, general, originals)
+        return checked.after(UNANSWERED if result is None else result, failure, space, (x,), kwargs)
 
     return rule
 
