@@ -32,8 +32,8 @@ code, ``_judge.tree_reason`` why some node of its tree does.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 import gymnasium.spaces as _gym
 import numpy as np
@@ -51,35 +51,16 @@ _GENERATOR = np.random.Generator
 # What Gymnasium's methods read from a space besides its own per-class
 # attributes: a subclass redefining one of these changes what plain code sees.
 _COMMON_READS = frozenset(
-    {
-        "__getattribute__", "__getattr__", "np_random", "_np_random", "seed", "shape", "_shape", "dtype",
-        "sample", "contains", "__contains__", "is_np_flattenable",
-    }
+    "__getattribute__ __getattr__ np_random _np_random seed shape _shape dtype sample contains __contains__ "
+    "is_np_flattenable".split()
 )
-_CLASS_READS: dict[str, frozenset[str]] = {
-    "Box": frozenset({"low", "high", "bounded_below", "bounded_above", "is_bounded", "low_repr", "high_repr"}),
-    "Discrete": frozenset({"n", "start"}),
-    "MultiBinary": frozenset({"n"}),
-    "MultiDiscrete": frozenset({"nvec", "start", "_apply_mask", "__len__", "__getitem__"}),
-    "Text": frozenset(
-        {
-            "min_length", "max_length", "character_set", "character_list", "characters", "character_index",
-            "_char_set", "_char_list", "_char_index", "_char_str", "_validate_mask",
-        }
-    ),
-    "Tuple": frozenset({"spaces", "__len__", "__getitem__", "__iter__"}),
-    "Dict": frozenset({"spaces", "__len__", "__getitem__", "__iter__", "keys", "values", "items"}),
-    "Sequence": frozenset({"feature_space", "stack", "stacked_feature_space", "generate_sample_length"}),
-    "Graph": frozenset({"node_space", "edge_space", "batch_node_space", "batch_edge_space", "_generate_sample_space"}),
-    "OneOf": frozenset({"spaces", "__len__", "__getitem__"}),
-}
 
 def class_reason(cls: type) -> str | None:
     """Why instances of ``cls`` cannot run compiled as far as their class goes, or None."""
     base = gymnasium_base(cls)
     if base is None:
         return coded("not-a-gymnasium-class", f"{cls.__qualname__} is not one of Gymnasium's space classes")
-    reads = _COMMON_READS | _CLASS_READS[GYMNASIUM_CLASSES[base]]
+    reads = _COMMON_READS | _JUDGE_RULES[GYMNASIUM_CLASSES[base]].reads
     for klass in cls.__mro__:
         if klass is base:
             break
@@ -211,29 +192,44 @@ def _graph_reason(d: Mapping[str, Any]) -> str | None:
     return None if "batch_node_space" in d else "batch_node_space is missing"
 
 
-_VALIDATE = {
-    "Discrete": _discrete_reason,
-    "Box": _box_reason,
-    "MultiBinary": _multi_binary_reason,
-    "MultiDiscrete": _multi_discrete_reason,
-    "Text": _text_reason,
-    "Tuple": _tuple_reason,
-    "OneOf": _one_of_reason,
-    "Dict": _dict_reason,
-    "Sequence": _sequence_reason,
-    "Graph": _graph_reason,
-}
-_WATCHED = {
-    "Discrete": ("n", "start", "dtype"),
-    "Box": ("low", "high", "dtype", "_shape", "bounded_below", "bounded_above"),
-    "MultiBinary": ("n", "_shape", "dtype"),
-    "MultiDiscrete": ("nvec", "start", "dtype", "_shape"),
-    "Text": ("_char_list", "_char_set", "min_length", "max_length"),
-    "Tuple": ("spaces",),
-    "Dict": ("spaces",),
-    "OneOf": ("spaces",),
-    "Sequence": ("feature_space", "stack"),
-    "Graph": ("node_space", "edge_space"),
+class _JudgeRules(NamedTuple):
+    reads: frozenset[str]  # what Gymnasium's methods read of the class besides _COMMON_READS
+    watched: tuple[str, ...]  # the instance attributes the judge watches (and validate reads)
+    validate: Callable[[Mapping[str, Any]], str | None]
+
+
+def _judge_rules(reads: str, watched: str, validate: Callable[[Mapping[str, Any]], str | None]) -> _JudgeRules:
+    return _JudgeRules(frozenset(reads.split()), tuple(watched.split()), validate)
+
+
+# Each of Gymnasium's classes: what its methods read of the class (a subclass
+# redefining one changes what Gymnasium's code sees), the instance attributes
+# its judge watches, and their validator.
+_JUDGE_RULES: dict[str, _JudgeRules] = {
+    "Box": _judge_rules(
+        "low high bounded_below bounded_above is_bounded low_repr high_repr",
+        "low high dtype _shape bounded_below bounded_above", _box_reason,
+    ),
+    "Discrete": _judge_rules("n start", "n start dtype", _discrete_reason),
+    "MultiBinary": _judge_rules("n", "n _shape dtype", _multi_binary_reason),
+    "MultiDiscrete": _judge_rules(
+        "nvec start _apply_mask __len__ __getitem__", "nvec start dtype _shape", _multi_discrete_reason
+    ),
+    "Text": _judge_rules(
+        "min_length max_length character_set character_list characters character_index _char_set _char_list "
+        "_char_index _char_str _validate_mask",
+        "_char_list _char_set min_length max_length", _text_reason,
+    ),
+    "Tuple": _judge_rules("spaces __len__ __getitem__ __iter__", "spaces", _tuple_reason),
+    "Dict": _judge_rules("spaces __len__ __getitem__ __iter__ keys values items", "spaces", _dict_reason),
+    "OneOf": _judge_rules("spaces __len__ __getitem__", "spaces", _one_of_reason),
+    "Sequence": _judge_rules(
+        "feature_space stack stacked_feature_space generate_sample_length", "feature_space stack", _sequence_reason
+    ),
+    "Graph": _judge_rules(
+        "node_space edge_space batch_node_space batch_edge_space _generate_sample_space", "node_space edge_space",
+        _graph_reason,
+    ),
 }
 
 
@@ -244,7 +240,7 @@ def _generator_reason(generator: Any) -> str:
 
 
 def _validator(name: str) -> Any:
-    rule = _VALIDATE[name]
+    rule = _JUDGE_RULES[name].validate
     release_rule = _RELEASE_INSTANCE.get(name)
 
     def validate(space: Any) -> str | None:
@@ -269,7 +265,7 @@ def _validator(name: str) -> Any:
 
 JUDGES: dict[str, _judge.Judge] = {
     name: _judge.Judge(
-        cls, _WATCHED[name], judge_class=class_reason, validate=_validator(name), judge_generator=_generator_reason
+        cls, _JUDGE_RULES[name].watched, judge_class=class_reason, validate=_validator(name), judge_generator=_generator_reason
     )
     for cls, name in GYMNASIUM_CLASSES.items()
 }
