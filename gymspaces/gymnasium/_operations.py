@@ -85,13 +85,10 @@ _LEFT: dict[tuple[str, str], str] = {
     **{
         (name, helper): "the flatten family runs Python rules in either library, with the decision on top"
         for helper in ("flatten", "unflatten", "flatdim")
-        for name in ("Text", "Sequence", "OneOf")
+        for name in ("Text", "Sequence")
     },
+    ("OneOf", "unflatten"): "the flatten family runs Python rules in either library, with the decision on top",
     ("Discrete", "flatdim"): "flatdim of a Discrete is int(space.n) there",
-    **{
-        ("Graph", helper): "a Graph's flatten and unflatten batch its features through Python rules in either library"
-        for helper in ("flatten", "unflatten")
-    },
     **{
         ("Text", helper): "a Text's shared memory is one int32 array per element, filled in numpy either way"
         for helper in ("write_to_shared_memory", "read_from_shared_memory")
@@ -225,16 +222,16 @@ _TABLE: tuple[tuple[str, str, tuple[int, ...]], ...] = (
     ("Graph",         "sample",                  (PATCHED, NO_PROBABILITY, EDGES_HAVE_SPACE, NOT_OPTIMIZED, TREE)),
     ("Graph",         "contains",                _CONTAINS),
     ("Graph",         "flatdim",                 _HELPER),
-    ("Graph",         "flatten",                 LEFT),
-    ("Graph",         "unflatten",               LEFT),
+    ("Graph",         "flatten",                 _CASTING_HELPER),
+    ("Graph",         "unflatten",               _CASTING_HELPER),
     ("Graph",         "concatenate",             LEFT),
     ("Graph",         "iterate",                 LEFT),
     ("Graph",         "read_from_shared_memory", _HELPER),
     ("Graph",         "write_to_shared_memory",  _CASTING_HELPER),
     ("OneOf",         "sample",                  _COMPOSITE),
     ("OneOf",         "contains",                _CONTAINS),
-    ("OneOf",         "flatdim",                 LEFT),
-    ("OneOf",         "flatten",                 LEFT),
+    ("OneOf",         "flatdim",                 _HELPER),
+    ("OneOf",         "flatten",                 _CASTING_HELPER),
     ("OneOf",         "unflatten",               LEFT),
     ("OneOf",         "concatenate",             LEFT),
     ("OneOf",         "iterate",                 LEFT),
