@@ -36,6 +36,7 @@ package of every extension importable, and an editable install would then put
 a top-level ``benchmarks`` on every path of the environment.
 """
 
+import importlib.util
 import os
 import re
 import shutil
@@ -52,8 +53,36 @@ try:
 except ImportError:  # setuptools < 64: no PEP 660 editable installs
     editable_wheel = None
 
-DEBUG = os.environ.get("GYMSPACES_DEBUG_BUILD", "0") not in ("", "0")
-NO_INT128 = os.environ.get("GYMSPACES_NO_INT128", "0") not in ("", "0")
+
+
+def _env_vars():
+    """``gymspaces/_env_vars.py``, loaded by its path: the package cannot be
+    imported before its kernels are built, and its on and off values are the
+    build's too."""
+    path = Path(__file__).resolve().parent / "gymspaces" / "_env_vars.py"
+    spec = importlib.util.spec_from_file_location("_gymspaces_env_vars", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+ENV_VARS = _env_vars()
+
+
+def build_switch(name):
+    """Whether the build variable ``name`` is on, read as gymspaces reads its own
+    (``gymspaces._env_vars.flag``); a value neither on nor off stops the build."""
+    value = ENV_VARS.flag(name)
+    if value is None:
+        raise SystemExit(
+            f"{name}={os.environ[name]!r}: set it to one of {', '.join(ENV_VARS.ON)} (on) "
+            f"or {', '.join(repr(off) for off in ENV_VARS.OFF)} (off)"
+        )
+    return value
+
+
+DEBUG = build_switch("GYMSPACES_DEBUG_BUILD")
+NO_INT128 = build_switch("GYMSPACES_NO_INT128")
 
 NUMPY_INCLUDE = np.get_include()
 NUMPY_ROOT = Path(np.__file__).resolve().parent

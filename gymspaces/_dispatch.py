@@ -68,7 +68,7 @@ class SpaceDispatcher(Protocol, Generic[_P, _R_co]):
     def handles(self, cls: type) -> bool: ...
 
 
-_DispatcherT = TypeVar("_DispatcherT", bound=SpaceDispatcher[..., Any])
+_R = TypeVar("_R")
 
 
 def _parameters(function: Callable[..., Any]) -> tuple[list[str], dict[str, Any]]:
@@ -315,7 +315,7 @@ def _space_dispatch(default: Callable[_P, _R_co], *, builds_spaces: bool) -> Spa
     return dispatcher
 
 
-def public_entry(dispatcher: _DispatcherT) -> Callable[[Callable[..., Any]], _DispatcherT]:
+def public_entry(dispatcher: SpaceDispatcher[..., Any]) -> Callable[[Callable[_P, _R]], SpaceDispatcher[_P, _R]]:
     """Decorator: make a function the public face of ``dispatcher``.
 
     The entry answers what it takes itself (a compiled kernel's built-in
@@ -327,7 +327,7 @@ def public_entry(dispatcher: _DispatcherT) -> Callable[[Callable[..., Any]], _Di
     module, and a compiled entry its documentation and signature too.
     """
 
-    def dress(entry: Callable[..., Any]) -> _DispatcherT:
+    def dress(entry: Callable[_P, _R]) -> SpaceDispatcher[_P, _R]:
         dressed: Any = entry
         for attribute in ("register", "dispatch", "registry", "on_register", "handles"):
             setattr(dressed, attribute, getattr(dispatcher, attribute))
@@ -344,7 +344,7 @@ def public_entry(dispatcher: _DispatcherT) -> Callable[[Callable[..., Any]], _Di
             # ``inspect.signature`` would follow ``__wrapped__`` to the dispatcher
             # and hide the entry's own extra parameters (``flatten``'s ``out=``).
             dressed.__signature__ = inspect.signature(entry, follow_wrapped=False)
-        return cast(_DispatcherT, dressed)
+        return cast(SpaceDispatcher[_P, _R], dressed)
 
     return dress
 

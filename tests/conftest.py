@@ -28,6 +28,7 @@ from hypothesis.configuration import set_hypothesis_home_dir
 
 import gymspaces
 from support import capture_plugin
+from support.switches import switch
 
 # The benchmarks (``benchmarks/`` at the checkout's top) are not installed: tests
 # import them from the checkout. Appended, not put first, so that ``gymspaces``
@@ -47,7 +48,7 @@ settings.register_profile(
 )
 settings.load_profile("gymspaces")
 
-PATCHED_SESSION = os.environ.get("GYMSPACES_TEST_PATCHED", "") not in ("", "0")
+PATCHED_SESSION = switch("GYMSPACES_TEST_PATCHED")
 if PATCHED_SESSION:
     from gymspaces.gymnasium import patch
 

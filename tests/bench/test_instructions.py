@@ -25,6 +25,7 @@ import pytest
 
 from benchmarks.compare import compare, verdict
 from benchmarks.errors import EXIT_OK, EXIT_REGRESSED, EXIT_USAGE
+from support.switches import switch
 from benchmarks.instructions import MODE, NOT_COUNTED, count_run, counted_keys
 from benchmarks.publish import PublishError, load_figures, publish
 from benchmarks.results import Run
@@ -35,7 +36,7 @@ STILL = 0.5  # percent: how far a count of unchanged code may move, whatever ran
 PATCHED = "patched_dict_flatdim"  # moved 2.34% with what its process did before, once
 
 if shutil.which("valgrind") is None:
-    if os.environ.get("GYMSPACES_REQUIRE_VALGRIND") == "1":
+    if switch("GYMSPACES_REQUIRE_VALGRIND"):
         raise RuntimeError("GYMSPACES_REQUIRE_VALGRIND=1 but valgrind is not installed")
     pytest.skip("valgrind is not installed (.ci/run installs it)", allow_module_level=True)
 

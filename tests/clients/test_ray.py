@@ -14,8 +14,9 @@ import os
 import numpy as np
 import pytest
 from support.differential import GS, GYM, assert_same_value
+from support.switches import switch
 
-if os.environ.get("GYMSPACES_REQUIRE_RAY", "0") not in ("", "0"):
+if switch("GYMSPACES_REQUIRE_RAY"):
     import ray
 else:
     ray = pytest.importorskip("ray")

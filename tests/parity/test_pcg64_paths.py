@@ -10,7 +10,6 @@ chosen to carry between the words, and through a Box.
 
 from __future__ import annotations
 
-import os
 import platform
 
 import numpy as np
@@ -19,6 +18,7 @@ import pytest
 from gymspaces import Box
 from gymspaces import _rng
 from gymspaces._probes import inline_pcg64_doubles, inline_pcg64_fill
+from support.switches import switch
 
 MASK64 = 2**64 - 1
 # Lengths around the four-lane fill's block and threshold (16), and a long one.
@@ -42,7 +42,7 @@ def pcg64_at(state: int, inc: int) -> np.random.Generator:
 
 
 def test_path_matches_the_build() -> None:
-    if os.environ.get("GYMSPACES_NO_INT128", "0") not in ("", "0"):
+    if switch("GYMSPACES_NO_INT128"):
         assert _rng.PCG64_PATH == "portable", "rebuild: the kernels were not built with GYMSPACES_NO_INT128=1"
     elif _rng.COMPILER.startswith(("gcc", "clang")) and platform.machine() in ("x86_64", "aarch64", "arm64"):
         assert _rng.PCG64_PATH == "int128", "rebuild: the kernels were built with GYMSPACES_NO_INT128=1"

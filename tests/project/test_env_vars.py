@@ -84,3 +84,26 @@ def test_a_value_not_understood_warns_with_the_values_understood(hook, monkeypat
         "GYMSPACES_PATCH='maybe' is not understood (on: 1, true, yes, on; off: 0, false, no, off, empty): "
         "Gymnasium is not patched"
     ]
+
+
+@pytest.mark.parametrize(("value", "expected"), SPELLINGS)
+def test_the_build_and_the_test_run_read_their_switches_alike(
+    monkeypatch: pytest.MonkeyPatch, value: str, expected: bool | None
+) -> None:
+    """setup.py's GYMSPACES_DEBUG_BUILD / GYMSPACES_NO_INT128 and the test run's
+    GYMSPACES_TEST_PATCHED / GYMSPACES_REQUIRE_* take every spelling as
+    gymspaces' own variables do; one neither on nor off stops the build or the run."""
+    import runpy
+
+    from support.switches import switch
+
+    monkeypatch.setenv("GYMSPACES_NO_INT128", value)
+    monkeypatch.setenv("GYMSPACES_REQUIRE_EXAMPLE", value)
+    if expected is None:
+        with pytest.raises(SystemExit, match="GYMSPACES_NO_INT128"):
+            runpy.run_path(str(ROOT / "setup.py"), run_name="gymspaces_setup")
+        with pytest.raises(SystemExit, match="GYMSPACES_REQUIRE_EXAMPLE"):
+            switch("GYMSPACES_REQUIRE_EXAMPLE")
+    else:
+        assert runpy.run_path(str(ROOT / "setup.py"), run_name="gymspaces_setup")["NO_INT128"] is expected
+        assert switch("GYMSPACES_REQUIRE_EXAMPLE") is expected

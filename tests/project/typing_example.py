@@ -15,7 +15,9 @@ from typing_extensions import assert_type  # typing.assert_type needs Python 3.1
 import gymspaces
 from gymspaces import Box, Dict, Discrete, MultiBinary, MultiDiscrete, OneOf, Space, Text, Tuple
 from gymspaces.gymnasium import from_gymnasium, to_gymnasium
-from gymspaces.vector import batch_space, concatenate, create_empty_array, iterate
+from gymspaces.vector import (
+    batch_space, concatenate, create_empty_array, create_shared_memory, iterate, read_from_shared_memory,
+)
 
 
 def make_observation_space(seed: int) -> Dict:
@@ -97,6 +99,9 @@ def main() -> None:
     out = create_empty_array(observation_space, n=3)
     stacked = concatenate(observation_space, items, out)
     assert len(list(iterate(batched_space, stacked))) == 3
+    # The single-buffer layout, gymspaces' own keyword, type-checks as the helper's.
+    memory = create_shared_memory(observation_space, 3, single_buffer=True)
+    assert len(read_from_shared_memory(observation_space, memory, 3)) == len(observation_space)
 
     # Conversion to and from Gymnasium.
     theirs = to_gymnasium(observation_space)

@@ -14,8 +14,9 @@ from typing import Any, TypeVar
 import pytest
 
 from gymspaces.gymnasium import is_patched, patched
+from support.switches import switch
 
-REQUIRED = os.environ.get("GYMSPACES_REQUIRE_CLIENTS", "0") not in ("", "0")
+REQUIRED = switch("GYMSPACES_REQUIRE_CLIENTS")
 
 _T = TypeVar("_T")
 
