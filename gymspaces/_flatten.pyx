@@ -1736,11 +1736,10 @@ cdef bint value_may_warn(space, x, int depth) except -1:
 cpdef bint unflatten_may_warn(space, x) except -1:
     """Whether Gymnasium's ``unflatten(space, x)`` may warn in a cast: some array
     anywhere in ``x`` (nested tuples, lists and dicts, a graph's nodes and edges)
-    cast into some dtype of ``space``'s tree."""
+    cast into some dtype of ``space``'s tree. A value nested deeper than
+    ``MAX_VALUE_DEPTH`` may: it is left to Gymnasium's code."""
     arrays = []
-    try:
-        collect_arrays(x, arrays)
-    except RecursionError:
+    if not collect_arrays(x, arrays, 0):
         return True
     for array in arrays:
         if array_may_warn(space, <cnp.ndarray> array, 0):
@@ -1748,22 +1747,34 @@ cpdef bint unflatten_may_warn(space, x) except -1:
     return False
 
 
-cdef int collect_arrays(x, list found) except -1:
+cdef enum:
+    # How deep ``collect_arrays`` follows a value: the caller's value, not a
+    # space, so the C stack must not follow it as far as it goes (Python's
+    # default recursion limit, where the Python walk this replaces stopped).
+    MAX_VALUE_DEPTH = 1000
+
+
+cdef bint collect_arrays(x, list found, int depth) except -1:
+    """Append the arrays in ``x`` to ``found``; False when ``x`` is nested too deep to walk."""
     cdef type kind = type(x)
+    if depth > MAX_VALUE_DEPTH:
+        return False
     if kind is cnp.ndarray:
         found.append(x)
     elif kind is tuple or kind is list:
         for item in x:
-            collect_arrays(item, found)
+            if not collect_arrays(item, found, depth + 1):
+                return False
     elif kind is dict:
         for item in (<dict> x).values():
-            collect_arrays(item, found)
+            if not collect_arrays(item, found, depth + 1):
+                return False
     elif x is not None:
         for name in ("nodes", "edges"):
             part = getattr(x, name, None)
-            if part is not None and part is not x:
-                collect_arrays(part, found)
-    return 0
+            if part is not None and part is not x and not collect_arrays(part, found, depth + 1):
+                return False
+    return True
 
 
 cdef bint array_may_warn(space, cnp.ndarray array, int depth) except -1:

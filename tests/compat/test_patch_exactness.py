@@ -626,6 +626,22 @@ def test_flatten_of_an_overflowing_input_runs_gymnasiums_rule(over: str) -> None
         assert [name for *_, name in plain["warnings"]] == ["utils.py"]  # gymnasium/spaces/utils.py
 
 
+def test_unflatten_of_a_value_nested_past_any_walk_runs_gymnasiums_rule() -> None:
+    """The may-warn walk follows the caller's value, not a space: nested 300,000
+    lists deep it stops (no C stack followed that far) and Gymnasium's own
+    unflatten runs, raising what it raises plain."""
+    from gymnasium.spaces.utils import unflatten
+
+    nested: Any = [1.0]
+    for _ in range(300_000):
+        nested = [nested]
+    box = G.Box(0.0, 1.0, (2,))
+    plain = assert_plain_equals_patched(lambda: unflatten(box, nested))
+    assert plain["error"][0] is ValueError
+    with patched():
+        assert plain_reason(box, "unflatten", nested).startswith("may-warn: ")
+
+
 def test_helpers_run_gymnasiums_rules_for_trees_with_unprovable_nodes() -> None:
     from gymnasium.vector.utils import concatenate, create_empty_array
 
