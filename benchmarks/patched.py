@@ -200,21 +200,21 @@ def _operations() -> dict[str, tuple[str, Build]]:
     """Every patched case: key -> (label, operation on a library namespace).
 
     Only what patch mode takes over: an operation it leaves to Gymnasium
-    (``gymspaces.gymnasium._patch.intercepted``) runs the same code plain and
+    (``gymspaces.gymnasium._operations.taken``) runs the same code plain and
     patched, and has no case.
     """
     try:
-        from gymspaces.gymnasium._patch import intercepted
+        from gymspaces.gymnasium._operations import taken
     except ImportError:  # no Gymnasium: no patch mode to time
         return {}
-    return {key: entry for key, entry in _all_operations().items() if intercepted(*_operation_of(key))}
+    return {key: entry for key, entry in _all_operations().items() if taken(*_operation_of(key))}
 
 
 def _operation_of(key: str) -> tuple[str, str]:
-    """(operation, Gymnasium class name) of the case ``key``."""
+    """(Gymnasium class name, operation) of the case ``key``."""
     rest = key[len("patched_"):]
     kind = max((kind for kind in CLASSES if rest.startswith(kind + "_")), key=len)
-    return INTERCEPTED[rest[len(kind) + 1:]], CLASSES[kind]
+    return CLASSES[kind], INTERCEPTED[rest[len(kind) + 1:]]
 
 
 def _all_operations() -> dict[str, tuple[str, Build]]:

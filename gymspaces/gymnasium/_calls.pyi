@@ -33,16 +33,6 @@ class Live:
     ) -> None: ...
 
 @disjoint_base
-class Failures:
-    errors: tuple[type[BaseException], ...]
-    translate: Callable[[BaseException], BaseException]
-    def __init__(
-        self,
-        errors: tuple[type[BaseException], ...],
-        translate: Callable[[BaseException], BaseException],
-    ) -> None: ...
-
-@disjoint_base
 class Operation:
     owner: str
     name: str
@@ -58,7 +48,6 @@ class Operation:
     checked: bool
     rerun: bool
     convert: Callable[[Any], Any] | None
-    failures: Failures
     def __init__(
         self,
         owner: str,
@@ -66,7 +55,6 @@ class Operation:
         checks: tuple[int, ...],
         *,
         label: str,
-        failures: Failures,
         left: str | None = None,
         judge: Judge | None = None,
         release_proven: Callable[..., bool] | None = None,

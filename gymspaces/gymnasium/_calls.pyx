@@ -25,8 +25,10 @@ import types
 from cpython.dict cimport PyDict_GetItem
 from cpython.object cimport PyObject
 
+import gymnasium.error as gym_error
 import numpy as np
 
+import gymspaces.error as gs_error
 from gymspaces._batch cimport concatenate_tree
 from gymspaces._flatten cimport flatdim_checked, flatten_checked, unflatten_checked
 from gymspaces.gymnasium._judge cimport Judge, tree_reason
@@ -98,16 +100,23 @@ cdef inline bint rules_on(Live live) noexcept:
     return live.on and live.built_in_rules
 
 
-cdef class Failures:
-    """How a compiled call's failure reaches the caller: gymspaces' ``errors``
-    leave as ``translate(error)`` (Gymnasium's namesake)."""
+# gymspaces' errors that have a Gymnasium namesake: a compiled call's failure
+# leaves as that class, with the same arguments, traceback and cause.
+cdef dict NAMESAKES = {gs_error.Error: gym_error.Error, gs_error.CustomSpaceError: gym_error.CustomSpaceError}
+cdef tuple GYMSPACES_ERRORS = tuple(NAMESAKES)
 
-    cdef readonly tuple errors
-    cdef readonly object translate
 
-    def __init__(self, tuple errors, translate):
-        self.errors = errors
-        self.translate = translate
+cdef object gymnasium_error(error):
+    """Gymnasium's exception for gymspaces' ``error``: its namesake (``Error``,
+    ``CustomSpaceError``); any other exception as it is."""
+    theirs = NAMESAKES.get(type(error))
+    if theirs is None:
+        return error
+    replacement = theirs(*error.args)
+    replacement.__traceback__ = error.__traceback__
+    if error.__cause__ is not None:  # ``raise ... from``: Gymnasium's chains the same cause
+        replacement.__cause__ = error.__cause__
+    return replacement
 
 
 # The checks a row runs, in its order (``_operations.py`` names them in each
@@ -196,11 +205,9 @@ cdef class Operation:
     rerun : bool
         An error of gymspaces' code runs Gymnasium's own instead (the release
         words or takes such calls otherwise, and the call changed nothing);
-        else the error is raised as Gymnasium's namesake (``failures``).
+        else the error is raised as Gymnasium's namesake.
     convert : callable or None
         Applied to a helper's result (Gymnasium's ``GraphInstance`` for gymspaces').
-    failures : Failures
-        gymspaces' errors and their translation into Gymnasium's.
     """
 
     cdef readonly str owner, name, label
@@ -219,9 +226,8 @@ cdef class Operation:
     cdef readonly bint checked, rerun
     cdef readonly object release_proven, may_warn, convert
     cdef readonly Py_ssize_t value_at, least_arguments, most_arguments
-    cdef readonly Failures failures
 
-    def __init__(self, str owner, str name, tuple checks, *, str label, Failures failures, left=None,
+    def __init__(self, str owner, str name, tuple checks, *, str label, left=None,
                  judge=None, release_proven=None, may_warn=None, Py_ssize_t value_at=0, arguments=(0, 0),
                  bint checked=False, bint rerun=False, convert=None):
         if len(checks) > MAX_CHECKS or not all([0 <= check < CHECK_COUNT for check in checks]):
@@ -248,7 +254,7 @@ cdef class Operation:
                       else QUICK_WITH_AN_ARRAY if rest == [CHECK_EXACT_ARRAY]
                       else QUICK_WITHOUT_ARGUMENTS if all([check in ARGUMENT_CHECKS for check in rest])
                       else QUICK_NEVER)
-        self.failures, self.left, self.judge, self.convert = failures, left, judge, convert
+        self.left, self.judge, self.convert = left, judge, convert
         self.release_proven, self.may_warn, self.value_at = release_proven, may_warn, value_at
         self.least_arguments, self.most_arguments = arguments
         self.kernel = KERNELS.get(name, KERNEL_NONE) if checked else KERNEL_NONE
@@ -273,9 +279,7 @@ cdef object recover(Operation row, Live live, error, rerun, tuple args, dict kwa
         if live.note_plain is not None:
             live.note_plain(row.label, args[0], RERUN)
         return rerun(*args, **kwargs) if kwargs else rerun(*args)
-    if isinstance(error, row.failures.errors):
-        raise row.failures.translate(error)
-    raise error
+    raise gymnasium_error(error)
 
 
 cdef inline object first_failure(Operation row, Live live, space, first, second, third, tuple args,
@@ -443,9 +447,9 @@ def translating(Operation row, rows):
     try:
         yield from rows
         return
-    except row.failures.errors as error:
+    except GYMSPACES_ERRORS as error:
         failure = error
-    raise row.failures.translate(failure)
+    raise gymnasium_error(failure)
 
 
 def explain(Operation row, Live live, space, tuple args, dict kwargs):

@@ -123,18 +123,6 @@ def _family(target: str) -> dict[type, type]:
     return table
 
 
-_TABLES: dict[str, dict[type, type]] = {}
-
-
-def _table(target: str) -> dict[type, type]:
-    table = _TABLES.get(target)
-    legacy_loaded = _LEGACY_MODULE in sys.modules
-    if table is None or legacy_loaded != _TABLES.get(f"{target}:legacy", False):
-        table = _TABLES[target] = _family(target)
-        _TABLES[f"{target}:legacy"] = legacy_loaded  # type: ignore[assignment]
-    return table
-
-
 def _is_space(value: Any) -> bool:
     if isinstance(value, (_gs.Space, _gym.Space)):
         return True
@@ -160,7 +148,7 @@ class Converter:
     """
 
     def __init__(self, target: str, *, share: bool = False, keep_unknown: bool = False) -> None:
-        self.table = _table(target)
+        self.table = _family(target)
         self.target = target
         self.share = share
         self.keep_unknown = keep_unknown

@@ -46,7 +46,6 @@ from gymspaces.gymnasium._release_rules import INSTANCE as _RELEASE_INSTANCE
 __all__ = ["GYMNASIUM_CLASSES", "JUDGES", "JUDGE_OF_CLASS", "class_reason", "gymnasium_base"]
 
 GYMNASIUM_CLASSES: dict[type, str] = {getattr(_gym, name): name for name in SPACE_NAMES}
-_GENERATOR = np.random.Generator
 
 # What Gymnasium's methods read from a space besides its own per-class
 # attributes: a subclass redefining one of these changes what plain code sees.
@@ -233,12 +232,6 @@ _JUDGE_RULES: dict[str, _JudgeRules] = {
 }
 
 
-def _generator_reason(generator: Any) -> str:
-    if isinstance(generator, _GENERATOR):
-        return coded("generator-not-numpy", f"np_random is a Generator subclass ({type(generator).__qualname__})")
-    return coded("generator-not-numpy", f"np_random is not a numpy Generator ({type(generator).__qualname__})")
-
-
 def _validator(name: str) -> Any:
     rule = _JUDGE_RULES[name].validate
     release_rule = _RELEASE_INSTANCE.get(name)
@@ -264,9 +257,7 @@ def _validator(name: str) -> Any:
 
 
 JUDGES: dict[str, _judge.Judge] = {
-    name: _judge.Judge(
-        cls, _JUDGE_RULES[name].watched, judge_class=class_reason, validate=_validator(name), judge_generator=_generator_reason
-    )
+    name: _judge.Judge(cls, _JUDGE_RULES[name].watched, judge_class=class_reason, validate=_validator(name))
     for cls, name in GYMNASIUM_CLASSES.items()
 }
 JUDGE_OF_CLASS: dict[type, _judge.Judge] = {cls: JUDGES[name] for cls, name in GYMNASIUM_CLASSES.items()}

@@ -10,7 +10,6 @@ cdef class Judge:
     cdef tuple watched
     cdef object judge_class
     cdef object validate
-    cdef object judge_generator
     cdef dict class_verdicts
     # Direct-mapped memo of sound combinations: slot -> tuple of the watched
     # objects (strong references, so no other object can take their place).

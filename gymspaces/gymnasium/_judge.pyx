@@ -135,13 +135,10 @@ cdef class Judge:
         ``judge_class(cls)``: why instances of ``cls`` cannot run compiled, or None.
     validate : callable
         ``validate(space)``: why the space cannot run compiled, or None.
-    judge_generator : callable
-        ``judge_generator(generator)``: why a generator that is not exactly a
-        numpy ``Generator`` cannot be drawn from by the kernels (a reason).
     """
     # (Its attributes are declared in _judge.pxd, for kernels that call ``reason`` in C.)
 
-    def __cinit__(self, base, tuple watched, *, judge_class, validate, judge_generator):
+    def __cinit__(self, base, tuple watched, *, judge_class, validate):
         if len(watched) > MAX_WATCHED:
             raise ValueError(f"at most {MAX_WATCHED} watched attributes")
         self.base = base
@@ -149,7 +146,6 @@ cdef class Judge:
         self.leaf = not any([name in SUB_SPACE_ATTRIBUTES for name in watched])
         self.judge_class = judge_class
         self.validate = validate
-        self.judge_generator = judge_generator
         self.class_verdicts = {}
         self.memo = [None] * MEMO_SLOTS
         self.sound = {}
@@ -186,8 +182,8 @@ cdef class Judge:
             return None
         found = PyDict_GetItemWithError(namespace, "_np_random")
         if found != NULL and <object> found is not None and type(<object> found) is not GENERATOR:
-            generator = <object> found  # owned: the judge runs Python code
-            return self.judge_generator(generator)
+            generator = <object> found  # owned: the reason's text runs Python code
+            return generator_reason(generator)
         # The watched values are borrowed from the dict while nothing runs: the
         # memo is read by comparing addresses only (its entries own their
         # objects, so a match is the very object). On a miss they are owned
@@ -230,6 +226,12 @@ cdef class Judge:
     def __dealloc__(self):
         # Another judge may be made at this address: no entry of this one may match it.
         forget_sound()
+
+
+cdef str generator_reason(generator):
+    """Why the kernels cannot draw from ``generator``, not exactly a numpy ``Generator``."""
+    what = "a Generator subclass" if isinstance(generator, GENERATOR) else "not a numpy Generator"
+    return coded("generator-not-numpy", f"np_random is {what} ({type(generator).__qualname__})")
 
 
 cdef object ABSENT = object()  # an attribute the instance does not hold

@@ -3,8 +3,9 @@
 Every decision patch mode makes about a call -- may it run gymspaces'
 compiled code, and if not, why -- is one row of :data:`OPERATIONS`, keyed
 ``(class name, operation)``: ``("Discrete", "sample")``, ``("Dict",
-"flatten")``. A row lists its checks in the order they run (``_TABLE``,
-read top to bottom); one compiled driver (``_calls.first_failure``) runs
+"flatten")``. A row lists its checks in the order they run (a cell of
+``_TABLE``: a line per class, a column per operation, read top to bottom);
+one compiled driver (``_calls.first_failure``) runs
 them on every call, and the first that fails is both what runs (Gymnasium's
 own code) and the reason the report records and ``plain_reason`` gives, a
 code of ``_reasons.py``. A row that lists no checks (``LEFT``) is never
@@ -19,11 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium.error as _gym_error
 import gymnasium.spaces as _gym
 
 import gymspaces as _gs
-import gymspaces.error as _gs_error
 from gymspaces import _flatten, _shared_memory
 from gymspaces.gymnasium import _calls, _guard, _release_rules
 from gymspaces.gymnasium._release import SPACE_NAMES, VERSION
@@ -33,37 +32,10 @@ from gymspaces.gymnasium._calls import (
 )
 
 __all__ = [
-    "FAILURES", "GRAPH_INSTANCES", "GYMSPACES_ERRORS", "HELPERS", "METHODS", "OPERATIONS", "UTILS_HELPERS",
-    "VECTOR_HELPERS", "as_taken", "gymnasium_error", "row", "taken",
+    "GRAPH_INSTANCES", "HELPERS", "METHODS", "OPERATIONS", "OPERATION_NAMES", "UTILS_HELPERS", "VECTOR_HELPERS",
+    "as_taken", "row", "taken",
 ]
 
-
-# ---------------------------------------------------------------- failures
-
-_ERRORS: dict[type, type] = {
-    _gs_error.Error: _gym_error.Error,
-    _gs_error.CustomSpaceError: _gym_error.CustomSpaceError,
-}
-
-GYMSPACES_ERRORS: tuple[type[Exception], ...] = (_gs_error.Error, _gs_error.CustomSpaceError)
-"""gymspaces' exceptions that have a Gymnasium namesake (``except GYMSPACES_ERRORS``)."""
-
-
-def gymnasium_error(error: BaseException) -> BaseException:
-    """Gymnasium's exception for gymspaces' ``error``: the class of the same name
-    (``Error``, ``CustomSpaceError``) with the same arguments; others as they are."""
-    theirs = _ERRORS.get(type(error))
-    if theirs is None:
-        return error
-    replacement = theirs(*error.args)
-    replacement.__traceback__ = error.__traceback__
-    if error.__cause__ is not None:  # ``raise ... from``: Gymnasium's chains the same cause
-        replacement.__cause__ = error.__cause__
-    return replacement
-
-
-FAILURES = _calls.Failures(GYMSPACES_ERRORS, gymnasium_error)
-"""Failures of compiled calls leave as Gymnasium's exceptions."""
 
 GRAPH_INSTANCES = _calls.GraphInstances(_gs.GraphInstance, _gym.GraphInstance)
 """``GRAPH_INSTANCES(value)``: ``value`` with every gymspaces ``GraphInstance`` in it made Gymnasium's."""
@@ -119,7 +91,7 @@ Gymnasium's: the spaces they build are Gymnasium's classes, hence compiled too."
 LEFT = ()
 """A row's checks when patch mode never takes the operation (``_LEFT`` says why)."""
 
-# The checks of a call, in the order each row lists them; the first that fails
+# The checks of a call, in the order each cell of the table lists them; the first that fails
 # is the call's reason (its code after the arrow) and Gymnasium's code runs:
 #   PATCHED             the patch that installed the entry is on             -> not-patched
 #   OWN_RULES           gymspaces' helpers kept their own rules for its classes -> program-rule
@@ -135,110 +107,40 @@ LEFT = ()
 #   EDGES_HAVE_SPACE    edges asked only of a Graph with an edge space        -> may-warn
 #   QUIET_CAST          the value casts into the tree's dtypes without a warning -> may-warn
 #   RELEASE             the installed release answers these arguments as 1.4.0 -> release-differs
-_FUNDAMENTAL = (PATCHED, SPACE, NOT_OPTIMIZED, EXACT_MASKS, RELEASE)
-_COMPOSITE = (PATCHED, SPACE, NOT_OPTIMIZED, RELEASE)
-_CONTAINS = (PATCHED, SPACE, RELEASE)
-_CONTAINS_ARRAYS = (PATCHED, SPACE, EXACT_ARRAY, RELEASE)
-_HELPER = (PATCHED, OWN_RULES, TREE, RELEASE)
-_CASTING_HELPER = (PATCHED, OWN_RULES, TREE, QUIET_CAST, RELEASE)
 
-_TABLE: tuple[tuple[str, str, tuple[int, ...]], ...] = (
-    # class            operation                  checks, in order
-    ("Box",           "sample",                  (PATCHED, SPACE, NO_MASK)),
-    ("Box",           "contains",                _CONTAINS_ARRAYS),
-    ("Box",           "flatdim",                 _HELPER),
-    ("Box",           "flatten",                 _CASTING_HELPER),
-    ("Box",           "unflatten",               _CASTING_HELPER),
-    ("Box",           "concatenate",             _HELPER),
-    ("Box",           "iterate",                 LEFT),
-    ("Box",           "read_from_shared_memory", _HELPER),
-    ("Box",           "write_to_shared_memory",  _CASTING_HELPER),
-    ("Discrete",      "sample",                  _FUNDAMENTAL),
-    ("Discrete",      "contains",                _CONTAINS),
-    ("Discrete",      "flatdim",                 LEFT),
-    ("Discrete",      "flatten",                 _CASTING_HELPER),
-    ("Discrete",      "unflatten",               _CASTING_HELPER),
-    ("Discrete",      "concatenate",             _HELPER),
-    ("Discrete",      "iterate",                 LEFT),
-    ("Discrete",      "read_from_shared_memory", _HELPER),
-    ("Discrete",      "write_to_shared_memory",  _CASTING_HELPER),
-    ("MultiBinary",   "sample",                  _FUNDAMENTAL),
-    ("MultiBinary",   "contains",                _CONTAINS),
-    ("MultiBinary",   "flatdim",                 _HELPER),
-    ("MultiBinary",   "flatten",                 _CASTING_HELPER),
-    ("MultiBinary",   "unflatten",               _CASTING_HELPER),
-    ("MultiBinary",   "concatenate",             _HELPER),
-    ("MultiBinary",   "iterate",                 LEFT),
-    ("MultiBinary",   "read_from_shared_memory", _HELPER),
-    ("MultiBinary",   "write_to_shared_memory",  _CASTING_HELPER),
-    ("MultiDiscrete", "sample",                  (PATCHED, SPACE, NOT_OPTIMIZED, EXACT_MASKS, QUIET_MASKED_DRAWS,
-                                                  RELEASE)),
-    ("MultiDiscrete", "contains",                _CONTAINS_ARRAYS),
-    ("MultiDiscrete", "flatdim",                 _HELPER),
-    ("MultiDiscrete", "flatten",                 _CASTING_HELPER),
-    ("MultiDiscrete", "unflatten",               _CASTING_HELPER),
-    ("MultiDiscrete", "concatenate",             _HELPER),
-    ("MultiDiscrete", "iterate",                 LEFT),
-    ("MultiDiscrete", "read_from_shared_memory", _HELPER),
-    ("MultiDiscrete", "write_to_shared_memory",  _CASTING_HELPER),
-    ("Text",          "sample",                  _FUNDAMENTAL),
-    ("Text",          "contains",                LEFT),
-    ("Text",          "flatdim",                 LEFT),
-    ("Text",          "flatten",                 LEFT),
-    ("Text",          "unflatten",               LEFT),
-    ("Text",          "concatenate",             LEFT),
-    ("Text",          "iterate",                 LEFT),
-    ("Text",          "read_from_shared_memory", LEFT),
-    ("Text",          "write_to_shared_memory",  LEFT),
-    ("Tuple",         "sample",                  _COMPOSITE),
-    ("Tuple",         "contains",                _CONTAINS),
-    ("Tuple",         "flatdim",                 _HELPER),
-    ("Tuple",         "flatten",                 _CASTING_HELPER),
-    ("Tuple",         "unflatten",               _CASTING_HELPER),
-    ("Tuple",         "concatenate",             _HELPER),
-    ("Tuple",         "iterate",                 LEFT),
-    ("Tuple",         "read_from_shared_memory", _HELPER),
-    ("Tuple",         "write_to_shared_memory",  _CASTING_HELPER),
-    ("Dict",          "sample",                  _COMPOSITE),
-    ("Dict",          "contains",                _CONTAINS),
-    ("Dict",          "flatdim",                 _HELPER),
-    ("Dict",          "flatten",                 _CASTING_HELPER),
-    ("Dict",          "unflatten",               _CASTING_HELPER),
-    ("Dict",          "concatenate",             _HELPER),
-    ("Dict",          "iterate",                 _HELPER),
-    ("Dict",          "read_from_shared_memory", _HELPER),
-    ("Dict",          "write_to_shared_memory",  _CASTING_HELPER),
-    # Sequence draws a stacked sample through the batching rules, which read the
-    # feature space's attributes directly: its whole tree is judged.
-    ("Sequence",      "sample",                  (PATCHED, SPACE, NOT_OPTIMIZED, RELEASE, TREE)),
-    ("Sequence",      "contains",                _CONTAINS),
-    ("Sequence",      "flatdim",                 LEFT),
-    ("Sequence",      "flatten",                 LEFT),
-    ("Sequence",      "unflatten",               LEFT),
-    ("Sequence",      "concatenate",             LEFT),
-    ("Sequence",      "iterate",                 LEFT),
-    ("Sequence",      "read_from_shared_memory", _HELPER),
-    ("Sequence",      "write_to_shared_memory",  _CASTING_HELPER),
-    ("Graph",         "sample",                  (PATCHED, NO_PROBABILITY, EDGES_HAVE_SPACE, NOT_OPTIMIZED, TREE)),
-    ("Graph",         "contains",                _CONTAINS),
-    ("Graph",         "flatdim",                 _HELPER),
-    ("Graph",         "flatten",                 _CASTING_HELPER),
-    ("Graph",         "unflatten",               _CASTING_HELPER),
-    ("Graph",         "concatenate",             LEFT),
-    ("Graph",         "iterate",                 LEFT),
-    ("Graph",         "read_from_shared_memory", _HELPER),
-    ("Graph",         "write_to_shared_memory",  _CASTING_HELPER),
-    ("OneOf",         "sample",                  _COMPOSITE),
-    ("OneOf",         "contains",                _CONTAINS),
-    ("OneOf",         "flatdim",                 _HELPER),
-    ("OneOf",         "flatten",                 _CASTING_HELPER),
-    ("OneOf",         "unflatten",               LEFT),
-    ("OneOf",         "concatenate",             LEFT),
-    ("OneOf",         "iterate",                 LEFT),
-    ("OneOf",         "read_from_shared_memory", _HELPER),
-    ("OneOf",         "write_to_shared_memory",  _CASTING_HELPER),
+# A cell of the table: the checks of one kind of call, in order.
+_FUNDAMENTAL = (PATCHED, SPACE, NOT_OPTIMIZED, EXACT_MASKS, RELEASE)  # a fundamental space's sample
+_BOX = (PATCHED, SPACE, NO_MASK)  # Box's sample: any mask or probability is Gymnasium's to refuse
+_UINT = (PATCHED, SPACE, NOT_OPTIMIZED, EXACT_MASKS, QUIET_MASKED_DRAWS, RELEASE)  # MultiDiscrete's sample
+_COMPOSITE = (PATCHED, SPACE, NOT_OPTIMIZED, RELEASE)  # a composite's sample: its children draw
+# Sequence draws a stacked sample through the batching rules, which read the
+# feature space's attributes directly: its whole tree is judged.
+_STACKED = (PATCHED, SPACE, NOT_OPTIMIZED, RELEASE, TREE)
+_GRAPH = (PATCHED, NO_PROBABILITY, EDGES_HAVE_SPACE, NOT_OPTIMIZED, TREE)
+_IN = (PATCHED, SPACE, RELEASE)  # contains
+_IN_ARRAY = (PATCHED, SPACE, EXACT_ARRAY, RELEASE)  # contains of an array space
+_HELPER = (PATCHED, OWN_RULES, TREE, RELEASE)
+_CAST = (PATCHED, OWN_RULES, TREE, QUIET_CAST, RELEASE)  # a helper that casts its value
+
+OPERATION_NAMES = METHODS + HELPERS
+"""The operations of every class, in the order of the table's columns."""
+
+# (read, write: read_from_shared_memory, write_to_shared_memory.)
+_TABLE: tuple[tuple[str, tuple[tuple[int, ...], ...]], ...] = (
+    # class            sample        contains   flatdim  flatten unflatten concatenate iterate  read     write
+    ("Box",           (_BOX,         _IN_ARRAY, _HELPER, _CAST,  _CAST,    _HELPER,    LEFT,    _HELPER, _CAST)),
+    ("Discrete",      (_FUNDAMENTAL, _IN,       LEFT,    _CAST,  _CAST,    _HELPER,    LEFT,    _HELPER, _CAST)),
+    ("MultiBinary",   (_FUNDAMENTAL, _IN,       _HELPER, _CAST,  _CAST,    _HELPER,    LEFT,    _HELPER, _CAST)),
+    ("MultiDiscrete", (_UINT,        _IN_ARRAY, _HELPER, _CAST,  _CAST,    _HELPER,    LEFT,    _HELPER, _CAST)),
+    ("Text",          (_FUNDAMENTAL, LEFT,      LEFT,    LEFT,   LEFT,     LEFT,       LEFT,    LEFT,    LEFT)),
+    ("Tuple",         (_COMPOSITE,   _IN,       _HELPER, _CAST,  _CAST,    _HELPER,    LEFT,    _HELPER, _CAST)),
+    ("Dict",          (_COMPOSITE,   _IN,       _HELPER, _CAST,  _CAST,    _HELPER,    _HELPER, _HELPER, _CAST)),
+    ("Sequence",      (_STACKED,     _IN,       LEFT,    LEFT,   LEFT,     LEFT,       LEFT,    _HELPER, _CAST)),
+    ("Graph",         (_GRAPH,       _IN,       _HELPER, _CAST,  _CAST,    LEFT,       LEFT,    _HELPER, _CAST)),
+    ("OneOf",         (_COMPOSITE,   _IN,       _HELPER, _CAST,  LEFT,     LEFT,       LEFT,    _HELPER, _CAST)),
 )
-"""Every operation of every class gymspaces has: the checks a call must pass to run compiled."""
+"""Every operation of every class gymspaces has, one row per class, one column per operation
+(:data:`OPERATION_NAMES`): the checks a call must pass to run compiled."""
 
 # What releases other than 1.4.0 answer otherwise, by operation: the rule the
 # RELEASE check asks (``None``: every argument is proven on the installed
@@ -276,7 +178,7 @@ _MAY_WARN = {
 def _row(name: str, operation: str, checks: tuple[int, ...]) -> Operation:
     """The row of ``operation`` of Gymnasium's class ``name``, with its checks and their data."""
     label = f"{name}.{operation}" if operation in METHODS else operation
-    common: dict[str, Any] = {"label": label, "failures": FAILURES}
+    common: dict[str, Any] = {"label": label}
     if name not in SPACE_NAMES:  # (0.29 has no OneOf)
         return Operation(name, operation, LEFT, left=f"Gymnasium {VERSION} has no {name}", **common)
     if not checks:
@@ -296,7 +198,9 @@ def _row(name: str, operation: str, checks: tuple[int, ...]) -> Operation:
 
 
 OPERATIONS: dict[tuple[str, str], Operation] = {
-    (name, operation): _row(name, operation, checks) for name, operation, checks in _TABLE
+    (name, operation): _row(name, operation, checks)
+    for name, cells in _TABLE
+    for operation, checks in zip(OPERATION_NAMES, cells, strict=True)
 }
 """Every operation patch mode knows, ``(Gymnasium class name, operation) -> row``,
 for every class gymspaces has (those the installed release lacks are never installed)."""
@@ -305,7 +209,7 @@ for every class gymspaces has (those the installed release lacks are never insta
 def as_taken(name: str, operation: str) -> Operation:
     """The row of a helper or ``contains`` left to Gymnasium as if patch mode took it:
     the checks of its kind (the bench times a left row so, beside Gymnasium's code)."""
-    checks = _CASTING_HELPER if operation in _MAY_WARN else _CONTAINS if operation == "contains" else _HELPER
+    checks = _CAST if operation in _MAY_WARN else _IN if operation == "contains" else _HELPER
     return _row(name, operation, checks)
 
 

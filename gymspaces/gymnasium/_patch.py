@@ -71,15 +71,7 @@ _blocks_patched = False
 
 # A fork while another thread is inside patch()/unpatch() would leave the
 # child a lock held by a thread it does not have: the fork waits for the lock.
-def _before_fork() -> None:
-    _LOCK.acquire()
-
-
-def _after_fork() -> None:
-    _LOCK.release()
-
-
-os.register_at_fork(before=_before_fork, after_in_parent=_after_fork, after_in_child=_after_fork)
+os.register_at_fork(before=_LOCK.acquire, after_in_parent=_LOCK.release, after_in_child=_LOCK.release)
 
 # gymspaces' helpers that hand a Gymnasium space they have no rule for to
 # Gymnasium's helper of the same name while patched (_PatchState.hand_gymnasium_spaces_over).
@@ -100,13 +92,6 @@ def _handing_over(gymnasium_helper: Any, previous: Callable[..., Any]) -> Callab
 
     default.__qualname__ = default.__name__ = f"{previous.__name__}_or_gymnasium"
     return default
-
-
-def intercepted(operation: str, class_name: str) -> bool:
-    """Whether patch mode takes ``operation`` (``"sample"``, ``"contains"`` or a
-    helper's name) of Gymnasium's class ``class_name``, or leaves it to Gymnasium
-    (its row in :data:`._operations.OPERATIONS`)."""
-    return _operations.taken(class_name, operation)
 
 
 class _PatchState:
@@ -541,7 +526,7 @@ def is_compiled(space: Any) -> bool:
     while patched, for Gymnasium spaces whose outcome is provably
     Gymnasium's (see :func:`plain_reason`, which says why not). The
     operations patch mode leaves to Gymnasium's own code, as fast there
-    (:func:`intercepted`; a Text's ``contains``, say), run that code for
+    (a Text's ``contains``, say: ``plain_reason(space, operation)``), run that code for
     every space.
 
     Examples

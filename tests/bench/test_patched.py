@@ -18,7 +18,7 @@ from support.differential import assert_same_value
 import gymspaces.gymnasium
 from benchmarks import patched
 from benchmarks.cases import CASES, library
-from gymspaces.gymnasium import _operations, _patch
+from gymspaces.gymnasium import _operations
 from gymspaces.gymnasium._release import SPACE_NAMES
 
 PATCHED_CASES = [case for case in CASES if case.kernels is not None]
@@ -53,24 +53,24 @@ def test_patched_case_times_the_same_result_three_ways(case):
 
 
 def test_patched_cases_cover_every_operation_patch_mode_takes_over():
-    """Every (operation, class) pair patch mode intercepts has a case; none it leaves to Gymnasium does."""
+    """Every (class, operation) pair patch mode takes has a case; none it leaves to Gymnasium does."""
     timed = {patched._operation_of(case.key) for case in PATCHED_CASES}
     operations = {*_operations.METHODS, *_operations.HELPERS}
     # Gymnasium has no flatdim of a Graph or Sequence, and no shared memory for them;
     # the reading half of shared memory is timed with the writing half.
-    impossible = {("flatdim", "Graph"), ("flatdim", "Sequence")} | {
-        (helper, name)
+    impossible = {("Graph", "flatdim"), ("Sequence", "flatdim")} | {
+        (name, helper)
         for helper in ("write_to_shared_memory", "read_from_shared_memory")
         for name in ("Graph", "Sequence")
     }
     expected = {
-        (operation, name)
+        (name, operation)
         for operation in operations - {"read_from_shared_memory"}
         for name in SPACE_NAMES
-        if _patch.intercepted(operation, name) and (operation, name) not in impossible
+        if _operations.taken(name, operation) and (name, operation) not in impossible
     }
     assert sorted(expected - timed) == []
-    assert sorted(pair for pair in timed if not _patch.intercepted(*pair)) == []
+    assert sorted(pair for pair in timed if not _operations.taken(*pair)) == []
 
 
 def test_every_row_left_to_gymnasium_has_a_case_that_gives_the_same_result_plain_and_taken():

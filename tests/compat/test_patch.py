@@ -842,7 +842,8 @@ def test_the_table_has_one_row_per_operation_of_every_class() -> None:
 
     operations = _operations.METHODS + _operations.HELPERS
     assert set(_operations.OPERATIONS) == {(name, op) for name in _release.ALL_SPACE_NAMES for op in operations}
-    assert len(_operations._TABLE) == len(_operations.OPERATIONS)  # each written once
+    assert len(_operations._TABLE) * len(_operations.OPERATION_NAMES) == len(_operations.OPERATIONS)  # each once
+    assert _operations.OPERATION_NAMES == operations
     assert [_calls.CHECK_NAMES[getattr(_calls, name)] for name in _calls.CHECK_NAMES] == list(_calls.CHECK_NAMES)
     for (name, operation), row in _operations.OPERATIONS.items():
         assert (row.owner, row.name) == (name, operation)
