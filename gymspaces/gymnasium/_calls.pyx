@@ -145,18 +145,15 @@ CHECK_NAMES = ("PATCHED", "OWN_RULES", "SPACE", "TREE", "NO_MASK", "NOT_OPTIMIZE
                "QUIET_MASKED_DRAWS", "EXACT_ARRAY", "NO_PROBABILITY", "EDGES_HAVE_SPACE", "QUIET_CAST", "RELEASE")
 """The checks' names, by number (``CHECK_NAMES[SPACE] == "SPACE"``)."""
 
-CHECKED = frozenset(
-    {"flatten", "unflatten", "flatdim", "concatenate", "write_to_shared_memory", "read_from_shared_memory"}
-)
-"""The helpers that have a checked kernel."""
-
 cdef enum:
     MAX_CHECKS = 8
-# The checked kernels, by helper.
+# The checked kernels, by helper (flatten's and unflatten's have rules of their own: one_value_rule).
 cdef enum:
     KERNEL_NONE, KERNEL_FLATDIM, KERNEL_CONCATENATE, KERNEL_WRITE, KERNEL_READ
 cdef dict KERNELS = {"flatdim": KERNEL_FLATDIM, "concatenate": KERNEL_CONCATENATE,
                      "write_to_shared_memory": KERNEL_WRITE, "read_from_shared_memory": KERNEL_READ}
+CHECKED = frozenset({"flatten", "unflatten", *KERNELS})
+"""The helpers that have a checked kernel."""
 # When the judge's answer ends the driver (see Operation.quick).
 cdef enum:
     QUICK_NEVER, QUICK_ALWAYS, QUICK_WITHOUT_ARGUMENTS, QUICK_WITH_AN_ARRAY

@@ -21,5 +21,4 @@ cdef class Judge:
 
 
 cpdef object node_reason(space)
-cpdef bint class_passes(space) except -1
 cpdef object tree_reason(space)

@@ -287,7 +287,7 @@ def judging(dict by_class):
     forget_sound()  # its entries stand for the judge of their class
     registry.node_reason = node_verdict
     registry.tree_reason = tree_verdict
-    registry.class_passes = class_verdict
+    registry.class_passes = class_passes
 
 
 cdef object judge_of(cls):
@@ -321,7 +321,7 @@ cpdef object node_reason(space):
     return (<Judge> judge).reason(space)
 
 
-cpdef bint class_passes(space) except -1:
+cdef bint class_passes(object space) except -1:
     """Whether the class of ``space`` is one patch mode compiles, as far as the
     class goes (the instance is not judged: a kernel that validates every
     attribute it reads, and reads nothing else, needs no more)."""
@@ -429,7 +429,4 @@ cdef object node_verdict(object space):
 cdef object tree_verdict(object space):
     return tree_reason(space)
 
-
-cdef bint class_verdict(object space) except -1:
-    return class_passes(space)
 

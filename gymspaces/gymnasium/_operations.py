@@ -11,9 +11,9 @@ own code) and the reason the report records and ``plain_reason`` gives, a
 code of ``_reasons.py``. A row that lists no checks (``LEFT``) is never
 taken: ``_LEFT`` says why, with the figures that showed Gymnasium's code as
 fast. Beside the table, what other releases answer otherwise
-(``_RELEASES``: the rule of the ``RELEASE`` check, rerun or translate on
-gymspaces' error) and which helpers cast their value (``_MAY_WARN``, for
-``QUIET_CAST``). The judges' rules (``SPACE``, ``TREE``) are ``_guard.py``'s.
+(``_SAMPLES``, ``_HELPER_DATA``: the rule of the ``RELEASE`` check, rerun or
+translate on gymspaces' error) and what the helpers take and cast (``_HELPER_DATA``,
+for ``QUIET_CAST``). The judges' rules (``SPACE``, ``TREE``) are ``_guard.py``'s.
 """
 
 from __future__ import annotations
@@ -142,36 +142,32 @@ _TABLE: tuple[tuple[str, tuple[tuple[int, ...], ...]], ...] = (
 """Every operation of every class gymspaces has, one row per class, one column per operation
 (:data:`OPERATION_NAMES`): the checks a call must pass to run compiled."""
 
-# What releases other than 1.4.0 answer otherwise, by operation: the rule the
-# RELEASE check asks (``None``: every argument is proven on the installed
-# release) and whether a call gymspaces refuses runs again as Gymnasium's
-# (rerun: the release words or takes it otherwise, and the call changed
-# nothing) instead of raising Gymnasium's namesake of the error. The rules
-# themselves, and from which release each applies, are _release_rules.py's.
+# What releases other than 1.4.0 answer otherwise: the rule the RELEASE check
+# asks (``None``: every argument is proven on the installed release) and
+# whether a call gymspaces refuses runs again as Gymnasium's (rerun: the
+# release words or takes it otherwise, and the call changed nothing) instead
+# of raising Gymnasium's namesake of the error. The rules themselves, and from
+# which release each applies, are _release_rules.py's.
 _FUNDAMENTAL_SAMPLES = ("Discrete", "MultiBinary", "MultiDiscrete", "Text")  # they check arguments, then draw
-_RELEASES: dict[str, tuple[Any, bool]] = {
-    #  operation                  RELEASE rule                                     rerun on gymspaces' error
-    "sample":                  (_release_rules.sample_arguments(composite=False), _release_rules.RERUN_ON_ERROR),
-    "composite sample":        (_release_rules.sample_arguments(composite=True),  False),
-    "flatdim":                 (None,                                            _release_rules.RERUN_ON_ERROR),
-    "flatten":                 (None,                                            _release_rules.RERUN_ON_ERROR),
-    "unflatten":               (None,                                            _release_rules.RERUN_ON_ERROR),
-    "read_from_shared_memory": (None,                                            _release_rules.RERUN_ON_ERROR),
-    "write_to_shared_memory":  (None,                                      _release_rules.RERUN_WRITES_ON_ERROR),
-    "concatenate":             (_release_rules.helper_arguments("concatenate"), False),
-    "iterate":                 (_release_rules.helper_arguments("iterate"),     False),
+_SAMPLES = {  # fundamental or not: (RELEASE rule, rerun on gymspaces' error)
+    True: (_release_rules.sample_arguments(composite=False), _release_rules.RERUN_ON_ERROR),
+    False: (_release_rules.sample_arguments(composite=True), False),
 }
-# How many positional arguments after the space each helper's checked kernel takes.
-_ARGUMENTS = {
-    "flatdim": (0, 0), "flatten": (1, 1), "unflatten": (1, 1), "concatenate": (2, 2),
-    "write_to_shared_memory": (3, 3), "read_from_shared_memory": (1, 2), "iterate": (1, 1),
-}
-# Helpers that cast their value into each leaf's dtype, and where that value
-# stands after the space (write: after the index).
-_MAY_WARN = {
-    "flatten": (_flatten.flatten_may_warn, 0),
-    "unflatten": (_flatten.unflatten_may_warn, 0),
-    "write_to_shared_memory": (_shared_memory.write_may_warn, 1),
+_RERUN, _RERUN_WRITES = _release_rules.RERUN_ON_ERROR, _release_rules.RERUN_WRITES_ON_ERROR
+_PROVEN = _release_rules.HELPERS_PROVEN.get
+# Each helper: how many positional arguments after the space its checked kernel
+# takes (any other call goes to the general rule); the kernel's answer to "may
+# numpy warn casting the value into the tree's dtypes" (QUIET_CAST) and where
+# that value stands after the space (write: after the index); the release's.
+_HELPER_DATA: dict[str, tuple[tuple[int, int], Any, int, Any, bool]] = {
+    # helper                   arguments may warn                       value at RELEASE rule            rerun
+    "flatdim":                 ((0, 0), None,                           0,       None,                   _RERUN),
+    "flatten":                 ((1, 1), _flatten.flatten_may_warn,      0,       None,                   _RERUN),
+    "unflatten":               ((1, 1), _flatten.unflatten_may_warn,    0,       None,                   _RERUN),
+    "concatenate":             ((2, 2), None,                           0,       _PROVEN("concatenate"), False),
+    "iterate":                 ((1, 1), None,                           0,       _PROVEN("iterate"),     False),
+    "read_from_shared_memory": ((1, 2), None,                           0,       None,                   _RERUN),
+    "write_to_shared_memory":  ((3, 3), _shared_memory.write_may_warn,  1,       None,                   _RERUN_WRITES),
 }
 
 
@@ -185,15 +181,14 @@ def _row(name: str, operation: str, checks: tuple[int, ...]) -> Operation:
         return Operation(name, operation, checks, left=_LEFT[name, operation], **common)
     if operation == "contains":
         return Operation(name, operation, checks, judge=_guard.JUDGES[name],
-                         release_proven=_release_rules.contains_arguments(name), **common)
+                         release_proven=_release_rules.CONTAINS_PROVEN.get(name), **common)
     if operation == "sample":
-        release, rerun = _RELEASES["sample" if name in _FUNDAMENTAL_SAMPLES else "composite sample"]
+        release, rerun = _SAMPLES[name in _FUNDAMENTAL_SAMPLES]
         return Operation(name, operation, checks, judge=_guard.JUDGES[name] if SPACE in checks else None,
-                         release_proven=release, rerun=rerun and name in _FUNDAMENTAL_SAMPLES, **common)
-    release, rerun = _RELEASES[operation]
-    may_warn, value_at = _MAY_WARN.get(operation, (None, 0))
+                         release_proven=release, rerun=rerun, **common)
+    arguments, may_warn, value_at, release, rerun = _HELPER_DATA[operation]
     return Operation(name, operation, checks, release_proven=release, rerun=rerun, may_warn=may_warn,
-                     value_at=value_at, arguments=_ARGUMENTS[operation], checked=operation in _calls.CHECKED,
+                     value_at=value_at, arguments=arguments, checked=operation in _calls.CHECKED,
                      convert=None if operation == "flatdim" else GRAPH_INSTANCES, **common)
 
 
@@ -209,7 +204,8 @@ for every class gymspaces has (those the installed release lacks are never insta
 def as_taken(name: str, operation: str) -> Operation:
     """The row of a helper or ``contains`` left to Gymnasium as if patch mode took it:
     the checks of its kind (the bench times a left row so, beside Gymnasium's code)."""
-    checks = _CAST if operation in _MAY_WARN else _IN if operation == "contains" else _HELPER
+    casts = operation in _HELPER_DATA and _HELPER_DATA[operation][1] is not None
+    checks = _CAST if casts else _IN if operation == "contains" else _HELPER
     return _row(name, operation, checks)
 
 

@@ -437,26 +437,23 @@ def _in_package(filename: str) -> bool:
     return os.path.abspath(filename).startswith(_PACKAGE_DIRECTORY)
 
 
-def _is_gymspaces_code(function: Any) -> bool:
-    function = getattr(function, "__wrapped__", function)  # a report wrapper
-    module = getattr(function, "__module__", None) or ""
-    return module == "gymspaces" or module.startswith("gymspaces.")
-
-
-def _compiled_class(cls: type) -> bool:
-    """Whether instances of ``cls`` run gymspaces' code as far as their class goes
-    (the report's check at creation; instances are judged by :func:`plain_reason`)."""
-    if issubclass(cls, _GYMSPACES_BASES):
-        return _is_gymspaces_code(getattr(cls, "sample", None)) and _is_gymspaces_code(getattr(cls, "contains", None))
-    return _state is not None and _guard.class_reason(cls) is None
+def _gymspaces_class_overrides(cls: type) -> bool:
+    """Whether ``cls``, a subclass of a gymspaces class, redefines ``sample`` or ``contains``
+    (by module: a report wrapper of gymspaces' method is gymspaces' code)."""
+    for function in (getattr(cls, "sample", None), getattr(cls, "contains", None)):
+        module = getattr(getattr(function, "__wrapped__", function), "__module__", None) or ""
+        if module != "gymspaces" and not module.startswith("gymspaces."):
+            return True
+    return False
 
 
 def _noting_plain_spaces(original: Callable[..., Any], recorder: Recorder) -> Callable[..., Any]:
-    """``Space.__init__`` that tells ``recorder`` of each space whose class runs Gymnasium's code."""
+    """``Space.__init__`` that tells ``recorder`` of each space whose class runs Gymnasium's code
+    (as far as the class goes: instances are judged per call)."""
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         original(self, *args, **kwargs)
-        if not _compiled_class(type(self)):
+        if _state is None or _guard.class_reason(type(self)) is not None:
             recorder.plain_space(self)
 
     __init__.__qualname__ = getattr(original, "__qualname__", "__init__")
@@ -499,7 +496,7 @@ def plain_reason(space: Any, operation: str | None = None, *args: Any, **kwargs:
     """
     cls = type(space)
     if issubclass(cls, _GYMSPACES_BASES):
-        if not _compiled_class(cls):
+        if _gymspaces_class_overrides(cls):
             return coded("subclass-overrides", f"{cls.__qualname__} overrides sample or contains")
         for child in sub_spaces(space):
             reason = plain_reason(child)

@@ -12,11 +12,11 @@ release differential (``tests/tools/release_differential.py``):
   without batched sub-spaces, a signed integer Box near its dtype's limits
   on a release that clipped there) run Gymnasium's code for every
   operation; the judge remembers the verdict, so it costs nothing per call.
-* :func:`contains_arguments` -- inputs on which a release's ``contains``
+* :data:`CONTAINS_PROVEN` -- inputs on which a release's ``contains``
   answers otherwise (a Python int outside the dtype, another scalar type)
   run Gymnasium's ``contains``.
 * :func:`sample_arguments` -- masks a release words or handles otherwise.
-* :func:`helper_arguments` -- arguments a release's helper takes otherwise
+* :data:`HELPERS_PROVEN` -- arguments a release's helper takes otherwise
   (``concatenate`` of a generator before 1.4).
 * :data:`RERUN_ON_ERROR` -- a release words some errors otherwise: a call
   that gymspaces refuses before it draws or writes anything runs
@@ -40,8 +40,8 @@ __all__ = [
     "RERUN_ON_ERROR",
     "RERUN_WRITES_ON_ERROR",
     "COMPOSITE_MASKS_PLAIN",
-    "contains_arguments",
-    "helper_arguments",
+    "CONTAINS_PROVEN",
+    "HELPERS_PROVEN",
     "sample_arguments",
 ]
 
@@ -158,16 +158,12 @@ def _multi_discrete_contains(space: Any, x: Any) -> bool:
     return bool(x.dtype == vars(space)["dtype"])
 
 
-_CONTAINS: dict[str, Callable[[Any, Any], bool]] = (
+CONTAINS_PROVEN: dict[str, Callable[[Any, Any], bool]] = (
     {"Discrete": _discrete_contains, "MultiDiscrete": _multi_discrete_contains} if _BEFORE_1_4 else {}
 )
-
-
-def contains_arguments(name: str) -> Callable[[Any, Any], bool] | None:
-    """``proven(space, x)`` for Gymnasium's ``name.contains`` on the installed release:
-    False where that release's ``contains`` may answer otherwise. None: every input
-    the entry already admits is proven."""
-    return _CONTAINS.get(name)
+"""By class name, ``proven(space, x)`` for Gymnasium's ``contains`` on the installed release:
+False where that release's ``contains`` may answer otherwise. A class not here: every input
+the entry already admits is proven."""
 
 
 def sample_arguments(composite: bool) -> Callable[[Any, Any], bool] | None:
@@ -217,15 +213,11 @@ def _equal_batches(space: Any, items: Any, *rest: Any, **keywords: Any) -> bool:
     return _batch_length(space, items) is not None
 
 
-_HELPERS: dict[str, Callable[..., bool]] = {}
+HELPERS_PROVEN: dict[str, Callable[..., bool]] = {}
+"""By helper name, ``proven(space, *args, **kwargs)`` for Gymnasium's helper on the
+installed release: False where that release's helper may answer otherwise. A helper
+not here: every call is proven as far as the release goes."""
 if _BEFORE_1_4:
-    _HELPERS["concatenate"] = _sequence_items
+    HELPERS_PROVEN["concatenate"] = _sequence_items
 if _BEFORE_1_3:
-    _HELPERS["iterate"] = _equal_batches
-
-
-def helper_arguments(name: str) -> Callable[..., bool] | None:
-    """``proven(space, *args, **kwargs)`` for Gymnasium's helper ``name`` on the
-    installed release: False where that release's helper may answer otherwise.
-    None: every call is proven as far as the release goes."""
-    return _HELPERS.get(name)
+    HELPERS_PROVEN["iterate"] = _equal_batches
