@@ -5,19 +5,6 @@ from typing_extensions import disjoint_base
 
 from gymspaces.gymnasium._judge import Judge
 
-PATCHED: int
-OWN_RULES: int
-SPACE: int
-TREE: int
-NO_MASK: int
-NOT_OPTIMIZED: int
-EXACT_MASKS: int
-QUIET_MASKED_DRAWS: int
-EXACT_ARRAY: int
-NO_PROBABILITY: int
-EDGES_HAVE_SPACE: int
-QUIET_CAST: int
-RELEASE: int
 CHECK_NAMES: tuple[str, ...]
 CHECKED: frozenset[str]
 
@@ -38,21 +25,13 @@ class Operation:
     name: str
     label: str
     left: str | None
-    checks: tuple[int, ...]
-    judge: Judge | None
-    release_proven: Callable[..., bool] | None
-    may_warn: Callable[[Any, Any], bool] | None
-    value_at: int
-    least_arguments: int
-    most_arguments: int
+    checks: tuple[str, ...]
     checked: bool
-    rerun: bool
-    convert: Callable[[Any], Any] | None
     def __init__(
         self,
         owner: str,
         name: str,
-        checks: tuple[int, ...],
+        checks: tuple[str, ...],
         *,
         label: str,
         left: str | None = None,

@@ -138,12 +138,11 @@ cdef enum Check:
     CHECK_RELEASE             # release-differs: the installed release answers these arguments as 1.4.0
     CHECK_COUNT
 
-# (The enum's values, in its order: 0, 1, 2...)
-(PATCHED, OWN_RULES, SPACE, TREE, NO_MASK, NOT_OPTIMIZED, EXACT_MASKS, QUIET_MASKED_DRAWS, EXACT_ARRAY,
- NO_PROBABILITY, EDGES_HAVE_SPACE, QUIET_CAST, RELEASE) = range(CHECK_COUNT)
 CHECK_NAMES = ("PATCHED", "OWN_RULES", "SPACE", "TREE", "NO_MASK", "NOT_OPTIMIZED", "EXACT_MASKS",
                "QUIET_MASKED_DRAWS", "EXACT_ARRAY", "NO_PROBABILITY", "EDGES_HAVE_SPACE", "QUIET_CAST", "RELEASE")
-"""The checks' names, by number (``CHECK_NAMES[SPACE] == "SPACE"``)."""
+"""The checks' names, in the enum's order: a row lists its checks by these names."""
+if len(CHECK_NAMES) != CHECK_COUNT:
+    raise ImportError("CHECK_NAMES must name the Check enum's members, in its order")
 
 cdef enum:
     MAX_CHECKS = 8
@@ -178,9 +177,9 @@ cdef class Operation:
     left : str or None
         Why Gymnasium's own code always runs it (it is as fast there); None
         when patch mode takes it.
-    checks : tuple of int
+    checks : tuple of str
         The checks a call must pass to run compiled, in the order they run
-        (``PATCHED``, ``SPACE``...: :data:`CHECK_NAMES`).
+        (``"PATCHED"``, ``"SPACE"``...: :data:`CHECK_NAMES`).
     judge : Judge or None
         The class's judge, for ``SPACE``.
     release_proven : callable or None
@@ -219,19 +218,20 @@ cdef class Operation:
     cdef int loop_from
     cdef int quick
     cdef int kernel  # the checked kernel a helper's rule runs (KERNEL_*), read in C per call
-    cdef readonly object judge
-    cdef readonly bint checked, rerun
-    cdef readonly object release_proven, may_warn, convert
-    cdef readonly Py_ssize_t value_at, least_arguments, most_arguments
+    cdef readonly bint checked
+    # (Read in C only.)
+    cdef object judge, release_proven, may_warn, convert
+    cdef bint rerun
+    cdef Py_ssize_t value_at, least_arguments, most_arguments
 
     def __init__(self, str owner, str name, tuple checks, *, str label, left=None,
                  judge=None, release_proven=None, may_warn=None, Py_ssize_t value_at=0, arguments=(0, 0),
                  bint checked=False, bint rerun=False, convert=None):
-        if len(checks) > MAX_CHECKS or not all([0 <= check < CHECK_COUNT for check in checks]):
+        if len(checks) > MAX_CHECKS or not all([check_name in CHECK_NAMES for check_name in checks]):
             raise ValueError(f"not a list of at most {MAX_CHECKS} checks: {checks!r}")
-        if (CHECK_SPACE in checks) != (judge is not None):
+        if ("SPACE" in checks) != (judge is not None):
             raise ValueError("a row checks its space exactly when it has a judge")
-        if (CHECK_QUIET_CAST in checks) != (may_warn is not None):
+        if ("QUIET_CAST" in checks) != (may_warn is not None):
             raise ValueError("a row checks its value's casts exactly when it has may_warn")
         self.owner, self.name, self.label = owner, name, label
         self.checks = checks
@@ -239,7 +239,8 @@ cdef class Operation:
         # interpreter (NOT_OPTIMIZED without python -O) or on this release (RELEASE
         # where it has no rule), which then cost a call nothing.
         self.check_count = 0
-        for check in checks:
+        for check_name in checks:
+            check = CHECK_NAMES.index(check_name)
             if (check == CHECK_NOT_OPTIMIZED and not OPTIMIZED) or (check == CHECK_RELEASE and release_proven is None):
                 continue
             self.check_list[self.check_count] = check
@@ -260,7 +261,7 @@ cdef class Operation:
     def __repr__(self):
         if self.left is not None:
             return f"Operation({self.owner}.{self.name}, left)"
-        return f"Operation({self.owner}.{self.name}: {', '.join([CHECK_NAMES[c] for c in self.checks])})"
+        return f"Operation({self.owner}.{self.name}: {', '.join(self.checks)})"
 
 
 cdef object recover(Operation row, Live live, error, rerun, tuple args, dict kwargs):

@@ -216,13 +216,6 @@ cdef class Judge:
             self.sound[key] = current
         return verdict
 
-    def forget(self):
-        """Judge every class and combination again (after a class is changed in place)."""
-        self.class_verdicts.clear()
-        self.memo = [None] * MEMO_SLOTS
-        self.sound = {}
-        forget_sound()
-
     def __dealloc__(self):
         # Another judge may be made at this address: no entry of this one may match it.
         forget_sound()

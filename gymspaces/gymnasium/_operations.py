@@ -26,10 +26,7 @@ import gymspaces as _gs
 from gymspaces import _flatten, _shared_memory
 from gymspaces.gymnasium import _calls, _guard, _release_rules
 from gymspaces.gymnasium._release import SPACE_NAMES, VERSION
-from gymspaces.gymnasium._calls import (
-    EDGES_HAVE_SPACE, EXACT_ARRAY, EXACT_MASKS, NO_MASK, NO_PROBABILITY, NOT_OPTIMIZED, OWN_RULES, PATCHED,
-    QUIET_CAST, QUIET_MASKED_DRAWS, RELEASE, SPACE, TREE, Operation,
-)
+from gymspaces.gymnasium._calls import Operation
 
 __all__ = [
     "GRAPH_INSTANCES", "HELPERS", "METHODS", "OPERATIONS", "OPERATION_NAMES", "UTILS_HELPERS", "VECTOR_HELPERS",
@@ -109,24 +106,24 @@ LEFT = ()
 #   RELEASE             the installed release answers these arguments as 1.4.0 -> release-differs
 
 # A cell of the table: the checks of one kind of call, in order.
-_FUNDAMENTAL = (PATCHED, SPACE, NOT_OPTIMIZED, EXACT_MASKS, RELEASE)  # a fundamental space's sample
-_BOX = (PATCHED, SPACE, NO_MASK)  # Box's sample: any mask or probability is Gymnasium's to refuse
-_UINT = (PATCHED, SPACE, NOT_OPTIMIZED, EXACT_MASKS, QUIET_MASKED_DRAWS, RELEASE)  # MultiDiscrete's sample
-_COMPOSITE = (PATCHED, SPACE, NOT_OPTIMIZED, RELEASE)  # a composite's sample: its children draw
+_FUNDAMENTAL = ("PATCHED", "SPACE", "NOT_OPTIMIZED", "EXACT_MASKS", "RELEASE")  # a fundamental space's sample
+_BOX = ("PATCHED", "SPACE", "NO_MASK")  # Box's sample: any mask or probability is Gymnasium's to refuse
+_UINT = ("PATCHED", "SPACE", "NOT_OPTIMIZED", "EXACT_MASKS", "QUIET_MASKED_DRAWS", "RELEASE")  # MultiDiscrete's
+_COMPOSITE = ("PATCHED", "SPACE", "NOT_OPTIMIZED", "RELEASE")  # a composite's sample: its children draw
 # Sequence draws a stacked sample through the batching rules, which read the
 # feature space's attributes directly: its whole tree is judged.
-_STACKED = (PATCHED, SPACE, NOT_OPTIMIZED, RELEASE, TREE)
-_GRAPH = (PATCHED, NO_PROBABILITY, EDGES_HAVE_SPACE, NOT_OPTIMIZED, TREE)
-_IN = (PATCHED, SPACE, RELEASE)  # contains
-_IN_ARRAY = (PATCHED, SPACE, EXACT_ARRAY, RELEASE)  # contains of an array space
-_HELPER = (PATCHED, OWN_RULES, TREE, RELEASE)
-_CAST = (PATCHED, OWN_RULES, TREE, QUIET_CAST, RELEASE)  # a helper that casts its value
+_STACKED = ("PATCHED", "SPACE", "NOT_OPTIMIZED", "RELEASE", "TREE")
+_GRAPH = ("PATCHED", "NO_PROBABILITY", "EDGES_HAVE_SPACE", "NOT_OPTIMIZED", "TREE")
+_IN = ("PATCHED", "SPACE", "RELEASE")  # contains
+_IN_ARRAY = ("PATCHED", "SPACE", "EXACT_ARRAY", "RELEASE")  # contains of an array space
+_HELPER = ("PATCHED", "OWN_RULES", "TREE", "RELEASE")
+_CAST = ("PATCHED", "OWN_RULES", "TREE", "QUIET_CAST", "RELEASE")  # a helper that casts its value
 
 OPERATION_NAMES = METHODS + HELPERS
 """The operations of every class, in the order of the table's columns."""
 
 # (read, write: read_from_shared_memory, write_to_shared_memory.)
-_TABLE: tuple[tuple[str, tuple[tuple[int, ...], ...]], ...] = (
+_TABLE: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = (
     # class            sample        contains   flatdim  flatten unflatten concatenate iterate  read     write
     ("Box",           (_BOX,         _IN_ARRAY, _HELPER, _CAST,  _CAST,    _HELPER,    LEFT,    _HELPER, _CAST)),
     ("Discrete",      (_FUNDAMENTAL, _IN,       LEFT,    _CAST,  _CAST,    _HELPER,    LEFT,    _HELPER, _CAST)),
@@ -171,7 +168,7 @@ _HELPER_DATA: dict[str, tuple[tuple[int, int], Any, int, Any, bool]] = {
 }
 
 
-def _row(name: str, operation: str, checks: tuple[int, ...]) -> Operation:
+def _row(name: str, operation: str, checks: tuple[str, ...]) -> Operation:
     """The row of ``operation`` of Gymnasium's class ``name``, with its checks and their data."""
     label = f"{name}.{operation}" if operation in METHODS else operation
     common: dict[str, Any] = {"label": label}
@@ -184,7 +181,7 @@ def _row(name: str, operation: str, checks: tuple[int, ...]) -> Operation:
                          release_proven=_release_rules.CONTAINS_PROVEN.get(name), **common)
     if operation == "sample":
         release, rerun = _SAMPLES[name in _FUNDAMENTAL_SAMPLES]
-        return Operation(name, operation, checks, judge=_guard.JUDGES[name] if SPACE in checks else None,
+        return Operation(name, operation, checks, judge=_guard.JUDGES[name] if "SPACE" in checks else None,
                          release_proven=release, rerun=rerun, **common)
     arguments, may_warn, value_at, release, rerun = _HELPER_DATA[operation]
     return Operation(name, operation, checks, release_proven=release, rerun=rerun, may_warn=may_warn,

@@ -55,16 +55,7 @@ RELEASE: tuple[int, int, int] = _version_numbers(VERSION)
 """The installed release as ``(major, minor, micro)``; ``(0, 0, 0)`` if unreadable."""
 
 ALL_SPACE_NAMES = (
-    "Box",
-    "Discrete",
-    "MultiBinary",
-    "MultiDiscrete",
-    "Text",
-    "Tuple",
-    "Dict",
-    "Sequence",
-    "Graph",
-    "OneOf",
+    "Box", "Discrete", "MultiBinary", "MultiDiscrete", "Text", "Tuple", "Dict", "Sequence", "Graph", "OneOf"
 )
 """The space classes gymspaces has (and Gymnasium 1.x has)."""
 
