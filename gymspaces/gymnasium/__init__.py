@@ -58,16 +58,8 @@ if TYPE_CHECKING:
     from gymspaces.gymnasium.profiler.report import report
 
 __all__ = [
-    "from_gymnasium",
-    "to_gymnasium",
-    "patch",
-    "unpatch",
-    "is_patched",
-    "patched",
-    "is_compiled",
-    "plain_reason",
-    "report",
-    "VERIFIED_GYMNASIUM",
+    "from_gymnasium", "to_gymnasium", "patch", "unpatch", "is_patched", "patched", "is_compiled",
+    "plain_reason", "report", "VERIFIED_GYMNASIUM",
 ]
 
 

@@ -456,11 +456,10 @@ def explain(Operation row, Live live, space, tuple args, dict kwargs):
     entries' own driver, run without the call (``plain_reason``)."""
     if row.name == "contains":
         return first_failure(row, live, space, argument(args, kwargs, 0, "x", MISSING), None, None, EMPTY, None)
-    if row.name == "sample":
-        mask = argument(args, kwargs, 0, "mask", None)
-        probability = argument(args, kwargs, 1, "probability", None)
-        num_edges = argument(args, kwargs, 3, "num_edges", None)
-        return first_failure(row, live, space, mask, probability, num_edges, EMPTY, None)
+    if row.name == "sample":  # (mask, probability[, num_nodes, num_edges])
+        return first_failure(row, live, space, argument(args, kwargs, 0, "mask", None),
+                             argument(args, kwargs, 1, "probability", None),
+                             argument(args, kwargs, 3, "num_edges", None), EMPTY, None)
     return helper_call_failure(row, live, space, args, kwargs)
 
 

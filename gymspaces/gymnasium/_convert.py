@@ -106,21 +106,15 @@ def _family(target: str) -> dict[type, type]:
 
     ``target`` is ``"gymspaces"`` or ``"gymnasium"``.
     """
-    libraries = list(_FAMILIES.values())
-    legacy = sys.modules.get(_LEGACY_MODULE)
-    if legacy is not None:
-        libraries.append(legacy)
+    libraries = [*_FAMILIES.values(), sys.modules.get(_LEGACY_MODULE)]  # (none: gym is not loaded)
     goal = _FAMILIES[target]
-    table: dict[type, type] = {}
-    for name in ALL_SPACE_NAMES:
-        counterpart = getattr(goal, name, None)  # none: a class the installed Gymnasium lacks
-        if counterpart is None:
-            continue
-        for library in libraries:
-            cls = getattr(library, name, None)
-            if isinstance(cls, type):
-                table[cls] = counterpart
-    return table
+    return {
+        cls: getattr(goal, name)
+        for name in ALL_SPACE_NAMES
+        if hasattr(goal, name)  # (not: a class the installed Gymnasium lacks)
+        for cls in (getattr(library, name, None) for library in libraries)
+        if isinstance(cls, type)
+    }
 
 
 def _is_space(value: Any) -> bool:

@@ -126,17 +126,12 @@ def _box_reason(d: Mapping[str, Any]) -> str | None:
 
 
 def _multi_binary_reason(d: Mapping[str, Any]) -> str | None:
-    dtype, shape = d.get("dtype"), d.get("_shape")
+    dtype, shape, n = d.get("dtype"), d.get("_shape"), d.get("n")
     if dtype != np.int8 or type(shape) is not tuple:
         return "dtype or _shape changed"
-    n = d.get("n")
-    if type(n) is int:
-        if shape != (n,):
-            return "n and _shape disagree"
-    elif type(n) is np.ndarray:
-        if tuple(n.tolist()) != shape:
-            return "n and _shape disagree"
-    elif type(n) is not tuple or n != shape:
+    # Gymnasium keeps ``n`` as given: an int, a tuple or an array of the dimensions.
+    dimensions = (n,) if type(n) is int else tuple(n.tolist()) if type(n) is np.ndarray else n
+    if type(dimensions) is not tuple or dimensions != shape:
         return "n and _shape disagree"
     return None
 

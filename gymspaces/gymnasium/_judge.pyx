@@ -56,24 +56,14 @@ cdef extern from *:
     """
     #if PY_VERSION_HEX < 0x030D0000 && !defined(Py_GIL_DISABLED)
     #  define GS_DICT_VERSIONS 1
-    #else
-    #  define GS_DICT_VERSIONS 0
-    #endif
-    static inline uint64_t gs_dict_version(PyObject *dict) {
-    #if GS_DICT_VERSIONS
-    #  if defined(__GNUC__)
-    #    pragma GCC diagnostic push
+    #  if defined(__GNUC__)  /* ma_version_tag: deprecated in 3.12, still kept up to date */
     #    pragma GCC diagnostic ignored "-Wdeprecated-declarations"
     #  endif
-        return ((PyDictObject *) dict)->ma_version_tag;  /* deprecated in 3.12, still kept up to date */
-    #  if defined(__GNUC__)
-    #    pragma GCC diagnostic pop
-    #  endif
+    #  define gs_dict_version(dict) (((PyDictObject *) (dict))->ma_version_tag)
     #else
-        (void) dict;
-        return 0;
+    #  define GS_DICT_VERSIONS 0
+    #  define gs_dict_version(dict) ((uint64_t) 0)
     #endif
-    }
     """
     bint GS_DICT_VERSIONS
     uint64_t gs_dict_version(object namespace) noexcept

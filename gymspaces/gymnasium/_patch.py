@@ -498,11 +498,7 @@ def plain_reason(space: Any, operation: str | None = None, *args: Any, **kwargs:
     if issubclass(cls, _GYMSPACES_BASES):
         if _gymspaces_class_overrides(cls):
             return coded("subclass-overrides", f"{cls.__qualname__} overrides sample or contains")
-        for child in sub_spaces(space):
-            reason = plain_reason(child)
-            if reason is not None:
-                return reason
-        return None
+        return next((reason for reason in map(plain_reason, sub_spaces(space)) if reason is not None), None)
     base = _guard.gymnasium_base(cls)
     row = None if base is None or operation is None else _operations.row(base.__name__, operation)
     if row is not None and row.left is not None:

@@ -20,14 +20,8 @@ import gymnasium.spaces.utils as _gym_utils
 import gymnasium.vector.utils as _gym_vector
 
 __all__ = [
-    "ALL_SPACE_NAMES",
-    "SPACE_NAMES",
-    "VERSION",
-    "RELEASE",
-    "LEGACY_LAYOUT",
-    "SAMPLE_TAKES_PROBABILITY",
-    "utils_helper",
-    "vector_helper",
+    "ALL_SPACE_NAMES", "SPACE_NAMES", "VERSION", "RELEASE", "LEGACY_LAYOUT", "SAMPLE_TAKES_PROBABILITY",
+    "utils_helper", "vector_helper",
 ]
 
 VERSION: str = gymnasium.__version__

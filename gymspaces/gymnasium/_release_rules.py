@@ -36,13 +36,8 @@ from gymspaces._typecodes import SHARED_ARRAY_TYPECODES
 from gymspaces.gymnasium._release import RELEASE, SAMPLE_TAKES_PROBABILITY, VERSION
 
 __all__ = [
-    "INSTANCE",
-    "RERUN_ON_ERROR",
-    "RERUN_WRITES_ON_ERROR",
-    "COMPOSITE_MASKS_PLAIN",
-    "CONTAINS_PROVEN",
-    "HELPERS_PROVEN",
-    "sample_arguments",
+    "INSTANCE", "RERUN_ON_ERROR", "RERUN_WRITES_ON_ERROR", "COMPOSITE_MASKS_PLAIN", "CONTAINS_PROVEN",
+    "HELPERS_PROVEN", "sample_arguments",
 ]
 
 _BEFORE_1_4 = RELEASE < (1, 4)
@@ -69,15 +64,11 @@ draw before a later child's mask is refused, so the call cannot be run again."""
 _EXACT_FLOAT_INTEGER = 2**53
 
 
-def _all_true(flags: Any) -> bool:
-    return bool(np.all(flags))
-
-
 def _box_difference(d: Mapping[str, Any]) -> str | None:
     dtype: np.dtype = d["dtype"]
     if _BEFORE_1_4 and dtype.kind in "iu":
         low, high = d["low"], d["high"]
-        bounded = _all_true(d["bounded_below"]) and _all_true(d["bounded_above"])
+        bounded = bool(np.all(d["bounded_below"]) and np.all(d["bounded_above"]))
         if low.size and (int(low.min()) < -_EXACT_FLOAT_INTEGER or int(high.max()) > _EXACT_FLOAT_INTEGER):
             return f"Gymnasium {VERSION} rounds and clips integer samples beyond 2**53 otherwise"
         if _BEFORE_1_0 and not bounded:
