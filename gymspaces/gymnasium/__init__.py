@@ -44,6 +44,8 @@ from gymspaces.gymnasium._patch import (
 if TYPE_CHECKING:
     import numpy as np
 
+    from gymspaces.gymnasium.profiler.report import report
+
     # Type parameters carried across: the Box scalar type and the integer type
     # of Discrete/MultiDiscrete (Gymnasium's bounds, the narrower ones).
     _ScalarT = TypeVar("_ScalarT", bound=np.floating[Any] | np.integer[Any])
@@ -53,9 +55,6 @@ else:
 
 _T = TypeVar("_T")
 _K = TypeVar("_K")
-
-if TYPE_CHECKING:
-    from gymspaces.gymnasium.profiler.report import report
 
 __all__ = [
     "from_gymnasium", "to_gymnasium", "patch", "unpatch", "is_patched", "patched", "is_compiled",

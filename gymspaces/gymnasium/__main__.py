@@ -64,10 +64,10 @@ def main(argv: list[str] | None = None) -> None:
     # process started: the command's first clock reading.
     entered = time.perf_counter()
     report, program, as_module, arguments = _parse(list(sys.argv[1:] if argv is None else argv))
-    if not report and any(argument in ("--report", "--report-details") for argument in arguments):
-        # As with python -m cProfile, what follows the program is the program's:
-        # it gets the flag; say where the command's own goes.
-        flag = next(argument for argument in arguments if argument in ("--report", "--report-details"))
+    # As with python -m cProfile, what follows the program is the program's: it
+    # gets a --report there; say where the command's own goes.
+    flag = None if report else next((a for a in arguments if a in ("--report", "--report-details")), None)
+    if flag:
         print(
             f"gymspaces: {flag} after the program goes to the program; for patch mode's, put it first: "
             f"python -m gymspaces.gymnasium {flag} {'-m ' if as_module else ''}{program}",

@@ -1,4 +1,4 @@
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from typing_extensions import disjoint_base
@@ -13,8 +13,6 @@ class Live:
     on: bool
     @property
     def built_in_rules(self) -> bool: ...
-    @property
-    def note_plain(self) -> Callable[[str, Any, str], None] | None: ...
     def __init__(
         self, built_in_rules: bool = True, note_plain: Callable[[str, Any, str], None] | None = None
     ) -> None: ...
@@ -28,36 +26,22 @@ class Operation:
     checks: tuple[str, ...]
     checked: bool
     def __init__(
-        self,
-        owner: str,
-        name: str,
-        checks: tuple[str, ...],
-        *,
-        label: str,
-        left: str | None = None,
-        judge: Judge | None = None,
-        release_proven: Callable[..., bool] | None = None,
-        may_warn: Callable[[Any, Any], bool] | None = None,
-        value_at: int = 0,
-        arguments: tuple[int, int] = (0, 0),
-        checked: bool = False,
-        rerun: bool = False,
-        convert: Callable[[Any], Any] | None = None,
+        self, owner: str, name: str, checks: tuple[str, ...], *, label: str, left: str | None = None,
+        judge: Judge | None = None, release_proven: Callable[..., bool] | None = None,
+        may_warn: Callable[[Any, Any], bool] | None = None, value_at: int = 0, arguments: tuple[int, int] = (0, 0),
+        checked: bool = False, rerun: bool = False, convert: Callable[[Any], Any] | None = None,
     ) -> None: ...
 
 @disjoint_base
-class CheckedRule:
-    def __init__(self, row: Operation, live: Live, general: Callable[..., Any], originals: dict[type, Any]) -> None: ...
+class GraphInstances:
+    def __init__(self, ours: type, theirs: Callable[..., Any]) -> None: ...
+    def __call__(self, value: Any) -> Any: ...
 
 def method_entry(
     row: Operation, compiled: Callable[..., Any], original: Callable[..., Any], live: Live
 ) -> Callable[..., Any]: ...
 def graph_sample_entry(
     row: Operation, compiled: Callable[..., Any], original: Callable[..., Any], live: Live
-) -> Callable[..., Any]: ...
-def translating(row: Operation, rows: Iterator[Any]) -> Iterator[Any]: ...
-def general_rule(
-    row: Operation, helper: Callable[..., Any], live: Live, originals: dict[type, Any]
 ) -> Callable[..., Any]: ...
 def helper_rule(
     row: Operation,

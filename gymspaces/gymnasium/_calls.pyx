@@ -86,7 +86,7 @@ cdef class Live:
 
     cdef public bint on
     cdef readonly bint built_in_rules
-    cdef readonly object note_plain
+    cdef object note_plain
 
     def __init__(self, bint built_in_rules=True, note_plain=None):
         self.on = True
@@ -436,7 +436,7 @@ cdef object gymnasiums(dict originals, space):
     raise StopIteration  # (as the generator expression it stands for)
 
 
-def translating(Operation row, rows):
+def _translating(rows):
     """``rows``, a generator of gymspaces', raising Gymnasium's namesake of a
     gymspaces error it raises: ``iterate`` of a Dict is a generator in both
     libraries, whose child's error comes from the first ``next``, after the
@@ -474,7 +474,7 @@ cdef object argument(tuple args, dict kwargs, Py_ssize_t position, str name, def
     return kwargs.get(name, default)
 
 
-def general_rule(Operation row, helper, Live live, dict originals):
+cdef object general_rule(Operation row, helper, Live live, dict originals):
     """gymspaces' ``helper`` as ``row``'s rule of Gymnasium's dispatcher: the general rule.
 
     It runs for a space only when every node of the space's tree is provably
@@ -500,14 +500,14 @@ def general_rule(Operation row, helper, Live live, dict originals):
             if type(result) is NDARRAY:  # (no graph in it)
                 return result
             if type(result) is GENERATOR_TYPE:
-                return translating(row, result)
+                return _translating(result)
             return result if row.convert is None else row.convert(result)
         return recover(row, live, failure, gymnasiums(originals, space), (space,) + args, kwargs)
 
     return rule
 
 
-cdef class CheckedRule:
+cdef class _CheckedRule:
     """What a checked rule does once its kernel has run (:meth:`after`): its row,
     the patch that made it, the general rule behind it and Gymnasium's rules."""
 
@@ -545,7 +545,7 @@ def helper_rule(Operation row, helper, Live live, dict originals, tuple fallback
     general = general_rule(row, helper, live, originals)
     if not row.checked:
         return general
-    cdef CheckedRule checked = CheckedRule(row, live, general, originals)
+    cdef _CheckedRule checked = _CheckedRule(row, live, general, originals)
     if row.name == "flatten" or row.name == "unflatten":
         return one_value_rule(row.name == "unflatten", checked)
     if row.name not in CHECKED:
@@ -591,7 +591,7 @@ cdef inline object run_checked(Operation row, space, tuple args, tuple fallbacks
     return UNANSWERED if result is None else result
 
 
-cdef object one_value_rule(bint unflatten, CheckedRule checked):
+cdef object one_value_rule(bint unflatten, _CheckedRule checked):
     """The rule of a helper of a space and one value (``flatten``, ``unflatten``): its
     checked kernel, a C call, when it answers; else the general rule."""
     general, live = checked.general, checked.live
@@ -634,3 +634,44 @@ def registry_first(dict registry, original):
         return original(cls)
 
     return dispatch
+
+
+cdef class GraphInstances:
+    """``converter(value)``: ``value`` with every ``ours`` graph in it made a
+    ``theirs`` (``theirs(*graph)``), through tuples and dicts; the value itself
+    when it holds none."""
+
+    cdef type ours
+    cdef object theirs
+
+    def __init__(self, type ours, theirs):
+        self.ours = ours
+        self.theirs = theirs
+
+    def __call__(self, value):
+        return self.converted(value)
+
+    cdef object converted(self, value):
+        cdef type kind = type(value)
+        cdef list items
+        cdef dict entries
+        cdef bint changed = False
+        if kind is NDARRAY:
+            return value
+        if kind is self.ours:
+            return self.theirs(*value)
+        if kind is tuple:
+            items = []
+            for item in <tuple> value:
+                new = self.converted(item)
+                changed = changed or new is not item
+                items.append(new)
+            return tuple(items) if changed else value
+        if kind is dict:
+            entries = {}
+            for key, item in (<dict> value).items():
+                new = self.converted(item)
+                changed = changed or new is not item
+                entries[key] = new
+            return entries if changed else value
+        return value

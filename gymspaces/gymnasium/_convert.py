@@ -36,9 +36,7 @@ def _is_legacy(cls: type) -> bool:
     """Whether ``cls`` stores the attributes of gym 0.26 (gym's classes, and
     Gymnasium's on a release of that layout, 0.29)."""
     module = cls.__module__
-    if module == "gym" or module.startswith("gym."):
-        return True
-    return LEGACY_LAYOUT and module.startswith("gymnasium.")
+    return module == "gym" or module.startswith("gym.") or (LEGACY_LAYOUT and module.startswith("gymnasium."))
 
 
 def _upgrade_legacy_state(name: str, state: dict[str, Any]) -> dict[str, Any]:

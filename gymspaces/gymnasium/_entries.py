@@ -39,17 +39,22 @@ def _batches_as_in(gymnasium_helper: Any) -> Any:
     Gymnasium's own rules are the ones its modules registered; a rule a user
     registered for the class (or a nearer base) is not.
     """
+    registry = gymnasium_helper.registry
     gymnasium_rules = {
-        cls: rule
-        for cls, rule in gymnasium_helper.registry.items()
-        if (getattr(rule, "__module__", None) or "").startswith("gymnasium.")
+        cls: rule for cls, rule in registry.items() if (getattr(rule, "__module__", None) or "").startswith("gymnasium.")
     }
+    gymspaces_of = {theirs: getattr(_gs, name) for theirs, name in _guard.GYMNASIUM_CLASSES.items()}
 
     def batches_as(cls: type) -> type | None:
-        theirs = _guard.gymnasium_base(cls)
-        if theirs is None or gymnasium_helper.dispatch(cls) is not gymnasium_rules.get(theirs):
+        base = gymspaces_of.get(cls)
+        if base is not None:  # Gymnasium's own class: its registered rule decides
+            rule = gymnasium_rules.get(cls)
+            return base if rule is not None and registry.get(cls) is rule else None
+        base = next((gymspaces_of[klass] for klass in cls.__mro__ if klass in gymspaces_of), None)
+        theirs = getattr(_gym, base.__name__, None) if base is not None else None
+        if theirs is None or gymnasium_rules.get(theirs) is None:
             return None
-        return getattr(_gs, _guard.GYMNASIUM_CLASSES[theirs])
+        return base if gymnasium_helper.dispatch(cls) is gymnasium_rules[theirs] else None
 
     return batches_as
 

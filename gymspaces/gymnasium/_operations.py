@@ -18,7 +18,6 @@ for ``QUIET_CAST``). The judges' rules (``SPACE``, ``TREE``) are ``_guard.py``'s
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 import gymnasium.spaces as _gym
@@ -30,25 +29,13 @@ from gymspaces.gymnasium._release import SPACE_NAMES, VERSION
 from gymspaces.gymnasium._calls import Operation
 
 __all__ = [
-    "HELPERS", "METHODS", "OPERATIONS", "OPERATION_NAMES", "UTILS_HELPERS", "VECTOR_HELPERS",
-    "as_taken", "gymnasium_graphs", "row", "taken",
+    "GRAPH_INSTANCES", "HELPERS", "METHODS", "OPERATIONS", "OPERATION_NAMES", "UTILS_HELPERS", "VECTOR_HELPERS",
+    "as_taken", "row", "taken",
 ]
 
 
-def gymnasium_graphs(value: Any) -> Any:
-    """A helper's result ``value`` with every gymspaces ``GraphInstance`` in it made Gymnasium's,
-    through tuples and dicts; the value itself when it holds none. (Only the general rule's
-    results meet it: a checked kernel answers no tree with a Graph.)"""
-    kind = type(value)
-    if kind is _gs.GraphInstance:
-        return _gym.GraphInstance(*value)
-    if kind is tuple:
-        items = tuple([gymnasium_graphs(item) for item in value])
-        return value if all(map(operator.is_, items, value)) else items
-    if kind is dict:
-        entries = {key: gymnasium_graphs(item) for key, item in value.items()}
-        return value if all(map(operator.is_, entries.values(), value.values())) else entries
-    return value
+GRAPH_INSTANCES = _calls.GraphInstances(_gs.GraphInstance, _gym.GraphInstance)
+"""``GRAPH_INSTANCES(value)``: ``value`` with every gymspaces ``GraphInstance`` in it made Gymnasium's."""
 
 
 # ---------------------------------------------------------------- what stays Gymnasium's
@@ -199,7 +186,7 @@ def _row(name: str, operation: str, checks: tuple[str, ...]) -> Operation:
     arguments, may_warn, value_at, release, rerun = _HELPER_DATA[operation]
     return Operation(name, operation, checks, release_proven=release, rerun=rerun, may_warn=may_warn,
                      value_at=value_at, arguments=arguments, checked=operation in _calls.CHECKED,
-                     convert=None if operation == "flatdim" else gymnasium_graphs, **common)
+                     convert=None if operation == "flatdim" else GRAPH_INSTANCES, **common)
 
 
 OPERATIONS: dict[tuple[str, str], Operation] = {

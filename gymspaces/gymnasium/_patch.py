@@ -75,11 +75,9 @@ os.register_at_fork(before=_LOCK.acquire, after_in_parent=_LOCK.release, after_i
 
 # gymspaces' helpers that hand a Gymnasium space they have no rule for to
 # Gymnasium's helper of the same name while patched (_PatchState.hand_gymnasium_spaces_over).
-_HANDED_OVER_UTILS = ("flatdim", "flatten", "unflatten", "flatten_space")
-_HANDED_OVER_VECTOR = (
-    "batch_space", "iterate", "concatenate", "create_empty_array",
-    "create_shared_memory", "read_from_shared_memory", "write_to_shared_memory",
-)
+_HANDED_OVER_UTILS = "flatdim flatten unflatten flatten_space".split()
+_HANDED_OVER_VECTOR = ("batch_space iterate concatenate create_empty_array create_shared_memory "
+                       "read_from_shared_memory write_to_shared_memory").split()
 
 
 def _handing_over(gymnasium_helper: Any, previous: Callable[..., Any]) -> Callable[..., Any]:
@@ -135,9 +133,8 @@ class _PatchState:
         original = getattr(dispatcher, "dispatch", None)
         cell = _dispatch.closure_cell(dispatcher, "dispatch")
         registry = _dispatch.closure_cell(original, "registry")
-        if cell is None or registry is None or cell.cell_contents is not original:
-            return
-        if type(registry.cell_contents) is not dict:
+        if cell is None or registry is None or cell.cell_contents is not original or (
+                type(registry.cell_contents) is not dict):
             return
         fast = _calls.registry_first(registry.cell_contents, original)
 
@@ -204,18 +201,14 @@ def _may_patch(unverified: bool | None) -> bool:
         unverified = bool(_env_vars.flag(UNVERIFIED_VARIABLE))  # a value not understood is off, silently
     if not _warned_version:
         _warned_version = True
-        verified = ", ".join(VERIFIED_GYMNASIUM)
-        if unverified:
-            message = (
-                f"patching Gymnasium {gymnasium.__version__}, which gymspaces is not verified against "
-                f"(verified: {verified}): results may differ from that release's own"
-            )
-        else:
-            message = (
-                f"Gymnasium {gymnasium.__version__} is not a release gymspaces is verified against "
-                f"(verified: {verified}), so it stays unpatched: its own code runs. "
-                f"patch(unverified=True) or {UNVERIFIED_VARIABLE}=1 patches it anyway"
-            )
+        installed, verified = gymnasium.__version__, ", ".join(VERIFIED_GYMNASIUM)
+        message = (
+            f"patching Gymnasium {installed}, which gymspaces is not verified against (verified: {verified}): "
+            "results may differ from that release's own"
+            if unverified else
+            f"Gymnasium {installed} is not a release gymspaces is verified against (verified: {verified}), so it "
+            f"stays unpatched: its own code runs. patch(unverified=True) or {UNVERIFIED_VARIABLE}=1 patches it anyway"
+        )
         warnings.warn(message, RuntimeWarning, stacklevel=3)
     return unverified
 
