@@ -383,10 +383,13 @@ cdef int multi_discrete_offsets(cnp.ndarray nvec, cnp.dtype descr, int64_t *tota
     """Total one-hot length; ``False`` if numpy's int32 running sums would overflow."""
     cdef const char *data = <const char *> cnp.PyArray_DATA(nvec)
     cdef npy_intp i
-    cdef int64_t running = 0
+    cdef int64_t running = 0, entry
     cdef Element element = element_of(descr)
     for i in range(cnp.PyArray_SIZE(nvec)):
-        running += <int64_t> element_bits(data, element, i)
+        entry = <int64_t> element_bits(data, element, i)
+        if entry > INT32_MAX:  # (the sum would pass it: and adding could overflow int64)
+            return False
+        running += entry
         if running > INT32_MAX or running < 0:
             return False
     total[0] = running
@@ -1115,6 +1118,8 @@ cdef object gather_leaf_rows(type cls, space, object batch, Gathered *parts, npy
             for j in range(count):
                 entries[3 * j] = <int64_t> element_bits(sv, md_element, j)
                 entries[3 * j + 1] = <int64_t> element_bits(nv, md_element, j)
+                if entries[3 * j + 1] <= 0:  # (no value is in range: the general rule raises)
+                    return None
                 entries[3 * j + 2] = width
                 width += entries[3 * j + 1]
             for i in range(rows):
@@ -1123,8 +1128,10 @@ cdef object gather_leaf_rows(type cls, space, object batch, Gathered *parts, npy
                         value = (<int64_t *> data)[i * count + j]
                     else:
                         value = <int64_t> element_bits(data, element, i * count + j)
-                    # start <= value <= start + nvec - 1 (offsets fit int32: no overflow).
-                    if value < entries[3 * j] or value - entries[3 * j] >= entries[3 * j + 1]:
+                    # start <= value <= start + nvec - 1. value - start may not fit an
+                    # int64 (a negative start): it is exact in uint64 once value >= start.
+                    if value < entries[3 * j] or (
+                            <uint64_t> value - <uint64_t> entries[3 * j] >= <uint64_t> entries[3 * j + 1]):
                         return None
                     positions[i * count + j] = entries[3 * j + 2] + (value - entries[3 * j])
         finally:

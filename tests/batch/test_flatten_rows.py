@@ -110,6 +110,32 @@ def test_multi_discrete_ranges(monkeypatch, start):
         check(monkeypatch, space, bad, handled=False)
 
 
+@pytest.mark.parametrize("far", [np.iinfo(np.int64).max, np.iinfo(np.int64).max - 3])
+def test_a_value_whose_distance_from_a_negative_start_overflows_int64_takes_the_general_rule(monkeypatch, far):
+    # value - start does not fit an int64 (start -5): a signed subtraction in the
+    # range check wrapped negative, passed, and wrote a one-hot before ``out``.
+    space = MultiDiscrete(np.array([3, 4]), start=np.array([-5, 0]), dtype=np.int64, seed=2)
+    batch = space.sample_batch(4)
+    batch[2, 0] = far
+    check(monkeypatch, space, batch, handled=False)
+
+
+def test_an_nvec_entry_below_one_takes_the_general_rule(monkeypatch):
+    space = MultiDiscrete(np.array([5, 3]), dtype=np.int64, seed=2)
+    batch = space.sample_batch(4)
+    vars(space)["nvec"] = np.array([5, -3])
+    check(monkeypatch, space, batch, handled=False)
+
+
+def test_an_nvec_entry_past_int32_takes_the_general_rule_without_overflowing_the_offsets(monkeypatch):
+    # The running sum of nvec (numpy's int32 offsets) must not overflow int64 on
+    # the way to finding it too long.
+    space = MultiDiscrete(np.array([3, 4]), dtype=np.int64, seed=2)
+    batch = space.sample_batch(4)
+    vars(space)["nvec"] = np.array([3, np.iinfo(np.int64).max - 1])
+    assert _flatten.flatten_rows(space, batch) is None
+
+
 def test_multi_dimensional_multi_discrete_and_box(monkeypatch):
     space = Tuple((MultiDiscrete([[2, 3], [4, 5]], start=[[0, 1], [-1, 2]]), Box(-1, 1, (2, 3, 2)),
                    Box(0, 1, ())), seed=4)
