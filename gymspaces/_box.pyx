@@ -43,6 +43,9 @@ cnp.import_array()
 # Space's ``shape`` property (see _registry.pxd): functions, not methods, so
 # they serve any space the kernel runs for.
 cdef Registry registry = _registry.REGISTRY
+cdef int64_t CAST_OF_2_63
+with np.errstate(invalid="ignore"):  # (numpy warns of the out-of-range cast it makes)
+    CAST_OF_2_63 = np.array([2.0 ** 63]).astype(np.int64)[0]
 
 
 cdef enum:
@@ -105,7 +108,14 @@ cdef inline void store(numeric_t *out, npy_intp i, double x, double clip_lo, dou
             x = clip_lo
         if x > clip_hi:
             x = clip_hi
-        out[i] = <numeric_t> x
+        # int64's clip bound rounds up to 2**63 in float64, whose C cast is undefined:
+        # numpy's gives what this CPU's instruction does (quirk Q25: INT64_MIN on
+        # x86-64, saturated on aarch64), measured at import. (A uint64 draw never
+        # reaches 2**64: its high wraps to int64 first, quirk Q8, and the range fails.)
+        if numeric_t is int64_t:
+            out[i] = CAST_OF_2_63 if x >= 9223372036854775808.0 else <int64_t> x
+        else:
+            out[i] = <numeric_t> x
         if numeric_t is int64_t:
             if out[i] < low[i]:
                 out[i] = low[i]

@@ -33,6 +33,9 @@ def verify_kernels() -> None:
         *box.sample().tolist(),
         *MultiDiscrete([3, 5], seed=ours).sample().tolist(),
         int(Discrete(4, seed=ours).sample(probability=np.full(4, 0.25))),
+        # A range that is no power of two: ``low + range * u`` rounds otherwise where
+        # a compiler fuses it into one multiply-add, in numpy's build or in ours.
+        *Box(0.1, 0.7, (32,), dtype=np.float64, seed=ours).sample().tolist(),
     ]
     expected = [
         int(reference.integers(1000)),
@@ -43,6 +46,7 @@ def verify_kernels() -> None:
         float(reference.uniform(-1.0, 1.0)),
         *(reference.random(2) * np.array([3, 5])).astype(np.int64).tolist(),
         int(reference.choice(4, p=np.full(4, 0.25))),
+        *reference.uniform(0.1, 0.7, 32).tolist(),
     ]
     if drawn != expected or ours.bit_generator.state != reference.bit_generator.state:
         raise RuntimeError(
