@@ -7,12 +7,13 @@ import numpy as np
 
 
 cdef inline cnp.ndarray as_c_array(object values, int type_num):
-    """``values`` as a C-contiguous native array of ``type_num``, without copying if it is one."""
+    """``values`` as an aligned C-contiguous native array of ``type_num``, without copying if it is one."""
     if (cnp.PyArray_Check(values) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> values)
-            and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> values)
+            and cnp.PyArray_ISALIGNED(<cnp.ndarray> values) and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> values)
             and cnp.PyArray_TYPE(<cnp.ndarray> values) == type_num):
         return <cnp.ndarray> values
-    return np.ascontiguousarray(values, dtype=cnp.PyArray_DescrFromType(type_num))
+    # (ascontiguousarray keeps an unaligned array as it is: require copies it.)
+    return np.require(values, dtype=cnp.PyArray_DescrFromType(type_num), requirements="CA")
 
 
 cdef inline bint same_shape(cnp.ndarray x, object shape) except -1:

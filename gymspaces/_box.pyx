@@ -650,8 +650,8 @@ cdef object space_shape(space, dict namespace):
 
 
 cdef inline bint is_native_c_array_of(object x, int type_num):
-    """An ndarray (a subclass too), C-contiguous, in native byte order, of type ``type_num`` exactly."""
-    return (cnp.PyArray_Check(x) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> x)
+    """An ndarray (a subclass too), aligned, C-contiguous, in native byte order, of type ``type_num`` exactly."""
+    return (cnp.PyArray_Check(x) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> x) and cnp.PyArray_ISALIGNED(<cnp.ndarray> x)
             and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> x)
             and cnp.PyArray_TYPE(<cnp.ndarray> x) == type_num)
 

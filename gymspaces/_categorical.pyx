@@ -325,9 +325,10 @@ cdef npy_intp probability_choice(RNGHandle handle, object probability,
 
 
 cdef inline cnp.ndarray contiguous(object values):
-    if cnp.PyArray_Check(values) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> values):
+    if (cnp.PyArray_Check(values) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> values)
+            and cnp.PyArray_ISALIGNED(<cnp.ndarray> values)):
         return <cnp.ndarray> values
-    return np.ascontiguousarray(values)
+    return np.require(values, requirements="CA")
 
 
 cdef double probability_sum(object probability) except? -1.0:

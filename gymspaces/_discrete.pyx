@@ -592,7 +592,8 @@ cdef int discrete_rows_contained(space, object batch, npy_bool *out, npy_intp n)
             out[i] = False
         return 1
     element = array_element(entries)
-    if not (cnp.PyArray_IS_C_CONTIGUOUS(entries) and cnp.PyArray_ISNOTSWAPPED(entries) and is_integer(element)):
+    if not (cnp.PyArray_IS_C_CONTIGUOUS(entries) and cnp.PyArray_ISALIGNED(entries)
+            and cnp.PyArray_ISNOTSWAPPED(entries) and is_integer(element)):
         return 0
     start = int_bits(attr(namespace, space, "start"))
     count = int_bits(attr(namespace, space, "n"))

@@ -11,6 +11,7 @@
 # one of them.
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy
 cimport numpy as cnp
 from numpy cimport npy_bool
 
@@ -77,6 +78,10 @@ cdef inline Element element_of(cnp.dtype descr) noexcept:
     if kind == b'b':
         return EL_BOOL
     if kind == b'f':
+        # long double is left to numpy wherever it is: where it is a plain double
+        # (Windows, macOS on Arm) it is still another scalar type.
+        if descr.type_num == cnp.NPY_LONGDOUBLE:
+            return NOT_NUMERIC
         return EL_HALF if size == 2 else EL_FLOAT if size == 4 else EL_DOUBLE if size == 8 else NOT_NUMERIC
     if kind == b'i':
         return (EL_INT8 if size == 1 else EL_INT16 if size == 2 else EL_INT32 if size == 4
@@ -128,19 +133,31 @@ cdef inline int no_kernel(str what, object dtype) except -1:
 cdef inline uint64_t element_bits(const char *data, Element element, Py_ssize_t i) except? 0xFFFFFFFFFFFFFFFFULL:
     """Bool or integer element ``i`` of a contiguous buffer of ``element`` as its sign-
     or zero-extended 64-bit pattern: for reads of a few values (``nvec``, ``start``,
-    a column of a batch); bulk loops are fused instead."""
+    a column of a batch); bulk loops are fused instead. Read with memcpy, which
+    compiles to one load: ``data`` need not be aligned (a typed read of an
+    unaligned address is undefined in C)."""
+    cdef int16_t i16
+    cdef uint16_t u16
+    cdef int32_t i32
+    cdef uint32_t u32
+    cdef uint64_t u64
     if element == EL_BOOL or element == EL_UINT8:
         return (<const uint8_t *> data)[i]
     if element == EL_INT8:
         return as_bits((<const int8_t *> data)[i])
     if element == EL_INT16:
-        return as_bits((<const int16_t *> data)[i])
+        memcpy(&i16, data + 2 * i, 2)
+        return as_bits(i16)
     if element == EL_UINT16:
-        return (<const uint16_t *> data)[i]
+        memcpy(&u16, data + 2 * i, 2)
+        return u16
     if element == EL_INT32:
-        return as_bits((<const int32_t *> data)[i])
+        memcpy(&i32, data + 4 * i, 4)
+        return as_bits(i32)
     if element == EL_UINT32:
-        return (<const uint32_t *> data)[i]
+        memcpy(&u32, data + 4 * i, 4)
+        return u32
     if element == EL_INT64 or element == EL_UINT64:
-        return (<const uint64_t *> data)[i]
+        memcpy(&u64, data + 8 * i, 8)
+        return u64
     no_kernel("integer", element)

@@ -414,7 +414,7 @@ cdef int64_t multi_discrete_positions(space, dict namespace, object x, int64_t *
     nvec = as_c_array(attr(namespace, space, "nvec"), descr.type_num)
     start = as_c_array(attr(namespace, space, "start"), descr.type_num)
     if not (cnp.PyArray_Check(x) and cnp.PyArray_TYPE(<cnp.ndarray> x) == type_num
-            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> x)
+            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> x) and cnp.PyArray_ISALIGNED(<cnp.ndarray> x)
             and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> x)):
         return -1
     values = <cnp.ndarray> x
@@ -853,8 +853,8 @@ cdef object gather_leaf(type cls, space, object x, Gathered *parts, bint checked
                 return None
             x = np.asarray(x, dtype=descr)
         arr = <cnp.ndarray> x
-        if not cnp.PyArray_ISNOTSWAPPED(arr) or not cnp.PyArray_IS_C_CONTIGUOUS(arr):
-            arr = np.ascontiguousarray(arr, dtype=(<cnp.dtype> descr).newbyteorder("="))
+        if not (cnp.PyArray_ISNOTSWAPPED(arr) and cnp.PyArray_IS_C_CONTIGUOUS(arr) and cnp.PyArray_ISALIGNED(arr)):
+            arr = np.require(arr, dtype=(<cnp.dtype> descr).newbyteorder("="), requirements="CA")
         if array_element(arr) == NOT_NUMERIC:
             return None
         add_array(parts, arr)
@@ -895,8 +895,8 @@ cdef cnp.ndarray checked_target(object target, npy_intp size, cnp.dtype descr):
         raise ValueError(f"out must have shape ({size},), actual shape: {(<object> array).shape}")
     if not cnp.PyArray_EquivTypes(<cnp.dtype> cnp.PyArray_DESCR(array), descr):
         raise ValueError(f"out must have dtype {descr}, actual dtype: {(<object> array).dtype}")
-    if not cnp.PyArray_IS_C_CONTIGUOUS(array) or not cnp.PyArray_ISWRITEABLE(array):
-        raise ValueError("out must be C-contiguous and writeable")
+    if not (cnp.PyArray_IS_C_CONTIGUOUS(array) and cnp.PyArray_ISALIGNED(array) and cnp.PyArray_ISWRITEABLE(array)):
+        raise ValueError("out must be C-contiguous, aligned and writeable")
     return array
 
 
@@ -1007,10 +1007,10 @@ cdef inline bint native_numeric(cnp.ndarray arr) noexcept:
 
 
 cdef cnp.ndarray integer_rows(cnp.ndarray arr):
-    """A C-contiguous native copy of an integer batch unless it is one already."""
-    if cnp.PyArray_IS_C_CONTIGUOUS(arr) and cnp.PyArray_ISNOTSWAPPED(arr):
+    """An aligned C-contiguous native copy of an integer batch unless it is one already."""
+    if cnp.PyArray_IS_C_CONTIGUOUS(arr) and cnp.PyArray_ISALIGNED(arr) and cnp.PyArray_ISNOTSWAPPED(arr):
         return arr
-    return np.ascontiguousarray(arr, dtype=(<object> arr).dtype.newbyteorder("="))
+    return np.require(arr, dtype=(<object> arr).dtype.newbyteorder("="), requirements="CA")
 
 
 cdef bint python_int64(object value, int64_t *out):
@@ -1051,8 +1051,9 @@ cdef object gather_leaf_rows(type cls, space, object batch, Gathered *parts, npy
             return None
         # flatten casts to the leaf's dtype first, then concatenation to the tree's.
         if not (cnp.PyArray_EquivTypes((<cnp.dtype> cnp.PyArray_DESCR(arr)), <cnp.dtype> dtype)
-                and cnp.PyArray_ISNOTSWAPPED(arr) and cnp.PyArray_IS_C_CONTIGUOUS(arr)):
-            arr = np.ascontiguousarray(np.asarray(arr, dtype=dtype), dtype=(<cnp.dtype> dtype).newbyteorder("="))
+                and cnp.PyArray_ISNOTSWAPPED(arr) and cnp.PyArray_IS_C_CONTIGUOUS(arr) and cnp.PyArray_ISALIGNED(arr)):
+            arr = np.require(np.asarray(arr, dtype=dtype), dtype=(<cnp.dtype> dtype).newbyteorder("="),
+                             requirements="CA")
         if array_element(arr) == NOT_NUMERIC:
             return None
         part = add_array(parts, arr)
@@ -1178,7 +1179,7 @@ cdef object write_rows(space, batch, target, Gathered *parts):
         if (cnp.PyArray_NDIM(out) != 2 or cnp.PyArray_DIM(out, 0) != n or cnp.PyArray_DIM(out, 1) != width
                 or not cnp.PyArray_EquivTypes((<cnp.dtype> cnp.PyArray_DESCR(out)), out_descr)
                 or not cnp.PyArray_ISNOTSWAPPED(out) or not cnp.PyArray_IS_C_CONTIGUOUS(out)
-                or not cnp.PyArray_ISWRITEABLE(out)):
+                or not cnp.PyArray_ISALIGNED(out) or not cnp.PyArray_ISWRITEABLE(out)):
             return None
         # Leaves are read after ``out`` is zeroed: a leaf viewing ``out`` is copied first.
         detach_parts(parts, out)

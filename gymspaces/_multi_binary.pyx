@@ -146,7 +146,7 @@ def multi_binary_sample(self, mask=None, probability=None):
         handle.unlock_draws(locked)
     if not (is_native_float64(probability) and probability.shape == (<object> u).shape):
         return (u <= probability).astype(np.int8)
-    p = np.ascontiguousarray(probability)
+    p = np.require(probability, requirements="CA")  # (an unaligned copy is read as doubles)
     pv = <const double *> cnp.PyArray_DATA(p)
     out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(u), cnp.PyArray_DIMS(u), cnp.NPY_INT8, 0)
     o = <int8_t *> cnp.PyArray_DATA(out)

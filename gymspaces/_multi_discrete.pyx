@@ -459,9 +459,9 @@ def multi_discrete_leaf(space, sub_mask, sub_nvec, sub_start, bint weighted):
 # ----------------------------------------------------------------------------
 
 cdef inline bint integer_array(object x):
-    """A C-contiguous native array of a bool or integer type of at most 64 bits."""
+    """An aligned C-contiguous native array of a bool or integer type of at most 64 bits."""
     cdef Element element
-    if not (cnp.PyArray_Check(x) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> x)
+    if not (cnp.PyArray_Check(x) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> x) and cnp.PyArray_ISALIGNED(<cnp.ndarray> x)
             and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> x)):
         return False
     element = array_element(<cnp.ndarray> x)

@@ -8,7 +8,7 @@ from numpy cimport npy_intp
 cdef inline cnp.ndarray batch_array(cnp.ndarray like, npy_intp n, int type_num, object out):
     """An ``(n, *like.shape)`` array of ``type_num``: ``out`` once checked, or a new one.
 
-    ``out`` must be a writeable, C-contiguous, native-order ndarray of exactly
+    ``out`` must be a writeable, aligned, C-contiguous, native-order ndarray of exactly
     that shape, whose dtype has the kind and width of ``type_num``.
     """
     cdef int ndim = cnp.PyArray_NDIM(like)
@@ -32,6 +32,7 @@ cdef inline cnp.ndarray batch_array(cnp.ndarray like, npy_intp n, int type_num, 
     if (own.kind != expected_descr.kind or own.itemsize != expected_descr.itemsize
             or not cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray> out)):
         raise ValueError(f"out must have dtype {expected_descr}, actual dtype: {own}")
-    if not cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> out) or not cnp.PyArray_ISWRITEABLE(<cnp.ndarray> out):
-        raise ValueError("out must be C-contiguous and writeable")
+    if not (cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> out) and cnp.PyArray_ISALIGNED(<cnp.ndarray> out)
+            and cnp.PyArray_ISWRITEABLE(<cnp.ndarray> out)):
+        raise ValueError("out must be C-contiguous, aligned and writeable")
     return <cnp.ndarray> out
