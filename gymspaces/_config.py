@@ -26,6 +26,10 @@ FREE_THREADING_NOTE = (
     "no free-threaded build of gymspaces has been tested (no 3.13t/3.14t interpreter was at hand), "
     "and none declares itself compatible: on a free-threaded CPython, importing gymspaces turns the GIL on"
 )
+# What CI builds and tests (.ci/run), and what the wheel configuration builds
+# besides ([tool.cibuildwheel] in pyproject.toml), as (sys.platform, machine).
+TESTED_PLATFORMS = {("linux", "x86_64"): "Linux x86_64", ("linux", "aarch64"): "Linux aarch64 (under qemu-user)"}
+BUILT_NOT_TESTED = ("macOS x86_64", "macOS arm64", "Windows AMD64")
 WIDTH = 100
 """The printed form's widest line."""
 
@@ -62,6 +66,11 @@ def config() -> Config:
             # gymspaces._selfcheck raises at import when it fails: here, it passed.
             "kernel_draws": True,
         },
+        "platforms": {
+            "tested": list(TESTED_PLATFORMS.values()),
+            "built_not_tested": list(BUILT_NOT_TESTED),
+            "this_one_tested": (sys.platform, platform.machine().lower()) in TESTED_PLATFORMS,
+        },
         "free_threading": {
             "built_for_free_threaded_python": bool(_rng.FREE_THREADED_BUILD),
             "gil_enabled": _gil_enabled(),
@@ -77,7 +86,7 @@ def _passed(ok: bool) -> str:
 
 def render(facts: Config) -> str:
     """The printed form of :func:`config`'s facts."""
-    pcg64, checks, threads = facts["pcg64"], facts["self_checks"], facts["free_threading"]
+    pcg64, checks, threads, platforms = facts["pcg64"], facts["self_checks"], facts["free_threading"], facts["platforms"]
     if pcg64["inline"]:
         drawing = "inline (bulk fills of numpy.random.PCG64 run the step in the kernels)"
     else:
@@ -100,6 +109,10 @@ def render(facts: Config) -> str:
         f"  state-copy layout: {_passed(checks['state_copy_layout'])}",
         f"  inline PCG64 draws: {_passed(checks['inline_pcg64'])}",
         f"  kernel draws (gymspaces._selfcheck): {_passed(checks['kernel_draws'])}",
+        "platforms:",
+        f"  tested in CI: {'; '.join(platforms['tested'])}",
+        f"  wheels built, not tested: {', '.join(platforms['built_not_tested'])}",
+        f"  this one: {'tested' if platforms['this_one_tested'] else 'not tested'} ({facts['running']['platform']})",
         "free threading:",
         f"  built for a free-threaded CPython (Py_GIL_DISABLED): {'yes' if threads['built_for_free_threaded_python'] else 'no'}",
         f"  GIL enabled now: {'yes (no sys._is_gil_enabled: before 3.13 it always is)' if gil is None else ('yes' if gil else 'no')}",

@@ -78,7 +78,7 @@ cdef inline Element element_of(cnp.dtype descr) noexcept:
     if kind == b'b':
         return EL_BOOL
     if kind == b'f':
-        # long double is left to numpy wherever it is: where it is a plain double
+        # long double is left to numpy wherever it is: where it is an 8-byte double
         # (Windows, macOS on Arm) it is still another scalar type.
         if descr.type_num == cnp.NPY_LONGDOUBLE:
             return NOT_NUMERIC

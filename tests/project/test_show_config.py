@@ -19,6 +19,7 @@ SECTIONS = {
     "running": {"numpy", "python", "implementation", "platform"},
     "pcg64": {"path", "inline", "fallback_reason"},
     "self_checks": {"state_copy_layout", "inline_pcg64", "kernel_draws"},
+    "platforms": {"tested", "built_not_tested", "this_one_tested"},
     "free_threading": {"built_for_free_threaded_python", "gil_enabled", "tested", "note"},
 }
 
@@ -55,6 +56,12 @@ def test_the_facts_are_the_builds() -> None:
     assert threads["built_for_free_threaded_python"] == _rng.FREE_THREADED_BUILD
     assert threads["gil_enabled"] == (sys._is_gil_enabled() if hasattr(sys, "_is_gil_enabled") else None)
     assert threads["tested"] is False
+    # Tested: what .ci/run builds and tests; the rest of the wheel matrix is built only.
+    platforms = facts["platforms"]
+    assert platforms["tested"] == ["Linux x86_64", "Linux aarch64 (under qemu-user)"]
+    assert platforms["built_not_tested"] == ["macOS x86_64", "macOS arm64", "Windows AMD64"]
+    import platform
+    assert platforms["this_one_tested"] == (sys.platform == "linux" and platform.machine() in ("x86_64", "aarch64"))
 
 
 def test_the_printed_form_names_every_fact(capsys: pytest.CaptureFixture[str]) -> None:
