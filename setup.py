@@ -84,12 +84,17 @@ def build_switch(name):
 DEBUG = build_switch("GYMSPACES_DEBUG_BUILD")
 NO_INT128 = build_switch("GYMSPACES_NO_INT128")
 
-NUMPY_INCLUDE = np.get_include()
-NUMPY_ROOT = Path(np.__file__).resolve().parent
+# A cross build (.ci/arm64) compiles against another architecture's numpy, its
+# wheel unpacked: GYMSPACES_NUMPY_ROOT names that numpy package folder, whose
+# headers and static libraries are the target's (it must be the version of
+# the numpy this build imports, whose Cython declarations it reads).
+NUMPY_ROOT = Path(os.environ.get("GYMSPACES_NUMPY_ROOT") or Path(np.__file__).resolve().parent)
+CORE = NUMPY_ROOT / "_core"
+if not CORE.exists():  # numpy 1.x layout
+    CORE = NUMPY_ROOT / "core"
+NUMPY_INCLUDE = str(CORE / "include") if os.environ.get("GYMSPACES_NUMPY_ROOT") else np.get_include()
 NPYRANDOM_DIR = NUMPY_ROOT / "random" / "lib"
-NPYMATH_DIR = NUMPY_ROOT / "_core" / "lib"
-if not NPYMATH_DIR.exists():  # numpy 1.x layout
-    NPYMATH_DIR = NUMPY_ROOT / "core" / "lib"
+NPYMATH_DIR = CORE / "lib"
 
 DIRECTIVES = {
     "language_level": 3,
