@@ -146,7 +146,9 @@ def multi_binary_sample(self, mask=None, probability=None):
         handle.unlock_draws(locked)
     if not (is_native_float64(probability) and probability.shape == (<object> u).shape):
         return (u <= probability).astype(np.int8)
-    p = np.require(probability, requirements="CA")  # (an unaligned copy is read as doubles)
+    p = probability
+    if not (cnp.PyArray_IS_C_CONTIGUOUS(p) and cnp.PyArray_ISALIGNED(p)):
+        p = np.require(probability, requirements="CA")  # (an unaligned copy is read as doubles)
     pv = <const double *> cnp.PyArray_DATA(p)
     out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(u), cnp.PyArray_DIMS(u), cnp.NPY_INT8, 0)
     o = <int8_t *> cnp.PyArray_DATA(out)
