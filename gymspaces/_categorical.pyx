@@ -28,6 +28,7 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.math cimport NAN, fabs, isnan, sqrt
 from numpy cimport npy_intp
 
+from gymspaces._arrays cimport as_c_array
 from gymspaces._distributions cimport random_standard_uniform
 
 import numpy as np
@@ -324,20 +325,13 @@ cdef npy_intp probability_choice(RNGHandle handle, object probability,
     return index
 
 
-cdef inline cnp.ndarray contiguous(object values):
-    if (cnp.PyArray_Check(values) and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> values)
-            and cnp.PyArray_ISALIGNED(<cnp.ndarray> values)):
-        return <cnp.ndarray> values
-    return np.require(values, requirements="CA")
-
-
 cdef double probability_sum(object probability) except? -1.0:
     """``np.sum(p)`` of a validated float64 array, bit for bit."""
-    return contiguous_sum(contiguous(probability))
+    return contiguous_sum(as_c_array(probability, cnp.NPY_DOUBLE))
 
 
 cdef bint all_in_unit_interval(object probability):
-    cdef cnp.ndarray p = contiguous(probability)
+    cdef cnp.ndarray p = as_c_array(probability, cnp.NPY_DOUBLE)
     cdef double *data = <double *> cnp.PyArray_DATA(p)
     cdef npy_intp i
     for i in range(cnp.PyArray_SIZE(p)):

@@ -852,11 +852,9 @@ cdef object gather_leaf(type cls, space, object x, Gathered *parts, bint checked
                     and floats_fit(<cnp.ndarray> x, 0, cnp.PyArray_DIM(<cnp.ndarray> x, 0), <cnp.dtype> descr))):
                 return None
             x = np.asarray(x, dtype=descr)
-        arr = <cnp.ndarray> x
-        if not (cnp.PyArray_ISNOTSWAPPED(arr) and cnp.PyArray_IS_C_CONTIGUOUS(arr) and cnp.PyArray_ISALIGNED(arr)):
-            arr = np.require(arr, dtype=(<cnp.dtype> descr).newbyteorder("="), requirements="CA")
-        if array_element(arr) == NOT_NUMERIC:
+        if element_of(<cnp.dtype> descr) == NOT_NUMERIC:  # (before any copy: object, structured, S/U/V)
             return None
+        arr = as_c_array(x, (<cnp.dtype> descr).type_num)
         add_array(parts, arr)
         return descr
     if cls is registry.Discrete:
@@ -1008,9 +1006,7 @@ cdef inline bint native_numeric(cnp.ndarray arr) noexcept:
 
 cdef cnp.ndarray integer_rows(cnp.ndarray arr):
     """An aligned C-contiguous native copy of an integer batch unless it is one already."""
-    if cnp.PyArray_IS_C_CONTIGUOUS(arr) and cnp.PyArray_ISALIGNED(arr) and cnp.PyArray_ISNOTSWAPPED(arr):
-        return arr
-    return np.require(arr, dtype=(<object> arr).dtype.newbyteorder("="), requirements="CA")
+    return as_c_array(arr, cnp.PyArray_TYPE(arr))
 
 
 cdef bint python_int64(object value, int64_t *out):
@@ -1050,12 +1046,9 @@ cdef object gather_leaf_rows(type cls, space, object batch, Gathered *parts, npy
         if not trailing_shape_is(arr, attr(namespace, space, "shape")):
             return None
         # flatten casts to the leaf's dtype first, then concatenation to the tree's.
-        if not (cnp.PyArray_EquivTypes((<cnp.dtype> cnp.PyArray_DESCR(arr)), <cnp.dtype> dtype)
-                and cnp.PyArray_ISNOTSWAPPED(arr) and cnp.PyArray_IS_C_CONTIGUOUS(arr) and cnp.PyArray_ISALIGNED(arr)):
-            arr = np.require(np.asarray(arr, dtype=dtype), dtype=(<cnp.dtype> dtype).newbyteorder("="),
-                             requirements="CA")
-        if array_element(arr) == NOT_NUMERIC:
+        if element_of(<cnp.dtype> dtype) == NOT_NUMERIC:  # (before any copy: object, structured, S/U/V)
             return None
+        arr = as_c_array(arr, (<cnp.dtype> dtype).type_num)
         part = add_array(parts, arr)
         # One row's elements.
         part.size = <npy_intp> (cnp.PyArray_MultiplyList(cnp.PyArray_DIMS(arr) + 1, cnp.PyArray_NDIM(arr) - 1))

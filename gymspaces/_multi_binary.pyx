@@ -13,7 +13,7 @@ cimport numpy as cnp
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 from numpy cimport npy_intp
 
-from gymspaces._arrays cimport same_shape
+from gymspaces._arrays cimport as_c_array, same_shape
 from gymspaces._attrs cimport attr, instance_dict
 from gymspaces._box cimport space_shape
 from gymspaces._dtypes cimport (
@@ -146,9 +146,7 @@ def multi_binary_sample(self, mask=None, probability=None):
         handle.unlock_draws(locked)
     if not (is_native_float64(probability) and probability.shape == (<object> u).shape):
         return (u <= probability).astype(np.int8)
-    p = probability
-    if not (cnp.PyArray_IS_C_CONTIGUOUS(p) and cnp.PyArray_ISALIGNED(p)):
-        p = np.require(probability, requirements="CA")  # (an unaligned copy is read as doubles)
+    p = as_c_array(probability, cnp.NPY_DOUBLE)
     pv = <const double *> cnp.PyArray_DATA(p)
     out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(u), cnp.PyArray_DIMS(u), cnp.NPY_INT8, 0)
     o = <int8_t *> cnp.PyArray_DATA(out)
