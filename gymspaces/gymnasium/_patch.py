@@ -256,7 +256,7 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
     True
     >>> unpatch()
     """
-    start_recording: Callable[[], Recorder] | None = None
+    start_recording: Callable[[Callable[..., str | None]], Recorder] | None = None
     if report:  # the profiler: loaded only to record
         from gymspaces.gymnasium import profiler
 
@@ -264,8 +264,8 @@ def patch(*, report: bool = False, unverified: bool | None = None) -> None:
     _patch(start_recording, unverified)
 
 
-def _patch(start_recording: Callable[[], Recorder] | None, unverified: bool | None) -> None:
-    """:func:`patch`, telling the recorder ``start_recording()`` returns of every call (if given)."""
+def _patch(start_recording: Callable[[Callable[..., str | None]], Recorder] | None, unverified: bool | None) -> None:
+    """:func:`patch`, telling the recorder ``start_recording(plain_reason)`` returns of every call (if given)."""
     global _state
     started = time.perf_counter()
     with _LOCK:
@@ -287,8 +287,8 @@ def _patch(start_recording: Callable[[], Recorder] | None, unverified: bool | No
         # import already: this costs the module itself).
         from gymspaces.vector import shared_memory  # noqa: F401
 
-        recorder = start_recording() if start_recording is not None else None
-        record: Callable[[str, Any], Any] = recorder.timed if recorder else (lambda label, function: function)
+        recorder = start_recording(plain_reason) if start_recording is not None else None
+        record: Callable[..., Any] = recorder.timed if recorder else (lambda label, function, plain: function)
         state = _PatchState()
         state.recording = recorder is not None
         try:
@@ -320,13 +320,14 @@ def _patch(start_recording: Callable[[], Recorder] | None, unverified: bool | No
                     if row is None or row.left is not None:
                         continue
                     rule = _entries.helper_rule(row, gymspaces_helper, live, originals)
-                    state.register(gymnasium_helper, theirs, record(row.label, rule))
+                    state.register(gymnasium_helper, theirs, record(row.label, rule, originals[theirs]))
                 state.answer_registered_in_c(gymnasium_helper)
             for name in SPACE_NAMES:
                 for method, entry in _entries.make_entries(name, live).items():
                     row = _operations.OPERATIONS[name, method]
                     if row.left is None:
-                        state.set_attribute(getattr(_gym, name), method, record(row.label, entry))
+                        cls = getattr(_gym, name)
+                        state.set_attribute(cls, method, record(row.label, entry, cls.__dict__[method]))
             if recorder:
                 original_init = _gym.Space.__dict__["__init__"]
                 state.set_attribute(_gym.Space, "__init__", _noting_plain_spaces(original_init, recorder))

@@ -8,7 +8,9 @@ rules it registers with Gymnasium's helpers) to :meth:`Recorder.timed`, tells
 reason its decision gave, :meth:`Recorder.plain_space` of each space created
 whose class runs Gymnasium's code, and :meth:`Recorder.patched` how long
 patching took. Patch mode runs, imports and is tested without a recorder; a
-recorder reads nothing else of it but the two questions below.
+recorder reads nothing else of it but the two questions below and the
+:func:`~gymspaces.gymnasium.plain_reason` patching hands it as it starts it
+(which calls run compiled).
 """
 
 from __future__ import annotations
@@ -27,9 +29,11 @@ F = TypeVar("F", bound=Callable[..., Any])
 class Recorder(Protocol):
     """What patch mode calls while it records (a module of these four functions will do)."""
 
-    def timed(self, label: str, function: F) -> F:
+    def timed(self, label: str, function: F, plain: Callable[..., Any]) -> F:
         """``function``, an entry patch mode installs under ``label`` (``"Discrete.sample"``,
-        ``"flatten"``), as the recorder wants it called: counted and timed, say."""
+        ``"flatten"``), as the recorder wants it called: counted and timed, say. ``plain`` is
+        Gymnasium's own function it replaces, which the recorder may call instead: its outcome
+        is the same (to time Gymnasium's code where the program calls it)."""
 
     def ran_plain(self, label: str, space: Any, reason: str) -> None:
         """A ``label`` call on ``space`` is running Gymnasium's own code, for ``reason``

@@ -45,7 +45,7 @@ class ListRecorder:
 
     plain: list[tuple[str, Any, str]] = field(default_factory=list)
 
-    def timed(self, label: str, function: Any) -> Any:
+    def timed(self, label: str, function: Any, plain: Any) -> Any:
         return function
 
     def ran_plain(self, label: str, space: Any, reason: str) -> None:
@@ -135,7 +135,7 @@ if RELEASE < (1, 4, 0):
 @pytest.fixture
 def recorder() -> Iterator[ListRecorder]:
     told = ListRecorder()
-    _patch._patch(lambda: told, None)
+    _patch._patch(lambda decide: told, None)
     try:
         yield told
     finally:
@@ -146,7 +146,7 @@ def _plain_then_patched(case: Case, recorder: ListRecorder) -> tuple[dict[str, A
     """The call's observation plain and patched, and what ``plain_reason`` said before the patched call."""
     unpatch()
     plain = observe(lambda: case.call(case.space()))
-    _patch._patch(lambda: recorder, None)
+    _patch._patch(lambda decide: recorder, None)
     space = case.space()
     explained = _patch.plain_reason(space, case.operation, *case.args)
     patched = observe(lambda: case.call(space))
@@ -187,7 +187,7 @@ def test_a_rule_of_the_program_says_program_rule(recorder: ListRecorder) -> None
         gs_utils.flatten.register(gs.Discrete, lambda space, x: "the program's rule")
         space = G.Discrete(5)
         plain = observe(lambda: gym_utils.flatten(space, 2))
-        _patch._patch(lambda: recorder, None)
+        _patch._patch(lambda decide: recorder, None)
         explained = _patch.plain_reason(space, "flatten", 2)
         patched = observe(lambda: gym_utils.flatten(space, 2))
     finally:

@@ -122,3 +122,35 @@ def test_a_parent_that_never_waited_gains_nothing_from_its_workers():
     parent = _group(run=1.0, cpu=1.0, core=(1.0, 0.0))
     figures = figures_of("this process", parent, NO_TIMER, _replay(), children=(workers, children))
     assert figures.from_children == 0.0 and _report._children_line(figures, children) is None
+
+
+def test_an_operation_timed_in_the_run_is_priced_from_its_own_calls_not_the_replay():
+    """Some calls were timed whole where the program made them, as Gymnasium's own code (in a stretch
+    run plain) and compiled: their time on a core prices the operation as it ran, scaled by the run's
+    wait for a core as the replay's would be; the replay's times are left unused. What the run measured
+    beyond the compiled price (the recording's timers, the calls run as Gymnasium's code) is the
+    recording's, taken out of the run."""
+    label = "Discrete.sample"
+    group = _group(run=4.0, cpu=1.0, core=(1.0, 1.0))  # waited for a core as long as it ran: 2x
+    whole = CALLS // 32  # of each kind
+    plain_in_run, compiled_in_run = 5e-6, 4e-7  # on a core; colder than the replay's
+    recorded = COMPILED * 9  # each other call, as the recording measured it (wall clock)
+    group.whole_calls[label, "plain"] = group.whole_calls[label, "compiled"] = whole
+    group.whole_cpu_seconds[label, "plain"] = whole * plain_in_run
+    group.whole_cpu_seconds[label, "compiled"] = whole * compiled_in_run
+    group.whole_seconds[label, "plain"] = whole * plain_in_run * 2
+    group.whole_seconds[label, "compiled"] = whole * compiled_in_run * 2
+    group.seconds[label] = group.outer_seconds[label] = (
+        (CALLS - 2 * whole) * recorded + 2 * whole * (plain_in_run + compiled_in_run)
+    )
+    figures = figures_of("this process", group, NO_TIMER, _replay())
+    assert list(figures.in_place) == [label]
+    assert figures.in_place[label] == pytest.approx((plain_in_run, compiled_in_run))
+    assert figures.removed == pytest.approx(CALLS * (plain_in_run - compiled_in_run) * 2)
+    assert figures.spent == pytest.approx(CALLS * compiled_in_run * 2)
+    assert figures.recording == pytest.approx(group.outer_seconds[label] - figures.spent)
+    assert figures.run == pytest.approx(4.0 - figures.recording)
+    # Too few calls timed whole: the replay prices the operation, scaled alike.
+    group.whole_calls[label, "plain"] = _estimate.MIN_TIMED_WHOLE - 1
+    replayed = figures_of("this process", group, NO_TIMER, _replay())
+    assert replayed.in_place == {} and replayed.removed == pytest.approx(CALLS * (PLAIN - COMPILED) * 2.0)

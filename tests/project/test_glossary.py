@@ -255,7 +255,7 @@ PLAIN_NAMES = frozenset(
         "plain_outer_seconds", "plain_seconds", "plain_sample", "plain_text", "plain_per_call", "plain_gymnasium",
         "one_plain", "_plain_summary", "_plain_section", "COMPOSITE_MASKS_PLAIN", "plain_probe", "plain_median",
         "plain_times", "plain_medians", "plain_side", "plain_result", "plain_results", "plain_rows", "plain",
-        "_timing_plain_operations", "plain_probe_in_spaces", "plain_probe_seconds",
+        "_timing_plain_operations", "plain_probe_in_spaces", "plain_probe_seconds", "_PLAIN_DEPTH",
     }
 )
 """Every name with the word "plain" in it: each is about Gymnasium's own code (a call that

@@ -17,15 +17,18 @@ interface, :mod:`gymspaces.gymnasium.recorder`, and its public functions:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["start_recording"]
 
 
-def start_recording() -> Any:
+def start_recording(decide: Callable[..., str | None]) -> Any:
     """Start recording in this process, counts from zero: the recorder patch mode is to use
-    (:class:`gymspaces.gymnasium.recorder.Recorder`)."""
+    (:class:`gymspaces.gymnasium.recorder.Recorder`). ``decide`` is patch mode's
+    :func:`~gymspaces.gymnasium.plain_reason`: which calls run compiled, asked without making them."""
     from gymspaces.gymnasium.profiler import processes, recording
 
     processes.reset()
+    recording.deciding(decide)
     return recording

@@ -5,7 +5,9 @@ space operations -- calls not already inside another timed call, the timer's
 own cost (:func:`timer_cost`) taken out -- and with the run time, the share of
 the run in space operations and ``1 / (1 - share)`` (:attr:`Figures.if_free`):
 how much faster the program would be if they took no time. The time patch mode
-removed is estimated from a replay of the kept calls in a separate
+removed is estimated from each operation's calls timed whole in the run, as
+Gymnasium's own code and compiled (:meth:`Group.price_in_run`), or, for an
+operation with too few, from a replay of the kept calls in a separate
 interpreter (:func:`replay_calls`, running :mod:`gymspaces.gymnasium.profiler.replay`), and
 the plain run from it: the run without patch mode's start-up, with what it
 removed (:func:`figures_of`). Calls that ran Gymnasium's own code are counted as
@@ -21,7 +23,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import gymspaces
@@ -58,7 +60,7 @@ def timer_cost() -> tuple[float, float]:
     scratch = Record()
     saved = recording.replace(scratch)  # a scratch record: the program's counts are untouched
     try:
-        nothing = timed("nothing", _nothing)
+        nothing = timed("nothing", _nothing, _nothing)
         clock = time.perf_counter
         rounds = 2000
         outer = nested = float("inf")
@@ -189,6 +191,10 @@ def _per_call(measured: list[list[Any]], seconds: float) -> tuple[dict[str, tupl
 # ---------------------------------------------------------------- the figures
 
 
+MIN_TIMED_WHOLE = 3
+"""Calls timed whole, of each kind, an operation needs for its price to be read from them
+(:meth:`Group.price_in_run`); else the replay prices it."""
+
 MAX_CONTENTION = 4.0
 """The most the replay's times are scaled up for a run that waited for a core."""
 
@@ -207,6 +213,12 @@ class Group:
         self.outer_calls: Counter[str] = Counter()
         self.outer_seconds: Counter[str] = Counter()
         self.plain_outer_seconds: Counter[str] = Counter()
+        # Outermost calls timed whole, by (operation, "plain", "warm-up" or "compiled"), and their seconds.
+        self.whole_calls: Counter[tuple[str, str]] = Counter()
+        self.whole_seconds: Counter[tuple[str, str]] = Counter()
+        self.whole_cpu_seconds: Counter[tuple[str, str]] = Counter()  # their thread's time on a core
+        self.untimed_calls = 0  # their sub-calls
+        self.wrapper_seconds = 0.0  # the timer's own time around the outermost calls
         self.plain_calls: Counter[str] = Counter()  # by operation
         self.run_seconds = 0.0
         self.run_cpu_seconds = 0.0  # the processes' CPU time over their runs
@@ -223,6 +235,11 @@ class Group:
         self.outer_calls.update(counts["outer_calls"])
         self.outer_seconds.update(counts["outer_seconds"])
         self.plain_outer_seconds.update(counts["plain_outer_seconds"])
+        self.whole_calls.update(counts.get("whole_calls", {}))
+        self.whole_seconds.update(counts.get("whole_seconds", {}))
+        self.whole_cpu_seconds.update(counts.get("whole_cpu_seconds", {}))
+        self.untimed_calls += counts.get("untimed_calls", 0)
+        self.wrapper_seconds += counts.get("wrapper_seconds", 0.0)
         for (label, _, _), count in counts["plain_calls"].items():
             self.plain_calls[label] += count
         self.run_seconds += counts["run_seconds"]
@@ -240,17 +257,46 @@ class Group:
         """Calls that ran compiled, by operation (the timed calls less those that ran plain)."""
         return self.calls - self.plain_calls
 
+    def compiled_outer_calls(self, label: str) -> float:
+        """Outermost calls of ``label`` that ran compiled, or would have but for the recording
+        (:data:`~gymspaces.gymnasium.profiler.recording.STRETCH`)."""
+        return self.outer_calls[label] * self.compiled_calls()[label] / max(self.calls[label], 1)
+
+    def _timed_whole(self, label: str) -> tuple[int, float]:
+        """``label``'s outermost calls timed whole (:mod:`~gymspaces.gymnasium.profiler.recording`'s
+        ``STRETCH`` and ``COMPILED_EVERY``), and their seconds."""
+        keys = ((label, "plain"), (label, "warm-up"), (label, "compiled"))
+        return sum(self.whole_calls[key] for key in keys), sum(self.whole_seconds[key] for key in keys)
+
     def in_operations(self, cost: tuple[float, float]) -> dict[str, float]:
-        """Seconds in each operation's outermost calls, the timer's cost taken out."""
+        """Seconds in each operation's outermost calls, the timer's cost taken out, the calls
+        timed whole counted as the others."""
         outer_cost, nested_cost = cost
-        nested_calls = sum(self.calls.values()) - sum(self.outer_calls.values())
-        total_outer = sum(self.outer_seconds.values()) or 1.0
+        whole = {label: self._timed_whole(label) for label in self.outer_seconds}
+        nested_calls = sum(self.calls.values()) - sum(self.outer_calls.values()) - self.untimed_calls
+        others = {label: seconds - whole[label][1] for label, seconds in self.outer_seconds.items()}
+        total_outer = sum(others.values()) or 1.0
         result = {}
-        for label, seconds in self.outer_seconds.items():
+        for label, seconds in others.items():
+            calls = self.outer_calls[label] - whole[label][0]
             # Nested calls are spread over the outermost ones by time.
             share_of_nested = nested_calls * nested_cost * seconds / total_outer
-            result[label] = max(seconds - self.outer_calls[label] * outer_cost - share_of_nested, 0.0)
+            mean = max(seconds - calls * outer_cost - share_of_nested, 0.0) / max(calls, 1)
+            result[label] = mean * self.outer_calls[label]
         return result
+
+    def price_in_run(self, label: str) -> tuple[float, float] | None:
+        """``label``'s seconds on a core per outermost call where the program made them, ``(plain,
+        compiled)``, from its calls timed whole as Gymnasium's own code and compiled; None with fewer
+        than :data:`MIN_TIMED_WHOLE` of either. Time on a core, as the replay's: a wait for one
+        lands on a call by chance (a whole-process measure, the contention, scales it)."""
+        price = []
+        for kind in ("plain", "compiled"):
+            calls = self.whole_calls[label, kind]
+            if calls < MIN_TIMED_WHOLE:
+                return None
+            price.append(self.whole_cpu_seconds[label, kind] / calls)
+        return price[0], price[1]
 
     def contention(self) -> float:
         """How much longer the run's work took than its time on a core (1: it never waited for
@@ -276,8 +322,9 @@ class Group:
         return None if busy is None else max(self.run_seconds - busy, 0.0)
 
     def compiled_share(self, label: str) -> float:
-        """The part of ``label``'s outermost time spent in calls that ran compiled."""
-        total = self.outer_seconds[label]
+        """The part of ``label``'s outermost time spent in calls that ran compiled (the calls
+        timed whole left out)."""
+        total = self.outer_seconds[label] - self._timed_whole(label)[1]
         return 0.0 if total <= 0 else max(total - self.plain_outer_seconds[label], 0.0) / total
 
 
@@ -301,6 +348,9 @@ class Figures:
     """Estimated seconds the recording itself added to the run, already taken out of ``run`` and ``spent``."""
     unknown: tuple[str, ...] = ()
     """Operations the estimate could not price (no replayable call kept)."""
+    in_place: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """Seconds on a core per call, ``(plain, compiled)``, of the operations priced from calls timed where
+    the program made them (:meth:`Group.price_in_run`), the others from the replay."""
     summed: bool = False
     contention: float = 1.0
     """How much longer the run's work took than its time on a core, which scaled the replay's times
@@ -374,27 +424,36 @@ def figures_of(
         return figures
     removed = spent = 0.0
     unknown = []
-    compiled_calls = group.compiled_calls()
     scale = group.contention() if contention is None else contention
-    for label, seconds in group.outer_seconds.items():
+    in_place = {}
+    for label in group.outer_seconds:
         share = group.compiled_share(label)  # calls that ran plain are as fast as plain
-        priced = replay.per_call.get(label)
+        # Timed on a core where the program made them, else replayed on a core of the replay's own;
+        # either scaled by the run's wait for a core.
+        on_core = group.price_in_run(label)
+        if on_core is not None:
+            in_place[label] = on_core
+        else:
+            on_core = replay.per_call.get(label)
+        priced = None if on_core is None else (on_core[0] * scale, on_core[1] * scale)
         if share <= 0 or priced is None:
             if share > 0:
                 unknown.append(label)
             spent += operations.get(label, 0.0)
             continue
-        plain_per_call, compiled_per_call = (seconds_per_call * scale for seconds_per_call in priced)
-        calls = group.outer_calls[label] * compiled_calls[label] / max(group.calls[label], 1)
+        plain_per_call, compiled_per_call = priced
+        calls = group.compiled_outer_calls(label)
         removed += calls * (plain_per_call - compiled_per_call)  # negative where compiled is slower
         spent += calls * compiled_per_call + operations.get(label, 0.0) * (1.0 - share)
-    outer_cost, nested_cost = cost
-    outside = sum(group.outer_calls.values()) * max(nested_cost - outer_cost, 0.0) * scale
+    # The timer's own time around each outermost call, measured, and its clock reads.
+    outside = group.wrapper_seconds + sum(group.outer_calls.values()) * cost[0]
+    # What the run measured beyond the compiled price is the recording's.
     figures.recording = max(sum(group.outer_seconds.values()) - spent + outside, 0.0)
     figures.run = max(group.run_seconds - figures.recording, 0.0)
     figures.spent = spent
     figures.removed = removed
     figures.unknown = tuple(sorted(unknown))
+    figures.in_place = dict(sorted(in_place.items()))
     figures.contention = scale
     if children is not None:
         child_group, child = children

@@ -12,10 +12,12 @@ user code that created it (:func:`plain_space`).
 
 All of it goes to the process's one record (:func:`current`), which
 :mod:`gymspaces.gymnasium.profiler.processes` renews when counting starts and in a
-forked child. Recording costs about 2 us per patched call, and as much again
-per sub-call, each being timed too (a Discrete's sample 0.14 us, 2.0 us
-recorded; a Dict's of three Discrete spaces 1.1 us, 8.2 us: measured in
-docs/patching.md), so it is off unless asked for.
+forked child. Recording costs about 2.5 us per patched call, and 1.6 us more
+per sub-call, each being timed too (a Discrete's sample 0.15 us, 2.6 us
+recorded; a Dict's of three Discrete spaces 0.9 us, 8.2 us: measured in
+docs/patching.md), so it is off unless asked for. To price each operation
+where the program calls it, stretches of the run go as Gymnasium's own code
+and a few calls go compiled with their sub-calls untimed (:data:`STRETCH`).
 """
 
 from __future__ import annotations
@@ -36,10 +38,28 @@ import numpy as np
 import gymspaces
 from gymspaces.gymnasium.recorder import gymnasium_tree
 
-__all__ = ["Record", "current", "nesting", "patched", "plain_space", "ran_plain", "replace", "timed"]
+__all__ = ["Record", "current", "deciding", "nesting", "patched", "plain_space", "ran_plain", "replace", "timed"]
 
 KEPT_PER_OPERATION = 12
 """Calls kept per operation for the estimate: the 1st, 2nd, 4th, 8th, ... outermost call."""
+
+STRETCH, STRETCH_EVERY = 64, 2048
+"""Of every ``STRETCH_EVERY`` outermost calls a process makes, of any operation, a stretch of
+``STRETCH`` runs Gymnasium's own code instead where it would run compiled, sub-calls included (the
+outcome is the same): a stretch of the program run plain, the first from the 257th call. Its second
+half, Gymnasium's code as warm as in a plain run, prices each operation plain where the program
+calls it, caches as the program leaves them (the first half warms it up)."""
+
+COMPILED_EVERY = 32
+"""One outermost call of an operation in this many (the 5th, 37th, ...: never a kept one), outside
+the stretches, runs compiled with its sub-calls untimed: the operation's compiled price, alike."""
+
+_QUIET_AT = 4  # that call's place in each COMPILED_EVERY
+_FIRST_STRETCH = 256  # where the first stretch starts: past the calls of the program's start
+
+_QUIET_DEPTH, _PLAIN_DEPTH = 1 << 29, 1 << 30
+"""The nesting inside those calls: a timed call there is counted, not timed, and runs its entry
+(compiled, or not, as patch mode decides) or, at the second, Gymnasium's code."""
 
 
 class Record:
@@ -56,6 +76,13 @@ class Record:
         # Outermost calls that ran Gymnasium's own code: their time is not
         # priced by the estimate (patch mode did not change it).
         self.plain_outer_seconds: dict[str, float] = {}
+        # Outermost calls timed whole (STRETCH, COMPILED_EVERY), by (operation, how), and their time.
+        self.whole_calls: Counter[tuple[str, str]] = Counter()
+        self.whole_seconds: dict[tuple[str, str], float] = {}
+        self.whole_cpu_seconds: dict[tuple[str, str], float] = {}  # their thread's time on a core
+        self.untimed_calls = 0  # the sub-calls of those, counted and not timed
+        self.outer_total = 0  # outermost calls of any operation: where the stretches fall
+        self.wrapper_seconds = 0.0  # the timer's own time around the outermost calls it timed
         self.slow_spaces: Counter[tuple[str, str]] = Counter()
         self.plain_calls: Counter[tuple[str, str, str]] = Counter()  # (operation, class, reason)
         self.kept_calls: dict[str, list[bytes]] = {}
@@ -84,6 +111,11 @@ class Record:
                 "plain_calls": dict(self.plain_calls),
                 "kept_calls": {label: list(items) for label, items in self.kept_calls.items()},
                 "plain_outer_seconds": dict(self.plain_outer_seconds),
+                "whole_calls": dict(self.whole_calls),
+                "whole_seconds": dict(self.whole_seconds),
+                "whole_cpu_seconds": dict(self.whole_cpu_seconds),
+                "untimed_calls": self.untimed_calls,
+                "wrapper_seconds": self.wrapper_seconds,
                 "run_seconds": time.perf_counter() - self.origin,
                 "run_cpu_seconds": time.process_time() - self.cpu_origin,
                 "run_core_seconds": _since(core_times(), self.core_origin),
@@ -134,19 +166,44 @@ _LIBRARY_DIRS = tuple(
 )
 
 
-def timed(label: str, function: Callable[..., Any]) -> Callable[..., Any]:
-    """``function`` counting its calls and their time under ``label``."""
-    clock = time.perf_counter
+def timed(label: str, function: Callable[..., Any], plain: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` counting its calls and their time under ``label``; some outermost calls run
+    ``plain`` (Gymnasium's own code, the same outcome) or untimed sub-calls (:data:`STRETCH`,
+    :data:`COMPILED_EVERY`)."""
+    clock, on_core = time.perf_counter, time.thread_time
     depth = nesting
 
     def call(*args: Any, **kwargs: Any) -> Any:
         level = getattr(depth, "value", 0)
-        depth.value = level + 1
+        if level >= _QUIET_DEPTH:  # inside a call timed whole: counted only
+            record = _record
+            with record.lock:
+                record.calls[label] += 1
+                record.untimed_calls += 1
+            return (plain if level >= _PLAIN_DEPTH else function)(*args, **kwargs)
+        entered = clock()
+        kind = None  # or how the call is timed whole: "plain", "warm-up", "compiled"
+        if not level:
+            record = _record
+            place = (record.outer_total - _FIRST_STRETCH) % STRETCH_EVERY
+            if place < STRETCH:
+                kind = "plain" if place >= STRETCH // 2 else "warm-up"
+            elif record.outer_calls[label] % COMPILED_EVERY == _QUIET_AT:
+                kind = "compiled"
+            if kind is not None and not _runs_compiled(label, args, kwargs):
+                kind = None
+        depth.value = level + 1 if kind is None else _QUIET_DEPTH if kind == "compiled" else _PLAIN_DEPTH
+        cpu = on_core() if kind is not None else 0.0
         start = clock()
         try:
-            return function(*args, **kwargs)
+            return (function if kind is None or kind == "compiled" else plain)(*args, **kwargs)
         finally:
-            elapsed = clock() - start
+            stop = clock()
+            elapsed = stop - start
+            if kind is not None:
+                # The thread's time on a core, or the wall clock's where less (a call never taken off
+                # its core, whose two system calls to read its time would count in it).
+                cpu = min(on_core() - cpu, elapsed)
             depth.value = level
             marks = getattr(depth, "plain", 0)
             ran_plain = (marks >> (level + 1)) & 1
@@ -157,14 +214,21 @@ def timed(label: str, function: Callable[..., Any]) -> Callable[..., Any]:
                 record.calls[label] += 1
                 record.seconds[label] = record.seconds.get(label, 0.0) + elapsed
                 if not level:
+                    record.outer_total += 1
                     count = record.outer_calls[label] + 1
                     record.outer_calls[label] = count
                     record.outer_seconds[label] = record.outer_seconds.get(label, 0.0) + elapsed
                     if ran_plain:
                         record.plain_outer_seconds[label] = record.plain_outer_seconds.get(label, 0.0) + elapsed
+                    if kind is not None:
+                        record.whole_calls[label, kind] += 1
+                        record.whole_seconds[label, kind] = record.whole_seconds.get((label, kind), 0.0) + elapsed
+                        record.whole_cpu_seconds[label, kind] = record.whole_cpu_seconds.get((label, kind), 0.0) + cpu
             # Only calls that ran compiled are kept: the estimate prices those alone.
-            if not level and not ran_plain and count & (count - 1) == 0 and count < 1 << KEPT_PER_OPERATION:
+            if not (level or ran_plain or kind) and count & (count - 1) == 0 and count < 1 << KEPT_PER_OPERATION:
                 _keep_call(record, label, args, kwargs)
+            if not level:  # the timer's own time around the call, for the estimate to take out
+                record.wrapper_seconds += start - entered + clock() - stop
 
     call.__name__ = getattr(function, "__name__", label)
     call.__qualname__ = getattr(function, "__qualname__", label)
@@ -172,6 +236,32 @@ def timed(label: str, function: Callable[..., Any]) -> Callable[..., Any]:
     call.__module__ = getattr(function, "__module__", __name__)
     call.__wrapped__ = function  # type: ignore[attr-defined]
     return call
+
+
+_decide: Callable[..., str | None] | None = None
+
+
+def deciding(decide: Callable[..., str | None]) -> None:
+    """Ask ``decide`` (patch mode's :func:`~gymspaces.gymnasium.plain_reason`) which calls run compiled."""
+    global _decide
+    _decide = decide
+
+
+def _runs_compiled(label: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """Whether patch mode runs this call compiled (its :func:`~gymspaces.gymnasium.plain_reason`, which
+    decides as the call would, without making it): only such a call is run as Gymnasium's code to price
+    it, so one that runs Gymnasium's code anyway stays counted as such."""
+    decide = _decide
+    if decide is None:
+        return False
+    level = getattr(nesting, "value", 0)
+    nesting.value = _PLAIN_DEPTH  # whatever the decision calls runs as Gymnasium's code, untimed
+    try:
+        return bool(args) and decide(args[0], label.rpartition(".")[2], *args[1:], **kwargs) is None
+    except Exception:  # a call the decision cannot read: left to the entry, which tells
+        return False
+    finally:
+        nesting.value = level
 
 
 # ---------------------------------------------------------------- calls kept for the estimate
@@ -268,7 +358,8 @@ def ran_plain(label: str, space: Any, reason: str) -> None:
     tells that call (:func:`timed`) it ran plain, so it is not counted as compiled.
     """
     depth = getattr(nesting, "value", 0)
-    nesting.plain = getattr(nesting, "plain", 0) | (1 << depth)
+    if depth < _QUIET_DEPTH:  # inside a call timed whole, nothing reads the mark
+        nesting.plain = getattr(nesting, "plain", 0) | (1 << depth)
     cls = type(space)
     record = _record
     with record.lock:

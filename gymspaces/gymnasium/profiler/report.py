@@ -27,6 +27,7 @@ from typing import Any
 from gymspaces.gymnasium.profiler import recording
 from gymspaces.gymnasium.profiler.estimate import Figures, Group, Replay, figures_of, replay_calls, timer_cost
 from gymspaces.gymnasium.profiler.processes import child_counts_written
+from gymspaces.gymnasium.profiler.recording import COMPILED_EVERY, STRETCH, STRETCH_EVERY
 
 __all__ = ["report"]
 
@@ -362,8 +363,14 @@ def _time_section(
         if group.recording:
             lines.append(
                 f"  recording: ~{_durations(group.recording)[0]} of the run as measured was the recording's own "
-                "(its timers, and the compiled calls it slowed), taken out of the run and the space operations"
+                "(its timers, the compiled calls it slowed, the calls it ran as Gymnasium's own code), taken out "
+                "of the run and the space operations"
             )
+        if group.in_place:
+            prices = ", ".join(
+                f"{label} {plain * 1e6:.3g} / {compiled * 1e6:.3g} us" for label, (plain, compiled) in group.in_place.items()
+            )
+            lines.append(f"  priced in the run (plain / compiled per call): {prices}; any other by the replay")
         if group.removed is None or group.plain_run is None:
             continue
         plain_run = group.plain_run
@@ -406,7 +413,12 @@ def _time_section(
         "in children shortens the run only where the main process waits for them"
     )
     if replay is not None:
-        lines.append(f"estimate: {replay.note}")
+        lines.append(
+            f"estimate: an operation priced in the run ran plain in stretches of the run ({STRETCH} of every "
+            f"{STRETCH_EVERY} outermost calls run as Gymnasium's own code, the same outcome; the second half, as "
+            f"warm as a plain run, timed), and compiled in one call in {COMPILED_EVERY} timed with its sub-calls "
+            "untimed; the others: " + replay.note
+        )
         lines.append(
             f"the report itself: {_durations(itself)[0]} at exit, in no run time above "
             f"(the replay: {_durations(replay.seconds)[0]})"
