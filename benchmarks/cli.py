@@ -31,6 +31,7 @@ import textwrap
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from benchmarks.allocator import fix_allocator
 from benchmarks.cases import CASES, CASES_BY_KEY
@@ -60,6 +61,12 @@ def _have(module: str) -> bool:
 
 class _Parser(argparse.ArgumentParser):
     """argparse's parser with the help led by what the command does and an example, then the usage."""
+
+    def _get_formatter(self, *args: Any, **kwargs: Any) -> argparse.HelpFormatter:
+        # argparse fills the terminal's width: a wide one still gets WIDTH columns at most.
+        formatter = super()._get_formatter(*args, **kwargs)
+        formatter._width = min(formatter._width, WIDTH)
+        return formatter
 
     def format_help(self, formatter: argparse.HelpFormatter | None = None) -> str:
         # 3.15's print_help passes a formatter made for the stream (its colours).

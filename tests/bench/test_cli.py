@@ -683,8 +683,10 @@ def test_a_count_of_every_case_fits_in_100_columns():
     assert row.split()[1:] == ["1,234,567", "98,765,432", "80.00x", "1,234,567", "80.00x"]
 
 
+@pytest.mark.parametrize("columns", ["80", "250"])
 @pytest.mark.parametrize("option", ["--help", "--list"])
-def test_the_help_and_the_case_list_fit_in_100_columns(option, capsys):
+def test_the_help_and_the_case_list_fit_in_100_columns(option, columns, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", columns)  # argparse fills the terminal's width: a wide one too
     try:
         _benchcli.main([option])
     except SystemExit:  # --help exits, as argparse does
