@@ -259,14 +259,14 @@ def _timing_plain_operations() -> Iterator[Any]:
             cls = getattr(spaces, name)
             if operation in ("sample", "contains"):
                 original = cls.__dict__[operation]
-                setattr(cls, operation, recording.timed(label, original))
+                setattr(cls, operation, recording.timed(label, original, original))
                 undo.append(functools.partial(setattr, cls, operation, original))
                 continue
             helper = utils_helper(operation) or vector_helper(operation)
             if helper is None or cls not in helper.registry:
                 continue
             original = helper.registry[cls]
-            helper.register(cls, recording.timed(label, original))
+            helper.register(cls, recording.timed(label, original, original))
             undo.append(functools.partial(helper.register, cls, original))
         yield record
     finally:
