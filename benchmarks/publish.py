@@ -390,9 +390,9 @@ def render_taxi_report(figures: Figures) -> list[str]:
         return _paragraph("The bench's run above has no figure of this loop (`real_taxi_random`).")
     plain, patched, share = taxi
     return _paragraph(
-        "The report's gain is an estimate, from calls timed in the run itself, one in 32 run as Gymnasium's "
-        "own code and one compiled (an operation seldom called: sampled calls replayed in a separate "
-        "interpreter; see [patch mode](patching.md)); the bench measures the same loop whole, plain and "
+        "The report's gain is an estimate, from calls timed in the run itself: stretches of it run as "
+        "Gymnasium's own code, and calls compiled (an operation seldom called: sampled calls replayed in a "
+        "separate interpreter; see [patch mode](patching.md)); the bench measures the same loop whole, plain and "
         f"patched (`real_taxi_random`): {_times(plain / patched, 2)} faster patched, with "
         f"{_share(share)} of its plain time in space operations (an if-free gain of {_times(_if_free(share), 2)}). "
         "A share near zero in a plain run means patching will not help that program."

@@ -181,9 +181,10 @@ def timed(label: str, function: Callable[..., Any], plain: Callable[..., Any]) -
                 record.calls[label] += 1
                 record.untimed_calls += 1
             return (plain if level >= _PLAIN_DEPTH else function)(*args, **kwargs)
-        entered = clock()
         kind = None  # or how the call is timed whole: "plain", "warm-up", "compiled"
+        entered = 0.0  # when an outermost call entered the timer (a sub-call's is inside its caller's time)
         if not level:
+            entered = clock()
             record = _record
             place = (record.outer_total - _FIRST_STRETCH) % STRETCH_EVERY
             if place < STRETCH:
